@@ -1,0 +1,70 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layout follows the data flow of DESIGN.md: scene model and timing → draw list → renderers →
+// image → encoders. Only ThrobberGL touches GL and only ThrobberPNG touches libpng; the core and
+// the CPU renderer build and test with no C library at all.
+let package = Package(
+    name: "Throbber",
+    products: [
+        .library(name: "Throbber", targets: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG"]),
+        .executable(name: "throbber", targets: ["throbber"]),
+    ],
+    targets: [
+        // C edges: one shim header each.
+        // Headers only: libOSMesa is opened with dlopen at run time (see Sources/COSMesa/shim.h), so
+        // that a machine without it still runs `--backend cpu` and hears which package to install.
+        // Declaring `pkgConfig: "osmesa"` here would put `-lOSMesa` on the link line and undo that;
+        // scripts/setup checks `pkg-config --exists osmesa` instead.
+        .systemLibrary(
+            name: "COSMesa",
+            providers: [.apt(["libosmesa6-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        // libpng's classic API reports errors with longjmp, which must never cross a Swift frame:
+        // these C functions keep every setjmp inside C and return an error code instead.
+        .target(name: "CPNGCodec", dependencies: ["CPNG"]),
+
+        // The pure core: scenes, timing, draw lists, images, diffs.
+        .target(name: "Throbber"),
+        .target(name: "ThrobberCPU", dependencies: ["Throbber"]),
+        .target(
+            name: "ThrobberGL",
+            dependencies: ["Throbber", "COSMesa"],
+            plugins: ["EmbedShaders"]
+        ),
+        .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec"]),
+        .executableTarget(
+            name: "throbber",
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG"]
+        ),
+
+        // Build tool: compiles Shaders/*.glsl into the binary.
+        .executableTarget(name: "ShaderEmbedder"),
+        .plugin(
+            name: "EmbedShaders",
+            capability: .buildTool(),
+            dependencies: ["ShaderEmbedder"]
+        ),
+
+        .testTarget(name: "ThrobberTests", dependencies: ["Throbber"]),
+        .testTarget(
+            name: "ThrobberRenderTests",
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG"],
+            exclude: ["Goldens"]
+        ),
+        .testTarget(
+            name: "ThrobberGLTests",
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL"]
+        ),
+        .testTarget(
+            name: "ThrobberCLITests",
+            dependencies: ["throbber", "ThrobberPNG", "Throbber"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,261 @@
+import Foundation
+
+/// Backend-neutral primitives for one frame, in paint order, in pixels.
+///
+/// Geometry and animation are computed in Swift (double precision) before a renderer sees this;
+/// the values here are the single-precision numbers both renderers consume, so GL and CPU start
+/// from identical inputs and only their rasterisation can differ.
+public struct DrawList: Sendable, Equatable {
+    /// Canvas width in pixels.
+    public var width: Int
+    /// Canvas height in pixels.
+    public var height: Int
+    /// The colour every pixel starts with (straight alpha).
+    public var background: PaintColor
+    /// What to paint, first to last, source-over.
+    public var items: [DrawItem]
+
+    /// Creates a draw list.
+    public init(width: Int, height: Int, background: PaintColor, items: [DrawItem]) {
+        self.width = width
+        self.height = height
+        self.background = background
+        self.items = items
+    }
+}
+
+/// A colour as the renderers take it: straight-alpha sRGB components in single precision.
+public struct PaintColor: Sendable, Equatable {
+    public var r: Float
+    public var g: Float
+    public var b: Float
+    public var a: Float
+
+    /// Converts a scene colour.
+    public init(_ color: RGBA) {
+        r = Float(color.r)
+        g = Float(color.g)
+        b = Float(color.b)
+        a = Float(color.a)
+    }
+}
+
+/// A pixel rectangle, half-open: x in [x0, x1), y in [y0, y1). A renderer shades exactly the pixels
+/// whose centres lie inside it; outside it the primitive's coverage is zero.
+public struct PixelRect: Sendable, Equatable {
+    public var x0: Int
+    public var y0: Int
+    public var x1: Int
+    public var y1: Int
+
+    /// The pixels touched by the real rectangle [minX, maxX] × [minY, maxY] grown by `margin`,
+    /// clipped to a `width` × `height` canvas.
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double, margin: Double = 1, width: Int, height: Int) {
+        func clampedFloor(_ v: Double, _ limit: Int) -> Int { Int(max(0, min(Double(limit), (v - margin).rounded(.down)))) }
+        func clampedCeil(_ v: Double, _ limit: Int) -> Int { Int(max(0, min(Double(limit), (v + margin).rounded(.up)))) }
+        x0 = clampedFloor(minX, width)
+        y0 = clampedFloor(minY, height)
+        x1 = clampedCeil(maxX, width)
+        y1 = clampedCeil(maxY, height)
+    }
+
+    /// Whether the rectangle holds no pixel.
+    public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
+}
+
+/// One primitive of a draw list.
+public enum DrawItem: Sendable, Equatable {
+    /// A filled circle (full-area pass).
+    case disc(Disc)
+    /// The region below a sine curve, optionally clipped to a circle and above a bottom edge.
+    case wave(Wave)
+    /// A stroked arc with round caps, or a full circle stroke, optionally under the angle mask.
+    case arc(Arc)
+    /// Rounded boxes drawn as one batch of instanced quads.
+    case quads(QuadBatch)
+
+    /// The pixels this primitive can cover.
+    public var bounds: PixelRect {
+        switch self {
+        case .disc(let disc): return disc.bounds
+        case .wave(let wave): return wave.bounds
+        case .arc(let arc): return arc.bounds
+        case .quads(let batch): return batch.bounds
+        }
+    }
+}
+
+/// A filled circle: coverage = fill(|p − c| − r) (SPEC §0).
+public struct Disc: Sendable, Equatable {
+    public var centerX: Float
+    public var centerY: Float
+    public var radius: Float
+    public var color: PaintColor
+    public var bounds: PixelRect
+
+    public init(centerX: Double, centerY: Double, radius: Double, color: RGBA, width: Int, height: Int) {
+        self.centerX = Float(centerX)
+        self.centerY = Float(centerY)
+        self.radius = Float(radius)
+        self.color = PaintColor(color)
+        bounds = PixelRect(minX: centerX - radius, minY: centerY - radius, maxX: centerX + radius,
+                           maxY: centerY + radius, width: width, height: height)
+    }
+}
+
+/// The region below y = amplitude·sin(k·(x − originX) + phase) + baseline, all in pixels
+/// (SPEC §0 "below a curve"), intersected with an optional clip circle and an optional bottom edge.
+public struct Wave: Sendable, Equatable {
+    public var originX: Float
+    public var amplitude: Float
+    /// Radians per pixel.
+    public var k: Float
+    /// Radians, already reduced modulo 2π in double precision.
+    public var phase: Float
+    public var baseline: Float
+    public var clipCenterX: Float
+    public var clipCenterY: Float
+    /// Negative when there is no clip circle.
+    public var clipRadius: Float
+    /// The anti-aliased bottom edge (inside where y < bottom); `Wave.noBottom` when there is none.
+    public var bottom: Float
+    public var color: PaintColor
+    public var bounds: PixelRect
+
+    /// The bottom value meaning "no bottom edge": fill(y − 1e30) is 1 for every pixel.
+    public static let noBottom: Float = 1e30
+
+    /// A wave clipped to a circle (SPEC §1 steps 2–3).
+    public init(originX: Double, amplitude: Double, k: Double, phase: Double, baseline: Double,
+                clipCenterX: Double, clipCenterY: Double, clipRadius: Double, color: RGBA, width: Int, height: Int) {
+        self.originX = Float(originX)
+        self.amplitude = Float(amplitude)
+        self.k = Float(k)
+        self.phase = Float(reducedPhase(phase))
+        self.baseline = Float(baseline)
+        self.clipCenterX = Float(clipCenterX)
+        self.clipCenterY = Float(clipCenterY)
+        self.clipRadius = Float(clipRadius)
+        self.bottom = Wave.noBottom
+        self.color = PaintColor(color)
+        let top = max(clipCenterY - clipRadius, baseline - abs(amplitude))
+        bounds = PixelRect(minX: clipCenterX - clipRadius, minY: top, maxX: clipCenterX + clipRadius,
+                           maxY: clipCenterY + clipRadius, width: width, height: height)
+    }
+
+    /// A wave across the canvas, filled down to `bottom` (anti-aliased) or, when `bottom` is nil,
+    /// to the canvas edge (SPEC §2, §3).
+    public init(originX: Double, amplitude: Double, k: Double, phase: Double, baseline: Double,
+                bottom: Double?, color: RGBA, width: Int, height: Int) {
+        self.originX = Float(originX)
+        self.amplitude = Float(amplitude)
+        self.k = Float(k)
+        self.phase = Float(reducedPhase(phase))
+        self.baseline = Float(baseline)
+        clipCenterX = 0
+        clipCenterY = 0
+        clipRadius = -1
+        self.bottom = bottom.map(Float.init) ?? Wave.noBottom
+        self.color = PaintColor(color)
+        bounds = PixelRect(minX: 0, minY: baseline - abs(amplitude), maxX: Double(width),
+                           maxY: bottom ?? Double(height), width: width, height: height)
+    }
+}
+
+/// A stroke along a circle of radius `radius` around the centre, from clock angle `start`
+/// clockwise through `sweep` radians, with round caps (SPEC §0 "arc"); a sweep ≥ 2π is a full
+/// circle stroke. With a mask rotation, the SVProgressHUD angle mask multiplies the coverage (SPEC §5).
+public struct Arc: Sendable, Equatable {
+    public var centerX: Float
+    public var centerY: Float
+    public var radius: Float
+    public var lineWidth: Float
+    /// Clock angle (0 at 12 o'clock, clockwise), reduced modulo 2π.
+    public var start: Float
+    public var sweep: Float
+    /// Clock angle the mask starts from, reduced modulo 2π; negative when there is no mask.
+    public var maskRotation: Float
+    public var color: PaintColor
+    public var bounds: PixelRect
+
+    /// Whether the stroke is a closed circle (no caps, δ = |p − c| − R).
+    public var isFullCircle: Bool { sweep >= 2 * Float.pi }
+
+    public init(centerX: Double, centerY: Double, radius: Double, lineWidth: Double, start: Double,
+                sweep: Double, maskRotation: Double? = nil, color: RGBA, width: Int, height: Int) {
+        self.centerX = Float(centerX)
+        self.centerY = Float(centerY)
+        self.radius = Float(radius)
+        self.lineWidth = Float(lineWidth)
+        self.start = Float(reducedPhase(start))
+        self.sweep = sweep >= 2 * .pi ? 2 * Float.pi : Float(sweep)
+        self.maskRotation = maskRotation.map { Float(reducedPhase($0)) } ?? -1
+        self.color = PaintColor(color)
+        let reach = radius + lineWidth / 2
+        bounds = PixelRect(minX: centerX - reach, minY: centerY - reach, maxX: centerX + reach,
+                           maxY: centerY + reach, width: width, height: height)
+    }
+}
+
+/// One rounded box of an instanced batch (SPEC §0 "Instanced quads").
+public struct QuadInstance: Sendable, Equatable {
+    public var centerX: Float
+    public var centerY: Float
+    /// Half extent along the box's own x axis (radial for ticks and leaves).
+    public var halfX: Float
+    /// Half extent along the box's own y axis (tangential).
+    public var halfY: Float
+    /// The angle θ the box's x axis points at (y-down frame, clockwise).
+    public var rotation: Float
+    public var cornerRadius: Float
+    public var color: PaintColor
+
+    public init(centerX: Double, centerY: Double, halfX: Double, halfY: Double, rotation: Double,
+                cornerRadius: Double, color: RGBA) {
+        self.centerX = Float(centerX)
+        self.centerY = Float(centerY)
+        self.halfX = Float(halfX)
+        self.halfY = Float(halfY)
+        self.rotation = Float(reducedPhase(rotation))
+        self.cornerRadius = Float(cornerRadius)
+        self.color = PaintColor(color)
+    }
+
+    /// The pixels the box, grown by 1 px for its anti-aliased edge, can cover.
+    public func bounds(width: Int, height: Int) -> PixelRect {
+        let c = abs(Double(cos(rotation)))
+        let s = abs(Double(sin(rotation)))
+        let hx = Double(halfX), hy = Double(halfY)
+        let ex = hx * c + hy * s
+        let ey = hx * s + hy * c
+        return PixelRect(minX: Double(centerX) - ex, minY: Double(centerY) - ey, maxX: Double(centerX) + ex,
+                         maxY: Double(centerY) + ey, margin: 2, width: width, height: height)
+    }
+}
+
+/// Rounded boxes painted in order by one instanced draw call.
+public struct QuadBatch: Sendable, Equatable {
+    public var instances: [QuadInstance]
+    /// The union of the instances' bounds.
+    public var bounds: PixelRect
+
+    public init(_ instances: [QuadInstance], width: Int, height: Int) {
+        self.instances = instances
+        var union = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0, margin: 0, width: width, height: height)
+        union.x0 = width; union.y0 = height; union.x1 = 0; union.y1 = 0
+        for instance in instances {
+            let b = instance.bounds(width: width, height: height)
+            union.x0 = min(union.x0, b.x0); union.y0 = min(union.y0, b.y0)
+            union.x1 = max(union.x1, b.x1); union.y1 = max(union.y1, b.y1)
+        }
+        bounds = union
+    }
+}
+
+/// `angle` reduced to [0, 2π) in double precision, so a phase a day into an animation reaches
+/// single precision as exactly as frame 0's (DESIGN.md, pixel conventions).
+public func reducedPhase(_ angle: Double) -> Double {
+    let twoPi = 2 * Double.pi
+    let r = angle - twoPi * (angle / twoPi).rounded(.down)
+    return r >= twoPi ? 0 : r
+}

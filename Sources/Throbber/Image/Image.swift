@@ -1,0 +1,53 @@
+/// An RGBA8 image: top-down rows, 4 bytes per pixel, sRGB-encoded, straight (un-premultiplied)
+/// alpha — the form PNG stores. A pixel whose alpha is 0 is (0, 0, 0, 0).
+public struct Image: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width × height × 4` bytes, row after row from the top.
+    public var pixels: [UInt8]
+
+    /// Wraps existing pixels.
+    ///
+    /// - Precondition: `pixels.count == width * height * 4`.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 4, "pixel buffer size does not match \(width)×\(height)")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// A transparent image.
+    public init(width: Int, height: Int) {
+        self.init(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
+    }
+
+    /// The four channels of pixel (x, y).
+    public subscript(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let i = (y * width + x) * 4
+        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+    }
+
+    /// FNV-1a over the raw pixels: a cheap fingerprint for logs and benchmarks.
+    public var checksum: UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        pixels.withUnsafeBufferPointer { buffer in
+            for byte in buffer {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+        }
+        return hash
+    }
+}
+
+/// Turns premultiplied floating-point accumulators into the stored 8-bit form (SPEC §0 "Colour"):
+/// un-premultiply with the unquantised alpha, then v8 = floor(clamp(v, 0, 1)·255 + 0.5); a pixel
+/// whose quantised alpha is 0 becomes (0, 0, 0, 0). The GLSL twin is `resolvePixel` in resolve.frag.
+@inline(__always)
+public func resolvePixel(_ r: Float, _ g: Float, _ b: Float, _ a: Float) -> (UInt8, UInt8, UInt8, UInt8) {
+    @inline(__always) func quantise(_ v: Float) -> UInt8 {
+        UInt8((min(max(v, 0), 1) * 255 + 0.5).rounded(.down))
+    }
+    let a8 = quantise(a)
+    if a8 == 0 { return (0, 0, 0, 0) }
+    return (quantise(r / a), quantise(g / a), quantise(b / a), a8)
+}

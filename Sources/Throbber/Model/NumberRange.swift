@@ -1,0 +1,33 @@
+/// The values a numeric parameter accepts (SPEC §0 "Ranges"). Every range also excludes NaN
+/// and the infinities.
+public enum NumberRange: Sendable, Equatable {
+    /// Any finite number.
+    case any
+    /// Finite numbers ≥ the bound.
+    case atLeast(Double)
+    /// Finite numbers > the bound.
+    case above(Double)
+    /// Finite numbers in the closed interval.
+    case closed(Double, Double)
+
+    /// Whether `value` is allowed.
+    public func contains(_ value: Double) -> Bool {
+        guard value.isFinite else { return false }
+        switch self {
+        case .any: return true
+        case .atLeast(let low): return value >= low
+        case .above(let low): return value > low
+        case .closed(let low, let high): return value >= low && value <= high
+        }
+    }
+
+    /// What is allowed, in words, for error messages and `throbber scenes`.
+    public var text: String {
+        switch self {
+        case .any: return "a finite number"
+        case .atLeast(let low): return "a finite number ≥ \(formatNumber(low))"
+        case .above(let low): return "a finite number > \(formatNumber(low))"
+        case .closed(let low, let high): return "a number in [\(formatNumber(low)), \(formatNumber(high))]"
+        }
+    }
+}

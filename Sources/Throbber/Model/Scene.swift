@@ -1,0 +1,96 @@
+import Foundation
+
+/// A validated scene: which indicator with which parameters, at which pixel scale, on which
+/// background. `Scene()` is the original wave ball at @1x.
+public struct Scene: Sendable {
+    /// The indicator and its parameters.
+    public var model: any SceneModel
+    /// Pixels per point: 1, 2, 3 for @1x/@2x/@3x; any value > 0.
+    public var scale: Double
+    /// The canvas background; `nil` uses the scene's default.
+    public var background: RGBA?
+
+    /// Creates a scene.
+    public init(_ model: any SceneModel = WaveBall(), scale: Double = 1, background: RGBA? = nil) {
+        self.model = model
+        self.scale = scale
+        self.background = background
+    }
+
+    /// The largest canvas side, in pixels, any backend is asked to render; a GL backend may
+    /// allow less (it checks `GL_MAX_RENDERBUFFER_SIZE`).
+    public static let maximumPixelSide = 16384
+
+    /// The canvas in pixels: ceil(points × scale − 1e-9) (SPEC §0).
+    public var pixelSize: (width: Int, height: Int) {
+        let size = model.canvasSize
+        return (Scene.pixels(size.width, scale), Scene.pixels(size.height, scale))
+    }
+
+    static func pixels(_ points: Double, _ scale: Double) -> Int {
+        let value = (points * scale - 1e-9).rounded(.up)
+        guard value.isFinite else { return Int.max }
+        return Int(max(0, min(value, 1e9)))
+    }
+
+    /// Checks every parameter, the scale and the pixel size.
+    ///
+    /// - Throws: a usage error naming the field, the value and what is allowed.
+    public func validate() throws {
+        guard scale.isFinite, scale > 0 else {
+            throw ThrobberError.invalid("scale", formatNumber(scale), allowed: NumberRange.above(0).text)
+        }
+        if let background, !background.isValid {
+            throw ThrobberError.invalid("background", background.description,
+                                        allowed: "a colour with components in [0, 1], or none")
+        }
+        try model.validate()
+        let (width, height) = pixelSize
+        for (name, points, pixels) in [("width", model.canvasSize.width, width), ("height", model.canvasSize.height, height)] {
+            guard pixels >= 1, pixels <= Scene.maximumPixelSide else {
+                throw ThrobberError.invalid(
+                    "canvas \(name)", "\(formatNumber(points)) pt × scale \(formatNumber(scale)) = \(pixels) px",
+                    allowed: "between 1 and \(Scene.maximumPixelSide) px")
+            }
+        }
+    }
+
+    /// The draw list of the frame at `t` seconds.
+    public func drawList(at t: Double) -> DrawList {
+        let (width, height) = pixelSize
+        return DrawList(width: width, height: height,
+                        background: PaintColor(background ?? model.defaultBackground),
+                        items: model.drawItems(at: t, scale: scale, width: width, height: height))
+    }
+
+    /// A copy with one setting applied by name: a scene parameter, or `scale` or `background`.
+    ///
+    /// - Throws: a usage error for an unknown name or a value out of range.
+    public func setting(_ name: String, to text: String) throws -> Scene {
+        var copy = self
+        switch name {
+        case "scale":
+            guard let value = Double(text), value.isFinite, value > 0 else {
+                throw ThrobberError.invalid("scale", text, allowed: NumberRange.above(0).text)
+            }
+            copy.scale = value
+        case "background":
+            copy.background = try Scene.parseBackground(text)
+        default:
+            copy.model = try model.setting(name, to: text)
+        }
+        return copy
+    }
+
+    /// Parses a background: `none` (transparent) or a colour.
+    ///
+    /// - Throws: a usage error naming `background`.
+    public static func parseBackground(_ text: String) throws -> RGBA {
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" { return .clear }
+        guard let color = RGBA.parse(text), color.isValid else {
+            throw ThrobberError.invalid("background", text,
+                                        allowed: "none, 'r,g,b,a' with components in [0, 1], or '#rrggbb[aa]'")
+        }
+        return color
+    }
+}

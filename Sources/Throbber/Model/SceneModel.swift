@@ -1,0 +1,78 @@
+/// One indicator: its parameters (with the original look as defaults), its timing and how a
+/// frame becomes a draw list. Every scene in `SceneRegistry` conforms.
+///
+/// A model is a plain value; `init()` gives the original indicator. The data flow is one way:
+/// `frameState(at:)` is a pure function of time (never a wall clock, never accumulated from an
+/// earlier frame), and `drawItems(for:scale:width:height:)` turns that state into primitives.
+public protocol SceneModel: Sendable {
+    /// What one frame's animation state is (phases, amplitudes, counts …).
+    associatedtype FrameState: Sendable
+
+    /// The scene id used on the command line, e.g. `wave-ball`.
+    static var id: String { get }
+    /// One line describing the scene.
+    static var summary: String { get }
+    /// Every settable parameter, by its SPEC name.
+    static var parameters: [SceneParameter<Self>] { get }
+
+    /// The original indicator's look.
+    init()
+
+    /// The canvas in points.
+    var canvasSize: (width: Double, height: Double) { get }
+    /// The canvas background when the user sets none (SPEC: "none" is transparent).
+    var defaultBackground: RGBA { get }
+    /// The length of one seamless loop in seconds, when the whole animation has one.
+    var loopDuration: Double? { get }
+
+    /// Checks rules that tie parameters together (ranges of single parameters are checked from
+    /// `parameters`).
+    ///
+    /// - Throws: a usage error naming the field, the value and what is allowed.
+    func validateRelations() throws
+
+    /// The animation state at `t` seconds.
+    func frameState(at t: Double) -> FrameState
+
+    /// The primitives of one frame, in paint order, in pixels.
+    func drawItems(for state: FrameState, scale: Double, width: Int, height: Int) -> [DrawItem]
+}
+
+extension SceneModel {
+    /// The scene id of this model's type.
+    public var id: String { Self.id }
+
+    /// Every parameter as `throbber scenes` lists it, with this model's values as defaults.
+    public var parameterInfos: [ParameterInfo] { Self.parameters.map { $0.info(defaults: self) } }
+
+    /// A copy with one parameter set from text, by its SPEC name.
+    ///
+    /// - Throws: a usage error for an unknown name (suggesting the nearest) or a value out of range.
+    public func setting(_ name: String, to text: String) throws -> any SceneModel {
+        guard let parameter = Self.parameters.first(where: { $0.name == name }) else {
+            throw ThrobberError.unknown("parameter", name, known: Self.parameters.map(\.name) + ["background", "scale"])
+        }
+        var copy = self
+        try parameter.set(text, in: &copy)
+        return copy
+    }
+
+    /// The current value of one parameter, as text.
+    public func value(of name: String) -> String? {
+        Self.parameters.first(where: { $0.name == name })?.value(in: self)
+    }
+
+    /// Checks every parameter's range, then the relations between them.
+    public func validate() throws {
+        for parameter in Self.parameters { try parameter.check(self) }
+        try validateRelations()
+    }
+
+    /// The primitives of the frame at `t` seconds.
+    public func drawItems(at t: Double, scale: Double, width: Int, height: Int) -> [DrawItem] {
+        drawItems(for: frameState(at: t), scale: scale, width: width, height: height)
+    }
+
+    public var loopDuration: Double? { nil }
+    public func validateRelations() throws {}
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// One settable parameter of a scene, bound to the field of the scene's model that holds it.
+///
+/// The name is the one SPEC.md uses, and it is what `--set name=value`, job files and
+/// `throbber scenes` all speak. Defaults live once, in the model's field initialisers.
+public struct SceneParameter<Model> {
+    /// How the parameter is stored and which values it accepts.
+    public enum Kind {
+        case number(WritableKeyPath<Model, Double>, NumberRange)
+        case optionalNumber(WritableKeyPath<Model, Double?>, NumberRange, unsetMeaning: String)
+        case integer(WritableKeyPath<Model, Int>, ClosedRange<Int>)
+        case color(WritableKeyPath<Model, RGBA>)
+        case optionalColor(WritableKeyPath<Model, RGBA?>, unsetMeaning: String)
+        case choice(WritableKeyPath<Model, String>, [String])
+    }
+
+    /// The SPEC name, e.g. `tickCount`.
+    public let name: String
+    /// The unit of a number (`pt`, `pt/s`, `rad`, `s`, `fraction`), or empty.
+    public let unit: String
+    /// One line saying what it does.
+    public let summary: String
+    /// Storage and range.
+    public let kind: Kind
+
+    /// Creates a parameter description.
+    public init(_ name: String, _ kind: Kind, unit: String = "", _ summary: String) {
+        self.name = name
+        self.kind = kind
+        self.unit = unit
+        self.summary = summary
+    }
+
+    /// The value type in words: `number`, `integer`, `colour`, or the choices.
+    public var typeName: String {
+        switch kind {
+        case .number, .optionalNumber: return "number"
+        case .integer: return "integer"
+        case .color, .optionalColor: return "colour"
+        case .choice(_, let options): return options.joined(separator: "|")
+        }
+    }
+
+    /// What values are allowed, in words.
+    public var allowed: String {
+        switch kind {
+        case .number(_, let range), .optionalNumber(_, let range, _): return range.text
+        case .integer(_, let range): return "an integer in [\(range.lowerBound), \(range.upperBound)]"
+        case .color, .optionalColor:
+            return "a colour 'r,g,b,a' with components in [0, 1], or '#rrggbb[aa]'"
+        case .choice(_, let options): return "one of " + options.joined(separator: ", ")
+        }
+    }
+
+    /// The value `model` holds, in the form `--set` accepts.
+    public func value(in model: Model) -> String {
+        switch kind {
+        case .number(let path, _): return formatNumber(model[keyPath: path])
+        case .optionalNumber(let path, _, let unset): return model[keyPath: path].map(formatNumber) ?? unset
+        case .integer(let path, _): return String(model[keyPath: path])
+        case .color(let path): return model[keyPath: path].description
+        case .optionalColor(let path, let unset): return model[keyPath: path]?.description ?? unset
+        case .choice(let path, _): return model[keyPath: path]
+        }
+    }
+
+    /// Parses `text` and stores it in `model`.
+    ///
+    /// - Throws: a usage error naming this parameter, the text and what is allowed.
+    public func set(_ text: String, in model: inout Model) throws {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let failure = ThrobberError.invalid(name, text, allowed: allowed)
+        switch kind {
+        case .number(let path, let range):
+            guard let value = Double(trimmed), range.contains(value) else { throw failure }
+            model[keyPath: path] = value
+        case .optionalNumber(let path, let range, _):
+            guard let value = Double(trimmed), range.contains(value) else { throw failure }
+            model[keyPath: path] = value
+        case .integer(let path, let range):
+            guard let value = Double(trimmed), value == value.rounded(), value.isFinite,
+                  value >= Double(range.lowerBound), value <= Double(range.upperBound) else { throw failure }
+            model[keyPath: path] = Int(value)
+        case .color(let path):
+            guard let color = RGBA.parse(trimmed), color.isValid else { throw failure }
+            model[keyPath: path] = color
+        case .optionalColor(let path, _):
+            guard let color = RGBA.parse(trimmed), color.isValid else { throw failure }
+            model[keyPath: path] = color
+        case .choice(let path, let options):
+            guard options.contains(trimmed) else {
+                var message = failure.message
+                if let nearest = nearestName(to: trimmed, in: options) { message += "; did you mean '\(nearest)'?" }
+                throw ThrobberError(message, exitCode: .usage)
+            }
+            model[keyPath: path] = trimmed
+        }
+    }
+
+    /// Checks the value `model` holds against the range, for models built in code.
+    ///
+    /// - Throws: a usage error naming this parameter, its value and what is allowed.
+    public func check(_ model: Model) throws {
+        let ok: Bool
+        switch kind {
+        case .number(let path, let range): ok = range.contains(model[keyPath: path])
+        case .optionalNumber(let path, let range, _): ok = model[keyPath: path].map(range.contains) ?? true
+        case .integer(let path, let range): ok = range.contains(model[keyPath: path])
+        case .color(let path): ok = model[keyPath: path].isValid
+        case .optionalColor(let path, _): ok = model[keyPath: path]?.isValid ?? true
+        case .choice(let path, let options): ok = options.contains(model[keyPath: path])
+        }
+        if !ok { throw ThrobberError.invalid(name, value(in: model), allowed: allowed) }
+    }
+
+    /// The type-erased description `throbber scenes` prints.
+    public func info(defaults: Model) -> ParameterInfo {
+        ParameterInfo(name: name, type: typeName, unit: unit, defaultValue: value(in: defaults),
+                      allowed: allowed, summary: summary)
+    }
+}
+
+/// A parameter described without its model type: what `throbber scenes` lists.
+public struct ParameterInfo: Sendable, Codable, Equatable {
+    public var name: String
+    public var type: String
+    public var unit: String
+    public var defaultValue: String
+    public var allowed: String
+    public var summary: String
+}

@@ -1,0 +1,23 @@
+/// The one list of scenes that every tool iterates: render, scenes, tests, parity, bench.
+///
+/// Adding a scene is one model file here, nothing per renderer (both renderers draw the shared
+/// primitives), plus one line below.
+public enum SceneRegistry {
+    /// Every scene type, in the order `throbber scenes` lists them.
+    public static var all: [any SceneModel.Type] {
+        [WaveBall.self]
+    }
+
+    /// Every scene id.
+    public static var ids: [String] { all.map { $0.id } }
+
+    /// The default model of the scene with this id.
+    ///
+    /// - Throws: a usage error naming the unknown scene and the nearest known id.
+    public static func model(_ id: String) throws -> any SceneModel {
+        guard let type = all.first(where: { $0.id == id }) else {
+            throw ThrobberError.unknown("scene", id, known: ids)
+        }
+        return type.init()
+    }
+}

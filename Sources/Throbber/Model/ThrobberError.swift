@@ -1,0 +1,101 @@
+/// The exit status of every way `throbber` can end; the README lists the same table.
+///
+/// Numbers follow BSD `sysexits.h`, as swift-argument-parser does for usage errors, so scripts can
+/// tell a user's mistake from a missing library from a full disk.
+public enum ExitCode: Int32, Sendable, CaseIterable {
+    /// Everything asked for was done.
+    case success = 0
+    /// A comparison ran and found images that differ beyond the allowed bound.
+    case mismatch = 1
+    /// The command line or a parameter is invalid (EX_USAGE).
+    case usage = 64
+    /// An input file exists but its contents are not what they must be (EX_DATAERR).
+    case dataError = 65
+    /// An input file cannot be found or read (EX_NOINPUT).
+    case noInput = 66
+    /// The rendering backend cannot be opened: library missing, no device, no context (EX_UNAVAILABLE).
+    case backendUnavailable = 69
+    /// The backend failed while working: shader compile or link, GL error, incomplete framebuffer (EX_SOFTWARE).
+    case backendFailure = 70
+    /// An output cannot be created: it exists already, or its directory cannot be made (EX_CANTCREAT).
+    case cannotCreate = 73
+    /// Writing an output failed: disk full, permission denied, I/O error (EX_IOERR).
+    case ioError = 74
+    /// Stopped by SIGINT or SIGTERM; nothing partial was left behind.
+    case interrupted = 130
+}
+
+/// Every error Throbber reports: one line for the user and the exit code that goes with it.
+public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// The one-line message, without a trailing newline.
+    public var message: String
+    /// The exit status the command-line tool ends with.
+    public var exitCode: ExitCode
+
+    /// Creates an error with a message and its exit code.
+    public init(_ message: String, exitCode: ExitCode) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    public var description: String { message }
+
+    /// A usage error naming the field, the value given and what is allowed.
+    ///
+    /// - Parameters:
+    ///   - field: the parameter or option, as the user spells it.
+    ///   - value: what the user gave, verbatim.
+    ///   - allowed: what would have been accepted, in words.
+    public static func invalid(_ field: String, _ value: String, allowed: String) -> ThrobberError {
+        ThrobberError("invalid \(field) '\(value)': \(allowed)", exitCode: .usage)
+    }
+
+    /// A usage error for an unknown name, suggesting the nearest known one.
+    public static func unknown(_ what: String, _ name: String, known: [String]) -> ThrobberError {
+        var message = "unknown \(what) '\(name)'"
+        if let nearest = nearestName(to: name, in: known) {
+            message += "; did you mean '\(nearest)'?"
+        }
+        message += " (known: \(known.joined(separator: ", ")))"
+        return ThrobberError(message, exitCode: .usage)
+    }
+}
+
+/// The known name closest to `name` by edit distance (case-insensitive), if any is close enough
+/// to be a plausible typo.
+public func nearestName(to name: String, in known: [String]) -> String? {
+    let target = Array(name.lowercased())
+    var best: (name: String, distance: Int)?
+    for candidate in known {
+        let distance = editDistance(target, Array(candidate.lowercased()))
+        if best == nil || distance < best!.distance {
+            best = (candidate, distance)
+        }
+    }
+    guard let best, best.distance <= max(2, target.count / 2) else { return nil }
+    return best.name
+}
+
+/// Levenshtein distance between two character arrays.
+func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
+
+extension String {
+    /// The text of a NUL-terminated C buffer (an error message filled in by C code).
+    public init(nulTerminated buffer: [CChar]) {
+        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Writes files so that a reader never sees half of one: the bytes go to a temporary file in the
+/// same directory, which is then renamed over the final name. A failure removes the temporary
+/// file, so nothing partial is ever left on disk.
+public enum AtomicFile {
+    /// Writes `data` to `url` atomically.
+    ///
+    /// - Parameters:
+    ///   - overwrite: whether an existing file may be replaced.
+    /// - Throws: `cannotCreate` when the file exists and `overwrite` is false or the temporary file
+    ///   cannot be created; `ioError` (naming the path and the system's reason) when writing fails,
+    ///   for example on a full disk.
+    public static func write(_ data: Data, to url: URL, overwrite: Bool) throws {
+        let directory = url.deletingLastPathComponent().path
+        let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw ThrobberError("cannot create \(url.path): \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
+        }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw ThrobberError("cannot write \(url.path): \(String(cString: strerror(failure)))", exitCode: .ioError)
+        }
+        if overwrite {
+            guard rename(temporary, url.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw ThrobberError("cannot write \(url.path): \(reason)", exitCode: .ioError)
+            }
+        } else {
+            // link(2) fails with EEXIST instead of replacing: no race with another writer.
+            guard link(temporary, url.path) == 0 else {
+                let code = errno
+                unlink(temporary)
+                if code == EEXIST {
+                    throw ThrobberError("\(url.path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
+                }
+                throw ThrobberError("cannot write \(url.path): \(String(cString: strerror(code)))", exitCode: .ioError)
+            }
+            unlink(temporary)
+        }
+    }
+
+    /// Creates `directory` (and its parents) if needed and checks that files can be made in it.
+    ///
+    /// - Throws: `cannotCreate` naming the directory and the system's reason.
+    public static func prepareDirectory(_ directory: URL) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw ThrobberError("output directory \(directory.path) is a file", exitCode: .cannotCreate)
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw ThrobberError("cannot create output directory \(directory.path): \(reason(error))", exitCode: .cannotCreate)
+            }
+        }
+        // Probe with a real file: access(2) says yes to root even on a read-only file system.
+        let probe = "\(directory.path)/.throbber-probe.\(getpid())"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw ThrobberError("cannot write in output directory \(directory.path): \(String(cString: strerror(errno)))",
+                                exitCode: .cannotCreate)
+        }
+        close(fd)
+        unlink(probe)
+    }
+
+    private static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return nsError.localizedDescription
+    }
+}

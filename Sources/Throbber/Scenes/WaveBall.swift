@@ -1,0 +1,149 @@
+import Foundation
+
+/// HcdProcessView's water-wave progress ball with its tick ring (SPEC §1, seed 000).
+public struct WaveBall: SceneModel {
+    public static let id = "wave-ball"
+    public static let summary = "HcdProcessView: tick ring, lit progress ticks, a disc filled with two waves"
+
+    /// Side of the square canvas.
+    public var size = 300.0
+    public var tickCount = 100
+    public var tickLength = 10.0
+    public var tickWidth = 2.0
+    public var scaleMargin = 30.0
+    public var waveMargin = 18.0
+    public var waveLength = 180.0
+    public var amplitude = 10.0
+    /// Target fill level in [0, 1].
+    public var progress = 0.45
+    /// Fill level at t = 0; the water then moves towards `progress` at 50 pt/s.
+    public var fillFrom = 0.0
+    public var waterBackground = RGBA(0.259, 0.329, 0.506, 1)
+    public var frontWater = RGBA(0.325, 0.392, 0.729, 1)
+    public var backWater = RGBA(0.322, 0.514, 0.831, 1)
+    public var tickBackground = RGBA(0.694, 0.745, 0.867, 1)
+    public var tickLit = RGBA(0.969, 0.937, 0.227, 1)
+
+    public init() {}
+
+    public static var parameters: [SceneParameter<WaveBall>] {
+        [
+            .init("size", .number(\.size, .above(0)), unit: "pt", "side of the square canvas"),
+            .init("tickCount", .integer(\.tickCount, 1...10_000), "ticks in the ring"),
+            .init("tickLength", .number(\.tickLength, .atLeast(0)), unit: "pt", "radial length of a tick"),
+            .init("tickWidth", .number(\.tickWidth, .atLeast(0)), unit: "pt", "width of a tick"),
+            .init("scaleMargin", .number(\.scaleMargin, .atLeast(0)), unit: "pt", "canvas edge to the tick ring"),
+            .init("waveMargin", .number(\.waveMargin, .atLeast(0)), unit: "pt", "tick ring to the water disc"),
+            .init("waveLength", .number(\.waveLength, .above(0)), unit: "pt", "wavelength λ of both waves"),
+            .init("amplitude", .number(\.amplitude, .atLeast(0)), unit: "pt", "wave amplitude A (breathes ×1…1.5)"),
+            .init("progress", .number(\.progress, .closed(0, 1)), unit: "fraction", "target fill level"),
+            .init("fillFrom", .number(\.fillFrom, .closed(0, 1)), unit: "fraction",
+                  "fill level at t = 0, moving to progress at 50 pt/s"),
+            .init("waterBackground", .color(\.waterBackground), "the empty part of the disc"),
+            .init("frontWater", .color(\.frontWater), "front (sine) wave"),
+            .init("backWater", .color(\.backWater), "back (cosine) wave, painted over the front one"),
+            .init("tickBackground", .color(\.tickBackground), "unlit ticks and the thin circle"),
+            .init("tickLit", .color(\.tickLit), "lit progress ticks"),
+        ]
+    }
+
+    public var canvasSize: (width: Double, height: Double) { (size, size) }
+    public var defaultBackground: RGBA { .clear }
+
+    /// The water disc's inset from the canvas edge: scaleMargin + waveMargin + tickLength.
+    public var discInset: Double { scaleMargin + waveMargin + tickLength }
+    /// The water disc's diameter D.
+    public var discDiameter: Double { size - 2 * discInset }
+
+    public func validateRelations() throws {
+        guard discDiameter > 0 else {
+            throw ThrobberError.invalid(
+                "size", formatNumber(size),
+                allowed: "greater than 2 × (scaleMargin + waveMargin + tickLength) = \(formatNumber(2 * discInset)) pt, so the water disc has room")
+        }
+    }
+
+    /// The animation state of one frame (SPEC §1 "Time").
+    public struct FrameState: Sendable, Equatable {
+        /// a(t): the amplitude factor, 1.5 → 1.0 → 1.5 every 2 s.
+        public var amplitudeFactor: Double
+        /// φF in radians, unreduced.
+        public var frontPhase: Double
+        /// φB in radians, unreduced.
+        public var backPhase: Double
+        /// The water level in disc-box points, y down from the disc's top.
+        public var level: Double
+        /// q(t): the filled fraction of the disc's height.
+        public var filled: Double
+        /// How many ticks are lit on each side, the bottom tick included.
+        public var litCount: Int
+    }
+
+    public func frameState(at t: Double) -> FrameState {
+        // SPEC §1: the original's 50 Hz timer becomes a real-valued tick count.
+        let n = 50 * t
+        let amplitudeFactor = 1 + 0.01 * abs(n.truncatingRemainder(dividingBy: 100) - 50)
+        let d = discDiameter
+        let startLevel = d * (1 - fillFrom)
+        let targetLevel = d * (1 - progress)
+        let travelled = 50 * t
+        let level = startLevel + min(max(targetLevel - startLevel, -travelled), travelled)
+        let filled = (d - level) / d
+        let litCount = Int((Double(tickCount) / 2 + 1) * filled + 1e-9)
+        return FrameState(amplitudeFactor: amplitudeFactor, frontPhase: 0.4 * n / .pi, backPhase: 0.3 * n / .pi,
+                          level: level, filled: filled, litCount: max(0, litCount))
+    }
+
+    /// The clock positions θ of the lit ticks, bottom first, alternating sides, each once.
+    public func litTickAngles(count: Int) -> [Double] {
+        let step = 2 * Double.pi / Double(tickCount)
+        var angles: [Double] = []
+        for j in 0..<count {
+            angles.append(.pi / 2 + Double(j) * step)
+            // j = 0 is the bottom tick itself; 2j = N is the top tick reached from both sides.
+            if j > 0 && 2 * j != tickCount { angles.append(.pi / 2 - Double(j) * step) }
+        }
+        return angles
+    }
+
+    public func drawItems(for state: FrameState, scale s: Double, width: Int, height: Int) -> [DrawItem] {
+        let c = size / 2
+        let r = discDiameter / 2
+        let ringWidth = size - 2 * scaleMargin
+        let boxLeft = c - r
+        let boxTop = c - r
+        let waveAmplitude = state.amplitudeFactor * amplitude * s
+        let k = 2 * Double.pi / (waveLength * s)
+        let baseline = (boxTop + state.level) * s
+
+        func wave(phase: Double, color: RGBA) -> DrawItem {
+            .wave(Wave(originX: boxLeft * s, amplitude: waveAmplitude, k: k, phase: phase, baseline: baseline,
+                       clipCenterX: c * s, clipCenterY: c * s, clipRadius: r * s, color: color,
+                       width: width, height: height))
+        }
+        func tick(at theta: Double, color: RGBA) -> QuadInstance {
+            let radius = (ringWidth / 2 - tickLength / 2) * s
+            return QuadInstance(centerX: c * s + radius * cos(theta), centerY: c * s + radius * sin(theta),
+                                halfX: tickLength / 2 * s, halfY: tickWidth / 2 * s, rotation: theta,
+                                cornerRadius: 0, color: color)
+        }
+        let step = 2 * Double.pi / Double(tickCount)
+        let backgroundTicks = (0..<tickCount).map { tick(at: Double($0) * step, color: tickBackground) }
+        let litTicks = litTickAngles(count: state.litCount).map { tick(at: $0, color: tickLit) }
+
+        // SPEC §1 paint order.
+        var items: [DrawItem] = [
+            .disc(Disc(centerX: c * s, centerY: c * s, radius: r * s, color: waterBackground, width: width, height: height)),
+            wave(phase: state.frontPhase, color: frontWater),
+            // cos(x) = sin(x + π/2): the back wave is the same primitive a quarter period on.
+            wave(phase: state.backPhase + .pi / 2, color: backWater),
+            .quads(QuadBatch(backgroundTicks, width: width, height: height)),
+            .arc(Arc(centerX: c * s, centerY: c * s, radius: max(0, ringWidth / 2 - tickLength - 3) * s,
+                     lineWidth: 0.5 * s, start: 0, sweep: 2 * .pi, color: tickBackground, width: width, height: height)),
+        ]
+        if !litTicks.isEmpty {
+            items.append(.quads(QuadBatch(litTicks, width: width, height: height)))
+        }
+        return items
+    }
+}

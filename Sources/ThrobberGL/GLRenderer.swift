@@ -1,0 +1,266 @@
+import Foundation
+@preconcurrency import COSMesa
+import Throbber
+
+/// What the driver says about itself, for reports (`GL_VENDOR`, `GL_RENDERER`, `GL_VERSION`) and
+/// the limits a canvas must respect.
+public struct GLInfo: Sendable, Equatable, Codable {
+    public var vendor: String
+    public var renderer: String
+    public var version: String
+    /// The largest side of a renderbuffer or texture, and of the viewport: the largest canvas.
+    public var maxCanvasSide: Int
+}
+
+/// Renders draw lists with OpenGL through an OSMesa core-profile context.
+///
+/// Full-area primitives (disc, wave, arc) are bounding quads whose fragment shader computes the
+/// SPEC §0 coverage per pixel; rounded boxes are one instanced draw call per batch. Painting
+/// accumulates premultiplied colour in an RGBA32F texture; one resolve pass quantises into an
+/// RGBA8 renderbuffer, which is read back.
+///
+/// Rows: GL row j holds image row j (image y down) — the vertex shaders map image coordinates
+/// to clip space unflipped — so `glReadPixels`, which returns row 0 first, yields the image's
+/// top row first. That is the single place the bottom-up convention of GL is accounted for.
+///
+/// Not `Sendable`: the context is current on the thread that created the renderer; use it there.
+public final class GLRenderer {
+    private let context: OSMesaGLContext
+    private let gl: COSMesa_API
+    /// The driver's strings and limits.
+    public let info: GLInfo
+    private let disc: GLProgram
+    private let wave: GLProgram
+    private let arc: GLProgram
+    private let quad: GLProgram
+    private let resolve: GLProgram
+    private var vertexArray: GLuint = 0
+    private var instanceBuffer: GLuint = 0
+    private var instanceData: [Float] = []
+    private var target: Target?
+
+    /// The framebuffers of one canvas size.
+    private struct Target {
+        var width: Int
+        var height: Int
+        var accumTexture: GLuint = 0
+        var accumFramebuffer: GLuint = 0
+        var outputRenderbuffer: GLuint = 0
+        var outputFramebuffer: GLuint = 0
+    }
+
+    /// Opens an OSMesa context on this thread and compiles the shaders.
+    ///
+    /// - Parameter shaders: where the GLSL comes from (default: compiled into the binary).
+    /// - Throws: backend-unavailable when libOSMesa or a core context cannot be had (the message
+    ///   names the package to install); backend-failure when a shader does not compile.
+    public init(shaders: ShaderLibrary = .embedded) throws {
+        context = try OSMesaGLContext()
+        let gl = context.api.pointee
+        self.gl = gl
+        func string(_ name: Int32) -> String {
+            gl.GetString(GLenum(name)).map { String(cString: $0) } ?? "unknown"
+        }
+        var renderbufferSide: GLint = 0
+        var textureSide: GLint = 0
+        var viewport: [GLint] = [0, 0]
+        gl.GetIntegerv(GLenum(GL_MAX_RENDERBUFFER_SIZE), &renderbufferSide)
+        gl.GetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &textureSide)
+        gl.GetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
+        info = GLInfo(vendor: string(GL_VENDOR), renderer: string(GL_RENDERER), version: string(GL_VERSION),
+                      maxCanvasSide: Int(min(renderbufferSide, textureSide, viewport[0], viewport[1])))
+        let area = ["u_resolution", "u_rect", "u_color"]
+        disc = try GLProgram(gl, library: shaders, vertex: "area.vert", fragment: "disc.frag",
+                             uniforms: area + ["u_circle"])
+        wave = try GLProgram(gl, library: shaders, vertex: "area.vert", fragment: "wave.frag",
+                             uniforms: area + ["u_wave", "u_baseline", "u_clip", "u_bottom"])
+        arc = try GLProgram(gl, library: shaders, vertex: "area.vert", fragment: "arc.frag",
+                            uniforms: area + ["u_arc", "u_sweep", "u_maskRotation"])
+        quad = try GLProgram(gl, library: shaders, vertex: "quad.vert", fragment: "quad.frag", uniforms: ["u_resolution"])
+        resolve = try GLProgram(gl, library: shaders, vertex: "area.vert", fragment: "resolve.frag",
+                                uniforms: ["u_resolution", "u_rect", "u_accum"])
+        setUpInstancing()
+    }
+
+    deinit {
+        releaseTarget()
+        gl.DeleteBuffers(1, &instanceBuffer)
+        gl.DeleteVertexArrays(1, &vertexArray)
+        for program in [disc, wave, arc, quad, resolve] { gl.DeleteProgram(program.id) }
+    }
+
+    /// Renders one frame and reads it back.
+    ///
+    /// - Throws: a usage error when the canvas exceeds the driver's limits; backend-failure when
+    ///   the framebuffer is incomplete or GL reports an error.
+    public func render(_ list: DrawList) throws -> Image {
+        var pixels = [UInt8](repeating: 0, count: list.width * list.height * 4)
+        try pixels.withUnsafeMutableBytes { try render(list, into: $0.baseAddress!) }
+        return Image(width: list.width, height: list.height, pixels: pixels)
+    }
+
+    /// Renders one frame into `pixels` (width × height × 4 bytes, top-down straight-alpha RGBA8).
+    ///
+    /// - Throws: as `render(_:)`.
+    public func render(_ list: DrawList, into pixels: UnsafeMutableRawPointer) throws {
+        try draw(list)
+        readBack(into: pixels)
+        let error = gl.GetError()
+        guard error == GL_NO_ERROR else {
+            throw ThrobberError(String(format: "OpenGL error 0x%04X while rendering", error), exitCode: .backendFailure)
+        }
+    }
+
+    /// Paints and resolves one frame without reading it back (for the benchmark's stages).
+    ///
+    /// - Throws: as `render(_:)`.
+    public func draw(_ list: DrawList) throws {
+        try prepareTarget(width: list.width, height: list.height)
+        let width = Float(list.width), height = Float(list.height)
+        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), target!.accumFramebuffer)
+        gl.Viewport(0, 0, GLsizei(list.width), GLsizei(list.height))
+        let bg = list.background
+        gl.ClearColor(bg.r * bg.a, bg.g * bg.a, bg.b * bg.a, bg.a)
+        gl.Clear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        gl.Enable(GLenum(GL_BLEND))
+        // Premultiplied source-over: dst = s + dst·(1 − s.a) (SPEC §0).
+        gl.BlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        gl.BindVertexArray(vertexArray)
+        for item in list.items {
+            let rect = item.bounds
+            if rect.isEmpty { continue }
+            switch item {
+            case .disc(let d):
+                use(disc, width, height, rect, d.color)
+                gl.Uniform3f(disc["u_circle"], d.centerX, d.centerY, d.radius)
+                drawArea()
+            case .wave(let w):
+                use(wave, width, height, rect, w.color)
+                gl.Uniform4f(wave["u_wave"], w.originX, w.amplitude, w.k, w.phase)
+                gl.Uniform1f(wave["u_baseline"], w.baseline)
+                gl.Uniform3f(wave["u_clip"], w.clipCenterX, w.clipCenterY, w.clipRadius)
+                gl.Uniform1f(wave["u_bottom"], w.bottom)
+                drawArea()
+            case .arc(let a):
+                use(arc, width, height, rect, a.color)
+                gl.Uniform4f(arc["u_arc"], a.centerX, a.centerY, a.radius, a.lineWidth)
+                gl.Uniform2f(arc["u_sweep"], a.start, a.sweep)
+                gl.Uniform1f(arc["u_maskRotation"], a.maskRotation)
+                drawArea()
+            case .quads(let batch):
+                drawQuads(batch, width, height)
+            }
+        }
+        // Resolve: the one quantisation, into the RGBA8 target.
+        gl.Disable(GLenum(GL_BLEND))
+        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), target!.outputFramebuffer)
+        gl.UseProgram(resolve.id)
+        gl.Uniform2f(resolve["u_resolution"], width, height)
+        gl.Uniform4f(resolve["u_rect"], 0, 0, width, height)
+        gl.ActiveTexture(GLenum(GL_TEXTURE0))
+        gl.BindTexture(GLenum(GL_TEXTURE_2D), target!.accumTexture)
+        gl.Uniform1i(resolve["u_accum"], 0)
+        drawArea()
+    }
+
+    /// Reads the resolved frame of the last `draw` into `pixels`, top row first.
+    public func readBack(into pixels: UnsafeMutableRawPointer) {
+        guard let target else { return }
+        gl.BindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), target.outputFramebuffer)
+        gl.PixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        gl.ReadPixels(0, 0, GLsizei(target.width), GLsizei(target.height), GLenum(GL_RGBA),
+                      GLenum(GL_UNSIGNED_BYTE), pixels)
+    }
+
+    /// Waits until the driver has finished every command issued so far.
+    public func finish() { gl.Finish() }
+
+    private func use(_ program: GLProgram, _ width: Float, _ height: Float, _ rect: PixelRect, _ color: PaintColor) {
+        gl.UseProgram(program.id)
+        gl.Uniform2f(program["u_resolution"], width, height)
+        gl.Uniform4f(program["u_rect"], Float(rect.x0), Float(rect.y0), Float(rect.x1), Float(rect.y1))
+        gl.Uniform4f(program["u_color"], color.r, color.g, color.b, color.a)
+    }
+
+    private func drawArea() {
+        gl.DrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+    }
+
+    private func drawQuads(_ batch: QuadBatch, _ width: Float, _ height: Float) {
+        guard !batch.instances.isEmpty else { return }
+        instanceData.removeAll(keepingCapacity: true)
+        for q in batch.instances {
+            instanceData.append(contentsOf: [q.centerX, q.centerY, q.halfX, q.halfY, q.rotation, q.cornerRadius,
+                                             q.color.r, q.color.g, q.color.b, q.color.a])
+        }
+        gl.UseProgram(quad.id)
+        gl.Uniform2f(quad["u_resolution"], width, height)
+        gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        instanceData.withUnsafeBytes { bytes in
+            gl.BufferData(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
+        }
+        gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(batch.instances.count))
+    }
+
+    private func setUpInstancing() {
+        gl.GenVertexArrays(1, &vertexArray)
+        gl.BindVertexArray(vertexArray)
+        gl.GenBuffers(1, &instanceBuffer)
+        gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        // Per instance: centre (2), half extents (2), rotation, corner radius, colour (4).
+        let stride = GLsizei(10 * MemoryLayout<Float>.size)
+        let layout: [(location: GLuint, components: GLint, offset: Int)] = [(0, 2, 0), (1, 2, 2), (2, 1, 4), (3, 1, 5), (4, 4, 6)]
+        for attribute in layout {
+            gl.EnableVertexAttribArray(attribute.location)
+            gl.VertexAttribPointer(attribute.location, attribute.components, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
+                                   UnsafeRawPointer(bitPattern: attribute.offset * MemoryLayout<Float>.size))
+            gl.VertexAttribDivisor(attribute.location, 1)
+        }
+    }
+
+    private func prepareTarget(width: Int, height: Int) throws {
+        if let target, target.width == width, target.height == height { return }
+        guard width >= 1, height >= 1, width <= info.maxCanvasSide, height <= info.maxCanvasSide else {
+            throw ThrobberError.invalid("canvas", "\(width)×\(height) px",
+                                        allowed: "each side between 1 and \(info.maxCanvasSide) px on \(info.renderer)")
+        }
+        releaseTarget()
+        var t = Target(width: width, height: height)
+        gl.GenTextures(1, &t.accumTexture)
+        gl.BindTexture(GLenum(GL_TEXTURE_2D), t.accumTexture)
+        gl.TexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA32F, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
+                      GLenum(GL_FLOAT), nil)
+        gl.TexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        gl.TexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        gl.GenFramebuffers(1, &t.accumFramebuffer)
+        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), t.accumFramebuffer)
+        gl.FramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), t.accumTexture, 0)
+        try checkFramebuffer("accumulation (RGBA32F)")
+        gl.GenRenderbuffers(1, &t.outputRenderbuffer)
+        gl.BindRenderbuffer(GLenum(GL_RENDERBUFFER), t.outputRenderbuffer)
+        gl.RenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+        gl.GenFramebuffers(1, &t.outputFramebuffer)
+        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), t.outputFramebuffer)
+        gl.FramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER),
+                                   t.outputRenderbuffer)
+        try checkFramebuffer("output (RGBA8)")
+        target = t
+    }
+
+    private func checkFramebuffer(_ what: String) throws {
+        let status = gl.CheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+        guard status == GL_FRAMEBUFFER_COMPLETE else {
+            throw ThrobberError(String(format: "the %@ framebuffer is incomplete (status 0x%04X)", what, status),
+                                exitCode: .backendFailure)
+        }
+    }
+
+    private func releaseTarget() {
+        guard var t = target else { return }
+        gl.DeleteFramebuffers(1, &t.accumFramebuffer)
+        gl.DeleteFramebuffers(1, &t.outputFramebuffer)
+        gl.DeleteTextures(1, &t.accumTexture)
+        gl.DeleteRenderbuffers(1, &t.outputRenderbuffer)
+        target = nil
+    }
+}

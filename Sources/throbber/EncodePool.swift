@@ -1,0 +1,51 @@
+import Foundation
+import Throbber
+
+/// Runs encode-and-write jobs on every core while the caller keeps rendering, with a bounded
+/// number of frames in flight so memory stays flat however long the clip.
+final class EncodePool: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "throbber.encode", attributes: .concurrent)
+    private let group = DispatchGroup()
+    private let slots: DispatchSemaphore
+    private let lock = NSLock()
+    private var firstError: ThrobberError?
+
+    /// - Parameter inFlight: the most jobs queued or running at once.
+    init(inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount) {
+        slots = DispatchSemaphore(value: max(1, inFlight))
+    }
+
+    /// The first error any job threw, if one did.
+    var error: ThrobberError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return firstError
+    }
+
+    /// Queues a job, waiting first while the pool is full.
+    func submit(_ job: @escaping @Sendable () throws -> Void) {
+        slots.wait()
+        group.enter()
+        queue.async {
+            defer {
+                self.slots.signal()
+                self.group.leave()
+            }
+            if self.error != nil { return }
+            do {
+                try job()
+            } catch {
+                let failure = error as? ThrobberError ?? ThrobberError("\(error)", exitCode: .ioError)
+                self.lock.lock()
+                if self.firstError == nil { self.firstError = failure }
+                self.lock.unlock()
+            }
+        }
+    }
+
+    /// Waits for every queued job, then reports the first error.
+    func finish() throws {
+        group.wait()
+        if let error { throw error }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Throbber
+
+/// `throbber`: renders loading and progress indicators headlessly.
+let usage = """
+    throbber \(throbberVersion) — renders classic iOS loading indicators headlessly (OpenGL or CPU) to PNG
+
+    USAGE: throbber COMMAND [options]
+
+    COMMANDS:
+      render SCENE -o DIR    render frames of a scene as PNG files
+      scenes                 list every scene and its parameters
+
+    SCENES: \(SceneRegistry.ids.joined(separator: ", "))
+
+    OPTIONS:
+      -h, --help             show this help (also: throbber COMMAND --help)
+      --version              show the version
+
+    EXIT CODES: 0 ok, 1 images differ, 64 usage, 65 bad input data, 66 input missing,
+      69 backend unavailable, 70 backend failure, 73 cannot create output, 74 I/O error,
+      130 interrupted
+    """
+
+func fail(_ error: ThrobberError) -> Never {
+    FileHandle.standardError.write(Data("throbber: \(error.message)\n".utf8))
+    exit(error.exitCode.rawValue)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let commands: [String: ([String]) throws -> Void] = [
+    "render": RenderCommand.run,
+    "scenes": ScenesCommand.run,
+]
+do {
+    guard let command = arguments.first else {
+        print(usage)
+        exit(ExitCode.usage.rawValue)
+    }
+    switch command {
+    case "-h", "--help", "help":
+        print(usage)
+    case "--version", "version":
+        print("throbber \(throbberVersion)")
+    default:
+        guard let run = commands[command] else {
+            throw ThrobberError.unknown("command", command, known: commands.keys.sorted())
+        }
+        try run(Array(arguments.dropFirst()))
+    }
+} catch let error as ThrobberError {
+    fail(error)
+} catch {
+    fail(ThrobberError("\(error)", exitCode: .backendFailure))
+}

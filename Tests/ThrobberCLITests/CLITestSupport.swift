@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// The result of running the built `throbber`.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Locates the `throbber` binary built alongside the tests (or `THROBBER_BINARY`).
+func throbberBinary() throws -> URL {
+    if let override = ProcessInfo.processInfo.environment["THROBBER_BINARY"] {
+        return URL(fileURLWithPath: override)
+    }
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = directory.appendingPathComponent("throbber")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        directory.deleteLastPathComponent()
+    }
+    let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/debug/throbber")
+    guard FileManager.default.isExecutableFile(atPath: fallback.path) else {
+        throw CLITestError("cannot find the throbber binary near \(CommandLine.arguments[0]); set THROBBER_BINARY")
+    }
+    return fallback
+}
+
+struct CLITestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs `throbber ARGUMENTS…` and collects its exit status and output.
+func runThrobber(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = try throbberBinary()
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
+    let errData = DispatchQueue.global().sync { () -> Data in
+        let group = DispatchGroup()
+        nonisolated(unsafe) var data = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            data = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        return outData + Data([0]) + data
+    }
+    process.waitUntilExit()
+    let split = errData.firstIndex(of: 0)!
+    return CommandResult(status: process.terminationStatus,
+                         stdout: String(decoding: errData[..<split], as: UTF8.self),
+                         stderr: String(decoding: errData[(split + 1)...], as: UTF8.self))
+}
+
+/// A fresh empty directory, removed by the caller.
+func temporaryDirectory(_ name: String = #function) throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("throbber-cli-\(getpid())-\(name.filter(\.isLetter))-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// The non-hidden files of a directory, sorted.
+func listing(_ directory: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import Throbber
+import ThrobberCPU
+import ThrobberPNG
+
+/// The built `throbber` binary, run as a user would.
+@Suite(.serialized)
+struct CLITests {
+    @Test func helpListsTheCommandsAndExitCodes() throws {
+        let result = try runThrobber(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("render SCENE -o DIR"))
+        #expect(result.stdout.contains("64 usage"))
+        let render = try runThrobber(["render", "--help"])
+        #expect(render.status == 0)
+        #expect(render.stdout.contains("--frames N"))
+        #expect(render.stdout.contains("--shader-dir"))
+    }
+
+    @Test func versionPrintsTheVersion() throws {
+        let result = try runThrobber(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "throbber \(throbberVersion)\n")
+    }
+
+    @Test(arguments: ["gl", "cpu"])
+    func renderWritesNumberedPNGsThatMatchTheReference(backend: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try runThrobber(["render", "wave-ball", "-o", directory.path, "--frames", "3", "--fps", "10",
+                                      "--start", "1", "--scale", "0.5", "--backend", backend, "--set", "tickCount=60",
+                                      "--progress", "0.8"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try listing(directory) == ["wave-ball_00000.png", "wave-ball_00001.png", "wave-ball_00002.png"])
+        var model = WaveBall()
+        model.tickCount = 60
+        model.progress = 0.8
+        let scene = Scene(model, scale: 0.5)
+        for k in 0..<3 {
+            let data = try Data(contentsOf: directory.appendingPathComponent(String(format: "wave-ball_%05d.png", k)))
+            let image = try PNGCodec.decode(data)
+            let expected = CPURenderer().render(scene.drawList(at: 1 + Double(k) / 10))
+            let diff = ImageDiff(expected: expected, observed: image, tolerance: 2)
+            #expect(diff.pixelsOverTolerance == 0, "frame \(k): \(diff.failureLines)")
+            let text = Dictionary(try PNGCodec.textChunks(data), uniquingKeysWith: { a, _ in a })
+            #expect(text["Throbber:scene"] == "wave-ball")
+            #expect(text["Throbber:time"] == formatNumber(1 + Double(k) / 10))
+            #expect(text["Throbber:parameters"]?.contains("tickCount=60") == true)
+        }
+    }
+
+    @Test(arguments: [
+        (["render", "wave-bal", "-o", "X"], "did you mean 'wave-ball'"),
+        (["render", "wave-ball", "-o", "X", "--set", "tickCont=3"], "did you mean 'tickCount'"),
+        (["render", "wave-ball", "-o", "X", "--set", "progress=nan"], "invalid progress 'nan'"),
+        (["render", "wave-ball", "-o", "X", "--progress", "1.5"], "invalid progress '1.5': a number in [0, 1]"),
+        (["render", "wave-ball", "-o", "X", "--set", "size=0"], "invalid size '0'"),
+        (["render", "wave-ball", "-o", "X", "--set", "size=-5"], "invalid size '-5'"),
+        (["render", "wave-ball", "-o", "X", "--fps", "0"], "invalid --fps '0'"),
+        (["render", "wave-ball", "-o", "X", "--frames", "0"], "invalid --frames '0'"),
+        (["render", "wave-ball", "-o", "X", "--scale", "-1"], "invalid scale '-1'"),
+        (["render", "wave-ball", "-o", "X", "--backend", "vulkan"], "invalid --backend 'vulkan'"),
+        (["render", "wave-ball", "-o", "X", "--fsp", "3"], "did you mean '--fps'"),
+        (["render", "wave-ball", "-o", "X", "--set", "size=20000"], "20000 px"),
+        (["render", "wave-ball", "-o", "X", "--scale", "60"], "18000 px"),
+        (["render", "wave-ball"], "-o DIR"),
+        (["rendr"], "did you mean 'render'"),
+    ])
+    func badInputIsOneLineAndExit64(arguments: [String], expected: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out").path
+        let result = try runThrobber(arguments.map { $0 == "X" ? output : $0 })
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(expected), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output), "a rejected command created its output")
+    }
+
+    @Test func unwritableOutputIsExit73() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        let result = try runThrobber(["render", "wave-ball", "-o", file.appendingPathComponent("sub").path, "--backend", "cpu"])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains(file.path))
+    }
+
+    @Test func existingFramesAreNotOverwrittenWithoutTheFlag() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("wave-ball_00001.png")
+        try Data("keep me".utf8).write(to: first)
+        let refused = try runThrobber(["render", "wave-ball", "-o", directory.path, "--frames", "3", "--backend", "cpu"])
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--overwrite"))
+        #expect(try listing(directory) == ["wave-ball_00001.png"], "nothing else may be written")
+        #expect(try Data(contentsOf: first) == Data("keep me".utf8))
+        let replaced = try runThrobber(["render", "wave-ball", "-o", directory.path, "--frames", "3", "--backend", "cpu",
+                                        "--overwrite", "--quiet"])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(replaced.stderr.isEmpty)
+        #expect(try listing(directory) == ["wave-ball_00000.png", "wave-ball_00001.png", "wave-ball_00002.png"])
+        #expect(try PNGCodec.decode(Data(contentsOf: first)).width == 300)
+    }
+
+    @Test func missingOSMesaNamesThePackageAndCPUStillWorks() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = ["THROBBER_OSMESA_LIBRARY": "/nonexistent/libOSMesa.so.8"]
+        let gl = try runThrobber(["render", "wave-ball", "-o", directory.path], environment: environment)
+        #expect(gl.status == 69, "\(gl.stderr)")
+        #expect(gl.stderr.contains("libosmesa6"))
+        #expect(try listing(directory).isEmpty)
+        let cpu = try runThrobber(["render", "wave-ball", "-o", directory.path, "--backend", "cpu"], environment: environment)
+        #expect(cpu.status == 0, "\(cpu.stderr)")
+        #expect(try listing(directory) == ["wave-ball_00000.png"])
+    }
+
+    @Test func brokenShaderDirectoryReportsTheFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shaders = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Shaders")
+        let copy = directory.appendingPathComponent("shaders")
+        try FileManager.default.copyItem(at: shaders, to: copy)
+        let disc = copy.appendingPathComponent("disc.frag")
+        try String(contentsOf: disc, encoding: .utf8).replacingOccurrences(of: "fillCoverage(", with: "fillCoverag(")
+            .write(to: disc, atomically: true, encoding: .utf8)
+        let output = directory.appendingPathComponent("out")
+        let result = try runThrobber(["render", "wave-ball", "-o", output.path, "--shader-dir", copy.path])
+        #expect(result.status == 70, "\(result.stderr)")
+        #expect(result.stderr.contains("disc.frag"))
+        #expect(result.stderr.contains("fillCoverag"))
+        #expect(try listing(output).isEmpty)
+    }
+}
