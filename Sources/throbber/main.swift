@@ -9,7 +9,8 @@ let usage = """
 
     COMMANDS:
       render SCENE -o DIR    render frames of a scene as PNG files
-      scenes                 list every scene and its parameters
+      preview SCENE -o F.png one contact sheet of a scene's frames over its loop
+      scenes                 list every scene and its parameters (--json for machines)
 
     SCENES: \(SceneRegistry.ids.joined(separator: ", "))
 
@@ -31,6 +32,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let commands: [String: ([String]) throws -> Void] = [
     "render": RenderCommand.run,
     "scenes": ScenesCommand.run,
+    "preview": PreviewCommand.run,
 ]
 do {
     guard let command = arguments.first else {

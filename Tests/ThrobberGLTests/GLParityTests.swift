@@ -9,40 +9,64 @@ import ThrobberCPU
 /// Serialized and synchronous: a GL context is current on the thread that made it.
 @Suite(.serialized)
 struct GLParityTests {
-    /// Scales 1, 2, 3, and two odd pixel sizes: 97 px from a fractional scale, and a 97 pt canvas.
-    static let scenes: [(String, Scene)] = {
+    /// Every scene of the registry at @1x, @2x, @3x.
+    static let registryCases: [(String, Double)] = SceneRegistry.ids.flatMap { id in [1.0, 2, 3].map { (id, $0) } }
+
+    /// Six times across one loop (or the scene's longest period), plus one a day in.
+    static func times(_ model: any SceneModel) -> [Double] {
+        (0..<6).map { model.previewDuration * (Double($0) + 0.37) / 6 } + [0, 86_400.25]
+    }
+
+    @Test(arguments: registryCases)
+    func everySceneMatchesTheCPUReference(id: String, scale: Double) throws {
+        let scene = Scene(try SceneRegistry.model(id), scale: scale)
+        try assertParity(scene, label: "\(id) @\(formatNumber(scale))x", times: GLParityTests.times(scene.model))
+    }
+
+    /// Odd pixel sizes: 97 px from a fractional scale, and a 97 pt wave ball.
+    @Test func oddPixelSizesMatchTheCPUReference() throws {
         var small = WaveBall()
         small.size = 97
         small.scaleMargin = 8
         small.waveMargin = 5
         small.tickLength = 4
         small.tickCount = 48
-        return [
-            ("@1x", Scene(WaveBall(), scale: 1)),
-            ("@2x", Scene(WaveBall(), scale: 2)),
-            ("@3x", Scene(WaveBall(), scale: 3)),
-            ("97px", Scene(WaveBall(), scale: 97.0 / 300)),
-            ("97pt", Scene(small, scale: 1)),
+        // Rising fill (the default level parks at t = 1.656 s), then parked.
+        let times: [Double] = [0, 0.4, 0.9, 1.3, 1.7, 2.6, 5.0]
+        try assertParity(Scene(WaveBall(), scale: 97.0 / 300), label: "wave-ball 97px", times: times)
+        try assertParity(Scene(small), label: "wave-ball 97pt", times: times)
+        try assertParity(Scene(Activity(), scale: 97.0 / 240), label: "activity 97px", times: [0, 0.3, 0.7])
+        try assertParity(Scene(Ring(), scale: 97.0 / 84), label: "ring 97px", times: [0, 0.3, 0.7])
+    }
+
+    @Test func settingsThatChangeTheDrawingStayInParity() throws {
+        let scenes: [(String, Scene)] = [
+            ("ring dark", try Scene(Ring()).setting("style", to: "dark").setting("thickness", to: "5").setting("margin", to: "6")),
+            ("progress-ring ramp", try Scene(ProgressRing()).setting("progress", to: "0").setting("progressEnd", to: "1")),
+            ("activity rounded leaves", try Scene(Activity()).setting("leafCornerRadius", to: "3").setting("leafColor", to: "1,0.5,0,0.8")),
+            ("double-wave original slip", try Scene(DoubleWave()).setting("phaseShift", to: "-93.75")),
+            ("pull-wave short pull", try Scene(PullWave(), scale: 2).setting("pull", to: "-4")),
+            ("wave-ball background", try Scene(WaveBall()).setting("background", to: "0.1,0.2,0.3,0.5")),
         ]
-    }()
+        for (label, scene) in scenes {
+            try assertParity(scene, label: label, times: [0, 0.2, 0.45, 0.8, 1.0, 1.6])
+        }
+    }
 
-    /// Rising fill (the level parks at t = 1.656 s by default), then parked.
-    static let times: [Double] = [0, 0.4, 0.9, 1.3, 1.7, 2.6, 5.0]
-
-    @Test(arguments: 0..<5)
-    func waveBallMatchesTheCPUReference(sceneIndex: Int) throws {
-        let (label, scene) = GLParityTests.scenes[sceneIndex]
+    func assertParity(_ scene: Scene, label: String, times: [Double],
+                      sourceLocation: SourceLocation = #_sourceLocation) throws {
         let gl = try GLRenderer()
         let cpu = CPURenderer()
         var worst = 0
-        for t in GLParityTests.times {
+        for t in times {
             let list = scene.drawList(at: t)
             let diff = ImageDiff(expected: cpu.render(list), observed: try gl.render(list), tolerance: 2)
             worst = max(worst, diff.maxChannelDifference)
             #expect(diff.pixelsOverTolerance == 0,
-                    "\(label) t=\(t): \(diff.pixelsOverTolerance) pixels differ by more than 2/255\n\(diff.failureLines.joined(separator: "\n"))")
+                    "\(label) t=\(t): \(diff.pixelsOverTolerance) pixels differ by more than 2/255\n\(diff.failureLines.joined(separator: "\n"))",
+                    sourceLocation: sourceLocation)
         }
-        print("parity wave-ball \(label) (\(scene.pixelSize.width) px): largest channel difference \(worst)/255 over \(GLParityTests.times.count) times")
+        print("parity \(label) (\(scene.pixelSize.width)×\(scene.pixelSize.height) px): largest channel difference \(worst)/255 over \(times.count) times")
     }
 
     @Test func rendererReportsItsDriver() throws {

@@ -11,6 +11,11 @@ import ThrobberPNG
 struct GoldenTests {
     static let cases: [(scene: String, t: Double, scale: Double)] = [
         ("wave-ball", 0.0, 1), ("wave-ball", 1.0, 1), ("wave-ball", 2.5, 2),
+        ("double-wave", 0.0, 1), ("double-wave", 2.2, 2),
+        ("pull-wave", 0.0, 1), ("pull-wave", 1.3, 3),
+        ("activity", 0.0, 1), ("activity", 0.42, 2),
+        ("ring", 0.0, 1), ("ring", 0.3, 3),
+        ("progress-ring", 0.0, 1), ("progress-ring", 0.0, 3),
     ]
 
     @Test(arguments: cases)

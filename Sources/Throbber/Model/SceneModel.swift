@@ -24,6 +24,9 @@ public protocol SceneModel: Sendable {
     var defaultBackground: RGBA { get }
     /// The length of one seamless loop in seconds, when the whole animation has one.
     var loopDuration: Double? { get }
+    /// A span that shows the whole animation once: the loop, or the longest period of its parts
+    /// (what `preview` spreads its frames over and the parity tests sample).
+    var previewDuration: Double { get }
 
     /// Checks rules that tie parameters together (ranges of single parameters are checked from
     /// `parameters`).
@@ -74,5 +77,6 @@ extension SceneModel {
     }
 
     public var loopDuration: Double? { nil }
+    public var previewDuration: Double { loopDuration ?? 2 }
     public func validateRelations() throws {}
 }

@@ -49,6 +49,8 @@ public struct WaveBall: SceneModel {
 
     public var canvasSize: (width: Double, height: Double) { (size, size) }
     public var defaultBackground: RGBA { .clear }
+    /// The amplitude's 2 s period, or the time the water takes to reach its level if longer.
+    public var previewDuration: Double { max(2, abs(progress - fillFrom) * discDiameter / 50) }
 
     /// The water disc's inset from the canvas edge: scaleMargin + waveMargin + tickLength.
     public var discInset: Double { scaleMargin + waveMargin + tickLength }

@@ -1,0 +1,87 @@
+/// A grid of frames on one opaque sheet, each labelled underneath (for `throbber preview`).
+public enum ContactSheet {
+    /// Lays `frames` out in `columns` columns on a light sheet, compositing each frame's straight
+    /// alpha over it, with `labels[i]` under frame i in a small built-in pixel font.
+    ///
+    /// - Precondition: every frame has the size of the first; `labels` is empty or one per frame.
+    public static func compose(_ frames: [Image], labels: [String], columns: Int) -> Image {
+        guard let first = frames.first else { return Image(width: 1, height: 1) }
+        let columns = max(1, min(columns, frames.count))
+        let rows = (frames.count + columns - 1) / columns
+        let gap = 8
+        let glyphScale = max(1, min(3, first.width / 60))
+        let labelHeight = labels.isEmpty ? 0 : PixelFont.glyphHeight * glyphScale + 6
+        let cellWidth = first.width + gap
+        let cellHeight = first.height + labelHeight + gap
+        let width = columns * cellWidth + gap
+        let height = rows * cellHeight + gap
+        let sheetColor: [UInt8] = [236, 236, 236, 255]
+        let checkColor: [UInt8] = [214, 214, 214, 255]
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            pixels[i] = sheetColor[0]; pixels[i + 1] = sheetColor[1]; pixels[i + 2] = sheetColor[2]; pixels[i + 3] = 255
+        }
+        for (index, frame) in frames.enumerated() {
+            precondition(frame.width == first.width && frame.height == first.height, "frames differ in size")
+            let left = gap + (index % columns) * cellWidth
+            let top = gap + (index / columns) * cellHeight
+            for y in 0..<frame.height {
+                for x in 0..<frame.width {
+                    // A checkerboard under each frame shows where it is transparent.
+                    let under = ((x / 8 + y / 8) % 2 == 0) ? sheetColor : checkColor
+                    let s = (y * frame.width + x) * 4
+                    let d = ((top + y) * width + left + x) * 4
+                    let a = Int(frame.pixels[s + 3])
+                    for c in 0..<3 {
+                        pixels[d + c] = UInt8((Int(frame.pixels[s + c]) * a + Int(under[c]) * (255 - a) + 127) / 255)
+                    }
+                }
+            }
+            if index < labels.count {
+                PixelFont.draw(labels[index], into: &pixels, sheetWidth: width, x: left,
+                               y: top + frame.height + 3, scale: glyphScale)
+            }
+        }
+        return Image(width: width, height: height, pixels: pixels)
+    }
+}
+
+/// A 3×5 pixel font for frame-time labels: digits, '.', '-', 's', '@', 'x' and space.
+enum PixelFont {
+    static let glyphHeight = 5
+    static let glyphs: [Character: [String]] = [
+        "0": ["111", "101", "101", "101", "111"], "1": ["010", "110", "010", "010", "111"],
+        "2": ["111", "001", "111", "100", "111"], "3": ["111", "001", "111", "001", "111"],
+        "4": ["101", "101", "111", "001", "001"], "5": ["111", "100", "111", "001", "111"],
+        "6": ["111", "100", "111", "101", "111"], "7": ["111", "001", "010", "010", "010"],
+        "8": ["111", "101", "111", "101", "111"], "9": ["111", "101", "111", "001", "111"],
+        ".": ["000", "000", "000", "000", "010"], "-": ["000", "000", "111", "000", "000"],
+        "s": ["011", "100", "010", "001", "110"], "x": ["000", "101", "010", "101", "000"],
+        "@": ["111", "101", "111", "100", "111"], " ": ["000", "000", "000", "000", "000"],
+    ]
+
+    /// Draws `text` in dark grey with its top-left corner at (x, y), each font pixel `scale` px.
+    static func draw(_ text: String, into pixels: inout [UInt8], sheetWidth: Int, x: Int, y: Int, scale: Int) {
+        let sheetHeight = pixels.count / 4 / sheetWidth
+        var penX = x
+        for character in text {
+            guard let rows = glyphs[character] else {
+                penX += 4 * scale
+                continue
+            }
+            for (row, bits) in rows.enumerated() {
+                for (column, bit) in bits.enumerated() where bit == "1" {
+                    for dy in 0..<scale {
+                        for dx in 0..<scale {
+                            let px = penX + column * scale + dx, py = y + row * scale + dy
+                            guard px < sheetWidth, py < sheetHeight else { continue }
+                            let i = (py * sheetWidth + px) * 4
+                            pixels[i] = 40; pixels[i + 1] = 40; pixels[i + 2] = 40; pixels[i + 3] = 255
+                        }
+                    }
+                }
+            }
+            penX += 4 * scale
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The Core Graphics clone of UIActivityIndicatorView (SPEC §4, seed 003): a rounded-square HUD
+/// with 12 leaves whose brightness steps round once a loop.
+public struct Activity: SceneModel {
+    public static let id = "activity"
+    public static let summary = "activity spinner: 12 leaves of falling brightness on a rounded HUD, one turn a second"
+
+    public var size = 240.0
+    public var leafColor = RGBA(1, 1, 1, 1)
+    public var hudColor = RGBA(170.0 / 255, 169.0 / 255, 169.0 / 255, 0.5)
+    public var secondsPerLoop = 1.0
+    public var leafCornerRadius = 0.0
+
+    public init() {}
+
+    public static var parameters: [SceneParameter<Activity>] {
+        [
+            .init("size", .number(\.size, .above(0)), unit: "pt", "side of the square canvas and HUD"),
+            .init("leafColor", .color(\.leafColor), "hue, saturation and alpha of the leaves"),
+            .init("hudColor", .color(\.hudColor), "the rounded-square HUD"),
+            .init("secondsPerLoop", .number(\.secondsPerLoop, .above(0)), unit: "s", "one full turn"),
+            .init("leafCornerRadius", .number(\.leafCornerRadius, .atLeast(0)), unit: "pt",
+                  "corner radius of a leaf (at most 0.0125 × size)"),
+        ]
+    }
+
+    public var canvasSize: (width: Double, height: Double) { (size, size) }
+    public var defaultBackground: RGBA { .clear }
+    public var loopDuration: Double? { secondsPerLoop }
+
+    public func validateRelations() throws {
+        // A corner radius is at most half the shorter side of its box (SPEC §0): 0.025·s / 2.
+        guard leafCornerRadius <= 0.0125 * size + 1e-12 else {
+            throw ThrobberError.invalid("leafCornerRadius", formatNumber(leafCornerRadius),
+                                        allowed: "a number in [0, \(formatNumber(0.0125 * size))] (half a leaf's width)")
+        }
+    }
+
+    /// SPEC §4: tick(t) = floor(t·12 / secondsPerLoop + 1e-9) mod 12.
+    public func tick(at t: Double) -> Int {
+        let steps = (t * 12 / secondsPerLoop + 1e-9).rounded(.down)
+        let wrapped = steps.truncatingRemainder(dividingBy: 12)
+        return Int(wrapped < 0 ? wrapped + 12 : wrapped)
+    }
+
+    /// The colour of leaf `i` at step `tick`: leafColor's hue and saturation, brightness
+    /// clamp(1 − 0.1·((i + tick) mod 12), 0, 1), leafColor's alpha.
+    public func colorOfLeaf(_ i: Int, tick: Int) -> RGBA {
+        let (hue, saturation, _) = leafColor.hsb
+        let brightness = min(max(1 - 0.1 * Double((i + tick) % 12), 0), 1)
+        return RGBA.hsb(hue, saturation, brightness, leafColor.a)
+    }
+
+    /// The animation state of one frame.
+    public struct FrameState: Sendable, Equatable {
+        public var tick: Int
+    }
+
+    public func frameState(at t: Double) -> FrameState { FrameState(tick: tick(at: t)) }
+
+    public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int) -> [DrawItem] {
+        let side = size * s
+        let c = side / 2
+        let hud = QuadInstance(centerX: c, centerY: c, halfX: c, halfY: c, rotation: 0, cornerRadius: side / 6, color: hudColor)
+        let leaves = (0..<12).map { i -> QuadInstance in
+            // Leaf i: centre = c + R(−i·π/6)·(0.0125·s, −0.18335·s); its x axis points outwards.
+            let alpha = -Double(i) * .pi / 6
+            let x = 0.0125 * side, y = -0.18335 * side
+            return QuadInstance(centerX: c + x * cos(alpha) - y * sin(alpha), centerY: c + x * sin(alpha) + y * cos(alpha),
+                                halfX: 0.06665 * side, halfY: 0.0125 * side, rotation: -Double.pi / 2 + alpha,
+                                cornerRadius: leafCornerRadius * s, color: colorOfLeaf(i, tick: state.tick))
+        }
+        return [.quads(QuadBatch([hud], width: w, height: h)), .quads(QuadBatch(leaves, width: w, height: h))]
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// SVProgressHUD's determinate progress ring (SPEC §5): a progress arc from 12 o'clock, then the
+/// faint full background ring on top.
+public struct ProgressRing: SceneModel {
+    public static let id = "progress-ring"
+    public static let summary = "SVProgressHUD progress ring: an arc from 12 o'clock under a faint full ring"
+
+    public var hud = RingHUD()
+    public var progress = 0.45
+    /// When set, progress moves linearly from `progress` to this over `progressDuration`.
+    public var progressEnd: Double?
+    public var progressDuration = 1.0
+
+    public init() {}
+
+    public static var parameters: [SceneParameter<ProgressRing>] {
+        RingHUD.parameters(\.hud) + [
+            .init("progress", .number(\.progress, .closed(0, 1)), unit: "fraction", "progress at t = 0"),
+            .init("progressEnd", .optionalNumber(\.progressEnd, .closed(0, 1), unsetMeaning: "none"), unit: "fraction",
+                  "progress reached at t = progressDuration (default: stays at progress)"),
+            .init("progressDuration", .number(\.progressDuration, .above(0)), unit: "s", "time from progress to progressEnd"),
+        ]
+    }
+
+    public var canvasSize: (width: Double, height: Double) { (hud.canvasSide, hud.canvasSide) }
+    public var defaultBackground: RGBA { .clear }
+    /// The progress ramp when there is one.
+    public var previewDuration: Double { progressEnd == nil ? 1 : progressDuration }
+
+    public func validateRelations() throws { try hud.validateRelations() }
+
+    /// SPEC §5: p(t) = progress + (progressEnd − progress)·clamp(t / progressDuration, 0, 1).
+    public func progress(at t: Double) -> Double {
+        guard let end = progressEnd else { return progress }
+        return progress + (end - progress) * min(max(t / progressDuration, 0), 1)
+    }
+
+    /// The animation state of one frame.
+    public struct FrameState: Sendable, Equatable {
+        public var progress: Double
+    }
+
+    public func frameState(at t: Double) -> FrameState { FrameState(progress: progress(at: t)) }
+
+    public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int) -> [DrawItem] {
+        var items = [hud.hud(scale: s, width: w, height: h)]
+        let p = min(max(state.progress, 0), 1)
+        if p > 0 {
+            items.append(hud.arc(start: 0, sweep: 2 * .pi * p, color: hud.resolvedRingColor, scale: s, width: w, height: h))
+        }
+        // The full background ring in ringColor at alpha 0.1, on top (the original's order).
+        items.append(hud.arc(start: 0, sweep: 2 * .pi, color: hud.resolvedRingColor.withAlpha(0.1), scale: s, width: w, height: h))
+        return items
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// SVProgressHUD's indefinite ring (SPEC §5): an arc with round caps under an angle mask, the whole
+/// picture turning clockwise once a second.
+public struct Ring: SceneModel {
+    public static let id = "ring"
+    public static let summary = "SVProgressHUD indefinite ring: a masked arc turning once a second on the HUD"
+
+    public var hud = RingHUD()
+
+    public init() {}
+
+    public static var parameters: [SceneParameter<Ring>] { RingHUD.parameters(\.hud) }
+
+    public var canvasSize: (width: Double, height: Double) { (hud.canvasSide, hud.canvasSide) }
+    public var defaultBackground: RGBA { .clear }
+    public var loopDuration: Double? { 1 }
+
+    public func validateRelations() throws { try hud.validateRelations() }
+
+    /// The animation state of one frame.
+    public struct FrameState: Sendable, Equatable {
+        /// u = frac(t / 1 s).
+        public var turn: Double
+    }
+
+    /// SPEC §5: u = frac(t / 1 s).
+    public func frameState(at t: Double) -> FrameState {
+        FrameState(turn: t - t.rounded(.down))
+    }
+
+    public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int) -> [DrawItem] {
+        let degree = Double.pi / 180
+        let rotation = 2 * Double.pi * state.turn
+        // Arc from 10.8° + 360°·u to 349.2° + 360°·u; mask x = ((ψ − 360°·u) mod 360°) / 360°.
+        return [
+            hud.hud(scale: s, width: w, height: h),
+            hud.arc(start: 10.8 * degree + rotation, sweep: (349.2 - 10.8) * degree, maskRotation: rotation,
+                    color: hud.resolvedRingColor, scale: s, width: w, height: h),
+        ]
+    }
+}

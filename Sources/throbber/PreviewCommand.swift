@@ -1,0 +1,76 @@
+import Foundation
+import Throbber
+import ThrobberPNG
+
+/// `throbber preview`: one contact sheet of a scene's frames, for people who would rather look.
+enum PreviewCommand {
+    static let help = """
+        USAGE: throbber preview SCENE -o SHEET.png [options]
+
+        Renders N frames spread evenly over one loop of SCENE (or its longest period, see
+        `throbber scenes`) into one PNG grid, each frame labelled with its time. Transparent areas
+        show a light checkerboard.
+
+        OPTIONS:
+          -o, --output FILE      the sheet to write (.png)
+          --frames N             frames on the sheet (default 8)
+          --columns C            frames per row (default: ceil(√N))
+          --duration D           seconds to spread the frames over (default: the scene's loop)
+          --start T              time of the first frame, ≥ 0 (default 0)
+        \(SceneOptions.help)
+          --backend gl|cpu       renderer (default gl)
+          --overwrite            replace an existing sheet
+          -q, --quiet            print nothing on success
+          -h, --help             show this help
+
+        EXAMPLE:
+          throbber preview activity --frames 12 --columns 6 -o activity.png
+        """
+
+    static let options = SceneOptions.specs + [
+        OptionSpec("-o", "--output"), OptionSpec("--frames"), OptionSpec("--columns"), OptionSpec("--duration"),
+        OptionSpec("--start"), OptionSpec("--backend"), OptionSpec("--overwrite", value: false),
+        OptionSpec("-q", "--quiet", value: false), OptionSpec("-h", "--help", value: false),
+    ]
+
+    static func run(_ argv: [String]) throws {
+        let arguments = try ParsedArguments(argv, options: options)
+        if arguments.has("--help") {
+            print(help)
+            return
+        }
+        guard arguments.positionals.count == 1, let sceneID = arguments.positionals.first else {
+            throw ThrobberError("preview takes one SCENE (one of \(SceneRegistry.ids.joined(separator: ", ")))", exitCode: .usage)
+        }
+        let scene = try SceneOptions.scene(sceneID, arguments)
+        guard let output = arguments.value("--output") else {
+            throw ThrobberError("preview needs an output file: -o SHEET.png", exitCode: .usage)
+        }
+        let frames = try arguments.integer("--frames", default: 8, range: 1...400)
+        let columns = try arguments.integer("--columns", default: Int(Double(frames).squareRoot().rounded(.up)), range: 1...400)
+        let duration = try arguments.number("--duration", default: scene.model.previewDuration, range: .above(0))
+        let start = try arguments.number("--start", default: 0, range: .atLeast(0))
+        let backend = Backend(rawValue: try arguments.choice("--backend", default: "gl", among: Backend.allCases.map(\.rawValue)))!
+        let overwrite = arguments.has("--overwrite")
+
+        let file = URL(fileURLWithPath: output)
+        try AtomicFile.prepareDirectory(file.deletingLastPathComponent())
+        if !overwrite, FileManager.default.fileExists(atPath: file.path) {
+            throw ThrobberError("\(file.path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
+        }
+        let renderer = try FrameRenderer(backend, shaderDirectory: nil)
+        var images: [Image] = []
+        var labels: [String] = []
+        for k in 0..<frames {
+            let t = start + duration * Double(k) / Double(frames)
+            images.append(try renderer.render(scene.drawList(at: t)))
+            labels.append(String(format: "%.3fs", t))
+        }
+        let sheet = ContactSheet.compose(images, labels: labels, columns: columns)
+        try AtomicFile.write(try PNGCodec.encode(sheet, settings: .init(level: 9)), to: file, overwrite: overwrite)
+        if !arguments.has("--quiet") {
+            FileHandle.standardError.write(Data(String(format: "wrote %@ (%d frames of %@ over %.3f s, %d×%d px)\n",
+                                                       file.path, frames, sceneID, duration, sheet.width, sheet.height).utf8))
+        }
+    }
+}
