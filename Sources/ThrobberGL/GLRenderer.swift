@@ -175,6 +175,19 @@ public final class GLRenderer {
     /// Waits until the driver has finished every command issued so far.
     public func finish() { gl.Finish() }
 
+    /// The floor under every frame: clear a `width` × `height` target and read it back, with no
+    /// drawing at all (the benchmark's "clear + readback" ceiling).
+    ///
+    /// - Throws: as `render(_:)`.
+    public func clearAndReadBack(width: Int, height: Int, into pixels: UnsafeMutableRawPointer) throws {
+        try prepareTarget(width: width, height: height)
+        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), target!.outputFramebuffer)
+        gl.Viewport(0, 0, GLsizei(width), GLsizei(height))
+        gl.ClearColor(0, 0, 0, 0)
+        gl.Clear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        readBack(into: pixels)
+    }
+
     private func use(_ program: GLProgram, _ width: Float, _ height: Float, _ rect: PixelRect, _ color: PaintColor) {
         gl.UseProgram(program.id)
         gl.Uniform2f(program["u_resolution"], width, height)

@@ -49,4 +49,10 @@ final class FrameRenderer {
         if let gl { return try gl.render(list) }
         return cpu!.render(list)
     }
+
+    /// The GL renderer, for the benchmark's per-stage timings; nil for the CPU backend.
+    var glRenderer: GLRenderer? { gl }
+
+    /// The CPU renderer; nil for the GL backend.
+    var cpuRenderer: CPURenderer? { cpu }
 }

@@ -11,6 +11,7 @@ let usage = """
       render SCENE -o DIR    render frames of a scene as PNG files
       preview SCENE -o F.png one contact sheet of a scene's frames over its loop
       scenes                 list every scene and its parameters (--json for machines)
+      bench                  throughput stage by stage, with ceilings (release builds)
 
     SCENES: \(SceneRegistry.ids.joined(separator: ", "))
 
@@ -33,6 +34,7 @@ let commands: [String: ([String]) throws -> Void] = [
     "render": RenderCommand.run,
     "scenes": ScenesCommand.run,
     "preview": PreviewCommand.run,
+    "bench": BenchCommand.run,
 ]
 do {
     guard let command = arguments.first else {

@@ -1,0 +1,361 @@
+import Foundation
+import Throbber
+import ThrobberCPU
+import ThrobberGL
+import ThrobberPNG
+
+/// `throbber bench`: throughput stage by stage, with the ceilings measured in the same run.
+enum BenchCommand {
+    static let help = """
+        USAGE: throbber bench [options]
+
+        Times each stage per scene × size × backend — render (until the driver is done), readback,
+        frame (render + readback), PNG encode, write, and the end-to-end pipeline (render on one
+        thread, encode + write on every core) — with min/median/max ms per frame, frames/s and
+        Mpix/s. Ceilings measured in the same run put a ratio beside each figure: memory copy
+        of a frame (readback), GL clear + readback (frame), libpng encoding on all cores (pipeline).
+        A least-squares fit ms = overhead + cost·Mpix per scene, backend and stage shows per-frame
+        overhead; a frames-per-job sweep shows start-up (context, shader compile) is paid once.
+        Release builds only: a debug build's figures mean nothing.
+
+        OPTIONS:
+          --scenes all|A,B       scenes to measure (default wave-ball)
+          --sizes N,…            canvas sizes: the longer side in px (default 64,128,256,512,1024)
+          --backends gl,cpu      backends to measure (default gl,cpu)
+          --stages S,…           render,readback,frame,encode,write,pipeline (default all)
+          --frames N             frames per sample set (default 60)
+          --repeat R             sample sets per stage (default 3)
+          --warmup W             frames rendered before timing (default 5)
+          --png-level L          zlib level for encode/write/pipeline (default 6)
+          --no-startup           skip the frames-per-job sweep
+          --json FILE            write the full report as JSON
+          --plot FILE.svg        write frames/s against pixel count (log–log)
+          --allow-debug          run from a debug build anyway (figures are marked)
+          -h, --help             show this help
+        """
+
+    static let options = [
+        OptionSpec("--scenes"), OptionSpec("--sizes"), OptionSpec("--backends"), OptionSpec("--stages"),
+        OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"), OptionSpec("--png-level"),
+        OptionSpec("--no-startup", value: false), OptionSpec("--json"), OptionSpec("--plot"),
+        OptionSpec("--allow-debug", value: false), OptionSpec("-h", "--help", value: false),
+    ]
+
+    static let allStages = ["render", "readback", "frame", "encode", "write", "pipeline"]
+
+    struct Settings {
+        var scenes: [String]
+        var sizes: [Int]
+        var backends: [Backend]
+        var stages: Set<String>
+        var frames: Int
+        var repeats: Int
+        var warmup: Int
+        var png: PNGCodec.Settings
+        var startup: Bool
+    }
+
+    static func run(_ argv: [String]) throws {
+        let arguments = try ParsedArguments(argv, options: options)
+        if arguments.has("--help") {
+            print(help)
+            return
+        }
+        var configuration = "release"
+        #if DEBUG
+        configuration = "debug"
+        guard arguments.has("--allow-debug") else {
+            throw ThrobberError("bench refuses to time a debug build; build with `swift build -c release` and run "
+                                + ".build/release/throbber bench (or pass --allow-debug)", exitCode: .usage)
+        }
+        FileHandle.standardError.write(Data("throbber bench: WARNING: this is a DEBUG build; its figures are not representative\n".utf8))
+        #endif
+        guard arguments.positionals.isEmpty else {
+            throw ThrobberError("bench takes no positional arguments: \(arguments.positionals.joined(separator: " "))", exitCode: .usage)
+        }
+        let settings = try parse(arguments)
+        let jsonPath = arguments.value("--json")
+        let plotPath = arguments.value("--plot")
+        for path in [jsonPath, plotPath].compactMap({ $0 }) {
+            try AtomicFile.prepareDirectory(URL(fileURLWithPath: path).deletingLastPathComponent())
+        }
+        var report = try measure(settings, configuration: configuration)
+        report.fits = fits(report.rows)
+        print(report.markdown, terminator: "")
+        if let jsonPath {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try AtomicFile.write(try encoder.encode(report), to: URL(fileURLWithPath: jsonPath), overwrite: true)
+        }
+        if let plotPath {
+            try AtomicFile.write(Data(report.svg.utf8), to: URL(fileURLWithPath: plotPath), overwrite: true)
+        }
+    }
+
+    static func parse(_ arguments: ParsedArguments) throws -> Settings {
+        func list(_ name: String, _ fallback: String) -> [String] {
+            (arguments.value(name) ?? fallback).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        var scenes = list("--scenes", "wave-ball")
+        if scenes == ["all"] { scenes = SceneRegistry.ids }
+        for id in scenes where !SceneRegistry.ids.contains(id) {
+            throw ThrobberError.unknown("scene", id, known: SceneRegistry.ids)
+        }
+        let sizes = try list("--sizes", "64,128,256,512,1024").map { text -> Int in
+            guard let size = Int(text), (1...Scene.maximumPixelSide).contains(size) else {
+                throw ThrobberError.invalid("--sizes", text, allowed: "integers in [1, \(Scene.maximumPixelSide)], comma-separated")
+            }
+            return size
+        }
+        let backends = try list("--backends", "gl,cpu").map { text -> Backend in
+            guard let backend = Backend(rawValue: text) else {
+                throw ThrobberError.invalid("--backends", text, allowed: Backend.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return backend
+        }
+        let stages = try list("--stages", allStages.joined(separator: ",")).map { text -> String in
+            guard allStages.contains(text) else {
+                throw ThrobberError.invalid("--stages", text, allowed: allStages.joined(separator: ", "))
+            }
+            return text
+        }
+        return Settings(scenes: scenes, sizes: sizes, backends: backends, stages: Set(stages),
+                        frames: try arguments.integer("--frames", default: 60, range: 1...100_000),
+                        repeats: try arguments.integer("--repeat", default: 3, range: 1...1000),
+                        warmup: try arguments.integer("--warmup", default: 5, range: 0...10_000),
+                        png: .init(level: try arguments.integer("--png-level", default: 6, range: 0...9)),
+                        startup: !arguments.has("--no-startup"))
+    }
+
+    /// The scene `id` scaled so its longer side is `size` px.
+    static func scene(_ id: String, size: Int) throws -> Scene {
+        let model = try SceneRegistry.model(id)
+        let longer = max(model.canvasSize.width, model.canvasSize.height)
+        let scene = Scene(model, scale: Double(size) / longer)
+        try scene.validate()
+        return scene
+    }
+
+    static func measure(_ settings: Settings, configuration: String) throws -> BenchReport {
+        let clock = ContinuousClock()
+        func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+            let start = clock.now
+            try body()
+            return (clock.now - start).seconds * 1000
+        }
+        let renderers = try settings.backends.map { try FrameRenderer($0, shaderDirectory: nil) }
+        let gl = renderers.first { $0.backend == .gl }?.glRenderer
+        var report = BenchReport(method: methodInfo(settings, gl: gl?.info, configuration: configuration))
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("throbber-bench-\(getpid())")
+        try AtomicFile.prepareDirectory(scratch)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+
+        for id in settings.scenes {
+            for size in settings.sizes {
+                let scene = try scene(id, size: size)
+                let (width, height) = scene.pixelSize
+                let megapixels = Double(width * height) / 1e6
+                let lists = (0..<settings.frames).map { scene.drawList(at: Double($0) / 60) }
+                var buffer = [UInt8](repeating: 0, count: width * height * 4)
+                var reference: [Image] = []
+                var ceilings: [String: Double] = [:]
+
+                func addRow(_ backend: String, _ stage: String, _ samples: [Double], _ checksum: UInt64, ceiling: String? = nil) {
+                    let summary = Summary(samples)
+                    let fps = 1000 / summary.median
+                    let ratio = ceiling.flatMap { ceilings[$0] }.map { fps / $0 }
+                    report.rows.append(.init(scene: id, size: size, width: width, height: height, megapixels: megapixels,
+                                             backend: backend, stage: stage, ms: summary, framesPerSecond: fps,
+                                             megapixelsPerSecond: fps * megapixels, ceiling: ratio == nil ? nil : ceiling,
+                                             ratioToCeiling: ratio, checksum: checksum))
+                }
+                func addCeiling(_ name: String, _ samples: [Double]) {
+                    let summary = Summary(samples)
+                    ceilings[name] = 1000 / summary.median
+                    report.ceilings.append(.init(name: name, size: size, width: width, height: height, ms: summary,
+                                                 framesPerSecond: 1000 / summary.median))
+                }
+
+                // Ceilings first, so every stage can be set against them.
+                var source = [UInt8](repeating: 7, count: buffer.count)
+                var copies: [Double] = []
+                for _ in 0..<(settings.frames * settings.repeats) {
+                    copies.append(milliseconds { buffer.withUnsafeMutableBytes { out in source.withUnsafeBytes { out.copyMemory(from: $0) } } })
+                    source[copies.count % source.count] &+= 1
+                }
+                addCeiling("memcpy", copies)
+                if let gl {
+                    var floor: [Double] = []
+                    for _ in 0..<(settings.frames * settings.repeats) {
+                        floor.append(try milliseconds { try buffer.withUnsafeMutableBytes { try gl.clearAndReadBack(width: width, height: height, into: $0.baseAddress!) } })
+                    }
+                    addCeiling("gl clear+readback", floor)
+                }
+                let referenceRenderer = renderers.first!
+                reference = try lists.map { try referenceRenderer.render($0) }
+                if !settings.stages.isDisjoint(with: ["encode", "pipeline"]) {
+                    var samples: [Double] = []
+                    for _ in 0..<settings.repeats {
+                        let images = reference
+                        let png = settings.png
+                        samples.append(milliseconds {
+                            DispatchQueue.concurrentPerform(iterations: images.count) { index in
+                                _ = try? PNGCodec.encode(images[index], settings: png)
+                            }
+                        } / Double(images.count))
+                    }
+                    addCeiling("png encode, all cores", samples)
+                }
+
+                // Backend-independent stages: encode and write, one thread.
+                var encoded: [Data] = []
+                if settings.stages.contains("encode") {
+                    var samples: [Double] = []
+                    var checksum: UInt64 = 0
+                    for _ in 0..<settings.repeats {
+                        encoded = []
+                        for image in reference {
+                            var data = Data()
+                            samples.append(try milliseconds { data = try PNGCodec.encode(image, settings: settings.png) })
+                            checksum &+= UInt64(data.count)
+                            encoded.append(data)
+                        }
+                    }
+                    addRow("png", "encode", samples, checksum)
+                }
+                if settings.stages.contains("write") {
+                    if encoded.isEmpty { encoded = try reference.map { try PNGCodec.encode($0, settings: settings.png) } }
+                    var samples: [Double] = []
+                    for repeatIndex in 0..<settings.repeats {
+                        for (index, data) in encoded.enumerated() {
+                            let file = scratch.appendingPathComponent("w\(repeatIndex)_\(index).png")
+                            samples.append(try milliseconds { try AtomicFile.write(data, to: file, overwrite: true) })
+                        }
+                    }
+                    addRow("file", "write", samples, UInt64(encoded.map(\.count).reduce(0, +)))
+                }
+
+                for renderer in renderers {
+                    let name = renderer.backend.rawValue
+                    for list in lists.prefix(settings.warmup) { _ = try renderer.render(list) }
+                    var checksum: UInt64 = 0
+                    if let gl = renderer.glRenderer {
+                        if settings.stages.contains("render") {
+                            var samples: [Double] = []
+                            for _ in 0..<settings.repeats {
+                                for list in lists { samples.append(try milliseconds { try gl.draw(list); gl.finish() }) }
+                            }
+                            addRow(name, "render", samples, 0)
+                        }
+                        if settings.stages.contains("readback") {
+                            var samples: [Double] = []
+                            for _ in 0..<settings.repeats {
+                                for list in lists {
+                                    try gl.draw(list)
+                                    gl.finish()
+                                    samples.append(milliseconds { buffer.withUnsafeMutableBytes { gl.readBack(into: $0.baseAddress!) } })
+                                    checksum &+= UInt64(buffer[buffer.count / 2])
+                                }
+                            }
+                            addRow(name, "readback", samples, checksum, ceiling: "memcpy")
+                        }
+                        if settings.stages.contains("frame") {
+                            var samples: [Double] = []
+                            for _ in 0..<settings.repeats {
+                                for list in lists {
+                                    samples.append(try milliseconds { try buffer.withUnsafeMutableBytes { try gl.render(list, into: $0.baseAddress!) } })
+                                    checksum &+= UInt64(buffer[buffer.count / 2])
+                                }
+                            }
+                            addRow(name, "frame", samples, checksum, ceiling: "gl clear+readback")
+                        }
+                    } else if let cpu = renderer.cpuRenderer, !settings.stages.isDisjoint(with: ["render", "frame"]) {
+                        var samples: [Double] = []
+                        for _ in 0..<settings.repeats {
+                            for list in lists {
+                                var image: Image?
+                                samples.append(milliseconds { image = cpu.render(list) })
+                                checksum &+= image!.checksum
+                            }
+                        }
+                        // The CPU renderer writes straight into memory: render and frame are one stage.
+                        if settings.stages.contains("render") { addRow(name, "render", samples, checksum) }
+                        if settings.stages.contains("frame") { addRow(name, "frame", samples, checksum) }
+                    }
+                    if settings.stages.contains("pipeline") {
+                        var samples: [Double] = []
+                        for repeatIndex in 0..<settings.repeats {
+                            let pool = EncodePool()
+                            let png = settings.png
+                            samples.append(try milliseconds {
+                                for (index, list) in lists.enumerated() {
+                                    let image = try renderer.render(list)
+                                    let file = scratch.appendingPathComponent("p\(name)\(repeatIndex)_\(index).png")
+                                    pool.submit {
+                                        try AtomicFile.write(try PNGCodec.encode(image, settings: png), to: file, overwrite: true)
+                                    }
+                                }
+                                try pool.finish()
+                            } / Double(lists.count))
+                        }
+                        addRow(name, "pipeline", samples, 0, ceiling: "png encode, all cores")
+                    }
+                }
+            }
+        }
+
+        if settings.startup, let id = settings.scenes.first, let size = settings.sizes.min() {
+            let scene = try scene(id, size: size)
+            for backend in settings.backends {
+                for framesPerJob in [1, 10, 100, 1000] {
+                    let total = try milliseconds {
+                        let renderer = try FrameRenderer(backend, shaderDirectory: nil)
+                        for k in 0..<framesPerJob { _ = try renderer.render(scene.drawList(at: Double(k) / 60)) }
+                    }
+                    report.startup.append(.init(backend: backend.rawValue, scene: id, size: size, framesPerJob: framesPerJob,
+                                                totalMs: total, msPerFrame: total / Double(framesPerJob)))
+                }
+            }
+        }
+        return report
+    }
+
+    /// ms/frame = overhead + cost·Mpix per scene, backend and stage, over the sizes measured.
+    static func fits(_ rows: [BenchReport.Row]) -> [BenchReport.Fit] {
+        let groups = Dictionary(grouping: rows) { "\($0.scene)|\($0.backend)|\($0.stage)" }
+        return groups.keys.sorted().compactMap { key in
+            let group = groups[key]!
+            guard let fit = LinearFit(group.map { (x: $0.megapixels, y: $0.ms.median) }) else { return nil }
+            return .init(backend: "\(group[0].backend) (\(group[0].scene))", stage: group[0].stage,
+                         overheadMs: fit.intercept, msPerMegapixel: fit.slope, r2: fit.r2)
+        }
+    }
+
+    static func methodInfo(_ settings: Settings, gl: GLInfo?, configuration: String) -> BenchReport.Method {
+        let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuInfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+        let date = ISO8601DateFormatter().string(from: Date())
+        return .init(commit: commit(), date: date, cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount,
+                     glVendor: gl?.vendor, glRenderer: gl?.renderer, glVersion: gl?.version,
+                     lpNumThreads: ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? "unset (llvmpipe: one per core)",
+                     configuration: configuration, frames: settings.frames, repeats: settings.repeats,
+                     warmup: settings.warmup, pngLevel: settings.png.level)
+    }
+
+    /// The commit of the working directory's checkout, or `THROBBER_COMMIT`, or "unknown".
+    static func commit() -> String {
+        if let commit = ProcessInfo.processInfo.environment["THROBBER_COMMIT"] { return commit }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "describe", "--always", "--dirty"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "unknown" }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return process.terminationStatus == 0 && !text.isEmpty ? text : "unknown"
+    }
+}
