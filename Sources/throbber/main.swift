@@ -11,6 +11,8 @@ let usage = """
       render SCENE -o DIR    render frames of a scene as PNG files
       preview SCENE -o F.png one contact sheet of a scene's frames over its loop
       scenes                 list every scene and its parameters (--json for machines)
+      parity                 a backend against the CPU reference over scenes × scales × times
+      compare A.png B.png    compare two PNGs' decoded pixels
       bench                  throughput stage by stage, with ceilings (release builds)
 
     SCENES: \(SceneRegistry.ids.joined(separator: ", "))
@@ -35,6 +37,8 @@ let commands: [String: ([String]) throws -> Void] = [
     "scenes": ScenesCommand.run,
     "preview": PreviewCommand.run,
     "bench": BenchCommand.run,
+    "parity": ParityCommand.run,
+    "compare": CompareCommand.run,
 ]
 do {
     guard let command = arguments.first else {

@@ -31,6 +31,8 @@ public struct ImageDiff: Sendable, Equatable {
         expected.pixels.withUnsafeBufferPointer { e in
             observed.pixels.withUnsafeBufferPointer { o in
                 for p in 0..<(expected.width * expected.height) {
+                    // Alpha-aware: two fully transparent pixels are the same whatever their colour bytes.
+                    if e[p * 4 + 3] == 0 && o[p * 4 + 3] == 0 { continue }
                     var pixelMax = 0
                     for c in 0..<4 {
                         let d = abs(Int(e[p * 4 + c]) - Int(o[p * 4 + c]))
@@ -56,6 +58,33 @@ public struct ImageDiff: Sendable, Equatable {
         self.tolerance = tolerance
         self.psnr = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
         self.firstFailures = failures
+    }
+
+    /// A heat map of where `observed` differs from `expected`: the expected image dimmed to grey,
+    /// pixels off by 1 step in blue, by up to `tolerance` in yellow, beyond it in red (brighter
+    /// the larger the difference).
+    public static func heatMap(expected: Image, observed: Image, tolerance: Int) -> Image {
+        precondition(expected.width == observed.width && expected.height == observed.height, "image sizes differ")
+        var pixels = [UInt8](repeating: 255, count: expected.pixels.count)
+        for p in 0..<(expected.width * expected.height) {
+            let i = p * 4
+            var d = 0
+            if !(expected.pixels[i + 3] == 0 && observed.pixels[i + 3] == 0) {
+                for c in 0..<4 { d = max(d, abs(Int(expected.pixels[i + c]) - Int(observed.pixels[i + c]))) }
+            }
+            let a = Int(expected.pixels[i + 3])
+            let luma = (Int(expected.pixels[i]) * 3 + Int(expected.pixels[i + 1]) * 6 + Int(expected.pixels[i + 2])) / 10
+            let grey = UInt8(40 + (luma * a / 255 + 255 * (255 - a) / 255) * 60 / 255)
+            let rgb: (UInt8, UInt8, UInt8)
+            switch d {
+            case 0: rgb = (grey, grey, grey)
+            case 1: rgb = (40, 90, 255)
+            case ...tolerance: rgb = (255, 220, 0)
+            default: rgb = (UInt8(min(255, 160 + d)), 0, 0)
+            }
+            pixels[i] = rgb.0; pixels[i + 1] = rgb.1; pixels[i + 2] = rgb.2; pixels[i + 3] = 255
+        }
+        return Image(width: expected.width, height: expected.height, pixels: pixels)
     }
 
     /// The failures as `pixel (x, y): expected …, observed …` lines (piglit's form).

@@ -1,0 +1,63 @@
+import Foundation
+import Throbber
+import ThrobberPNG
+
+/// The figures of one comparison, as `parity` and `compare` print and write them.
+struct DiffFigures: Codable {
+    var maxChannelDifference: Int
+    var pixelsOverOne: Int
+    var pixelsOverMaxDiff: Int
+    var maxDiff: Int
+    var maxPixels: Int
+    /// Peak signal-to-noise ratio in dB; null when the images are identical (infinite PSNR).
+    var psnr: Double?
+    var pass: Bool
+
+    init(_ diff: ImageDiff, maxPixels: Int) {
+        maxChannelDifference = diff.maxChannelDifference
+        pixelsOverOne = diff.pixelsOverOne
+        pixelsOverMaxDiff = diff.pixelsOverTolerance
+        maxDiff = diff.tolerance
+        self.maxPixels = maxPixels
+        psnr = diff.psnr.isFinite ? (diff.psnr * 100).rounded() / 100 : nil
+        pass = diff.pixelsOverTolerance <= maxPixels
+    }
+
+    /// "max 1, >1: 0 px, >2: 0 px, PSNR inf dB".
+    var summary: String {
+        let psnrText = psnr.map { String(format: "%.2f dB", $0) } ?? "inf dB"
+        return "max \(maxChannelDifference), >1: \(pixelsOverOne) px, >\(maxDiff): \(pixelsOverMaxDiff) px, PSNR \(psnrText)"
+    }
+}
+
+/// The driver a comparison checked.
+struct RendererStrings: Codable {
+    var vendor: String
+    var renderer: String
+    var version: String
+}
+
+/// Options shared by `parity` and `compare`: the pass bound.
+enum DiffOptions {
+    static let specs = [OptionSpec("--max-diff"), OptionSpec("--max-pixels")]
+
+    static func bounds(_ arguments: ParsedArguments) throws -> (maxDiff: Int, maxPixels: Int) {
+        (try arguments.integer("--max-diff", default: 2, range: 0...255),
+         try arguments.integer("--max-pixels", default: 0, range: 0...Int(Int32.max)))
+    }
+
+    /// Writes a JSON document atomically (replacing an earlier report).
+    static func writeJSON<T: Encodable>(_ value: T, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let url = URL(fileURLWithPath: path)
+        try AtomicFile.prepareDirectory(url.deletingLastPathComponent())
+        try AtomicFile.write(try encoder.encode(value), to: url, overwrite: true)
+    }
+
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
