@@ -35,6 +35,7 @@ typedef void (APIENTRYP COSMesa_PFNGLBINDTEXTUREPROC)(GLenum target, GLuint text
 typedef void (APIENTRYP COSMesa_PFNGLGENTEXTURESPROC)(GLsizei n, GLuint *textures);
 typedef void (APIENTRYP COSMesa_PFNGLDELETETEXTURESPROC)(GLsizei n, const GLuint *textures);
 typedef void (APIENTRYP COSMesa_PFNGLPIXELSTOREIPROC)(GLenum pname, GLint param);
+typedef void (APIENTRYP COSMesa_PFNGLSCISSORPROC)(GLint x, GLint y, GLsizei w, GLsizei h);
 
 typedef OSMesaContext (GLAPIENTRY *COSMesa_PFNCREATECONTEXTATTRIBS)(const int *attribList, OSMesaContext sharelist);
 typedef GLboolean (GLAPIENTRY *COSMesa_PFNMAKECURRENT)(OSMesaContext ctx, void *buffer, GLenum type, GLsizei width, GLsizei height);
@@ -61,6 +62,7 @@ typedef OSMESAproc (GLAPIENTRY *COSMesa_PFNGETPROCADDRESS)(const char *funcName)
     X(COSMesa_PFNGLGENTEXTURESPROC, GenTextures, "glGenTextures") \
     X(COSMesa_PFNGLDELETETEXTURESPROC, DeleteTextures, "glDeleteTextures") \
     X(COSMesa_PFNGLPIXELSTOREIPROC, PixelStorei, "glPixelStorei") \
+    X(COSMesa_PFNGLSCISSORPROC, Scissor, "glScissor") \
     X(PFNGLACTIVETEXTUREPROC, ActiveTexture, "glActiveTexture") \
     X(PFNGLCREATESHADERPROC, CreateShader, "glCreateShader") \
     X(PFNGLSHADERSOURCEPROC, ShaderSource, "glShaderSource") \

@@ -74,20 +74,19 @@ private struct Band {
         }
     }
 
-    /// Paints `item` over the band's pixels inside `rect`, with `coverage(px, py)` at each pixel centre.
+    /// Paints over the band's pixels inside `rect` (and inside `annulus`, when given), with
+    /// `coverage(px, py)` at each pixel centre.
     @inline(__always)
-    mutating func shade(_ rect: PixelRect, _ color: PaintColor, _ coverage: (Float, Float) -> Float) {
+    mutating func shade(_ rect: PixelRect, _ annulus: Annulus?, _ color: PaintColor, _ coverage: (Float, Float) -> Float) {
         let top = max(rect.y0, y0), bottom = min(rect.y1, y1)
         guard top < bottom, rect.x0 < rect.x1 else { return }
-        let rows = top..<bottom
         let a = color.a
         let pr = color.r * a, pg = color.g * a, pb = color.b * a
         let width = width, y0 = y0
         accum.withUnsafeMutableBufferPointer { acc in
-            for y in rows {
-                let py = Float(y) + 0.5
-                var i = ((y - y0) * width + rect.x0) * 4
-                for x in rect.x0..<rect.x1 {
+            func run(_ y: Int, _ py: Float, _ columns: Range<Int>) {
+                var i = ((y - y0) * width + columns.lowerBound) * 4
+                for x in columns {
                     let c = coverage(Float(x) + 0.5, py)
                     if c > 0 {
                         // SPEC §0: s = (r·a·c, g·a·c, b·a·c, a·c); dst = s + dst·(1 − s.a).
@@ -101,17 +100,33 @@ private struct Band {
                     i += 4
                 }
             }
+            let columns = rect.x0..<rect.x1
+            for y in top..<bottom {
+                let py = Float(y) + 0.5
+                guard let annulus else {
+                    run(y, py, columns)
+                    continue
+                }
+                let (outer, hole) = annulus.spans(row: y)
+                let span = outer.clamped(to: columns)
+                if hole.isEmpty {
+                    run(y, py, span)
+                } else {
+                    run(y, py, span.lowerBound..<max(span.lowerBound, min(span.upperBound, hole.lowerBound)))
+                    run(y, py, min(span.upperBound, max(span.lowerBound, hole.upperBound))..<span.upperBound)
+                }
+            }
         }
     }
 
     mutating func paint(_ item: DrawItem) {
         switch item {
         case .disc(let d):
-            shade(d.bounds, d.color) { px, py in
+            shade(d.bounds, item.annulus, d.color) { px, py in
                 fillCoverage(circleDistance(px, py, d.centerX, d.centerY, d.radius))
             }
         case .wave(let w):
-            shade(w.bounds, w.color) { px, py in
+            shade(w.bounds, item.annulus, w.color) { px, py in
                 var coverage = fillCoverage(waveDistance(px, py, w.originX, w.amplitude, w.k, w.phase, w.baseline))
                 if w.clipRadius >= 0 {
                     coverage *= fillCoverage(circleDistance(px, py, w.clipCenterX, w.clipCenterY, w.clipRadius))
@@ -119,7 +134,7 @@ private struct Band {
                 return coverage * fillCoverage(py - w.bottom)
             }
         case .arc(let a):
-            shade(a.bounds, a.color) { px, py in
+            shade(a.bounds, item.annulus, a.color) { px, py in
                 var coverage = strokeCoverage(arcDistance(px, py, a.centerX, a.centerY, a.radius, a.start, a.sweep),
                                               a.lineWidth)
                 if a.maskRotation >= 0 {
@@ -131,7 +146,7 @@ private struct Band {
             guard batch.bounds.y0 < y1, batch.bounds.y1 > y0 else { return }
             for q in batch.instances {
                 let cosR = cos(q.rotation), sinR = sin(q.rotation)
-                shade(q.bounds(width: width, height: Int.max), q.color) { px, py in
+                shade(q.bounds(width: width, height: Int.max), nil, q.color) { px, py in
                     // The pixel in the box's own frame: q = R(−θ)·(p − c).
                     let dx = px - q.centerX, dy = py - q.centerY
                     let qx = dx * cosR + dy * sinR

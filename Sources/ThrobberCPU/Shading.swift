@@ -4,8 +4,10 @@ import Foundation
 // Each has a GLSL twin of the same name in Shaders/common.glsl; keep the two side by side in
 // shape so a reader can check one against the other, and let the parity tests keep them equal.
 
-let twoPi = Float.pi * 2
-let halfPi = Float.pi / 2
+// Literals, rounded to nearest like GLSL's constants (Float.pi is rounded toward zero, one ulp
+// below, which would make `sweep >= twoPi` disagree between the two renderers).
+let twoPi: Float = 6.28318530717958647692
+let halfPi: Float = 1.57079632679489661923
 
 /// GLSL's `mod(x, y) = x − y·floor(x/y)` (not Swift's truncating remainder).
 @inline(__always) func glslMod(_ x: Float, _ y: Float) -> Float { x - y * (x / y).rounded(.down) }

@@ -40,7 +40,7 @@ public struct Image: Sendable, Equatable {
 }
 
 /// Turns premultiplied floating-point accumulators into the stored 8-bit form (SPEC §0 "Colour"):
-/// un-premultiply with the unquantised alpha, then v8 = floor(clamp(v, 0, 1)·255 + 0.5); a pixel
+/// un-premultiply with the unquantised alpha (one reciprocal, as the shader does), then v8 = floor(clamp(v, 0, 1)·255 + 0.5); a pixel
 /// whose quantised alpha is 0 becomes (0, 0, 0, 0). The GLSL twin is `resolvePixel` in resolve.frag.
 @inline(__always)
 public func resolvePixel(_ r: Float, _ g: Float, _ b: Float, _ a: Float) -> (UInt8, UInt8, UInt8, UInt8) {
@@ -49,5 +49,6 @@ public func resolvePixel(_ r: Float, _ g: Float, _ b: Float, _ a: Float) -> (UIn
     }
     let a8 = quantise(a)
     if a8 == 0 { return (0, 0, 0, 0) }
-    return (quantise(r / a), quantise(g / a), quantise(b / a), a8)
+    let inverse = 1 / a
+    return (quantise(r * inverse), quantise(g * inverse), quantise(b * inverse), a8)
 }
