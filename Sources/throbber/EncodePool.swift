@@ -23,15 +23,20 @@ final class EncodePool: @unchecked Sendable {
     }
 
     /// Queues a job, waiting first while the pool is full.
-    func submit(_ job: @escaping @Sendable () throws -> Void) {
+    ///
+    /// - Parameters:
+    ///   - serial: a serial queue to run it on instead of the pool, for work that must keep its
+    ///     order (the frames of one stream); it still counts against the frames in flight.
+    ///   - always: run it even after another job failed (clean-up).
+    func submit(on serial: DispatchQueue? = nil, always: Bool = false, _ job: @escaping @Sendable () throws -> Void) {
         slots.wait()
         group.enter()
-        queue.async {
+        (serial ?? queue).async {
             defer {
                 self.slots.signal()
                 self.group.leave()
             }
-            if self.error != nil { return }
+            if self.error != nil && !always { return }
             do {
                 try job()
             } catch {

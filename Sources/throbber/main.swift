@@ -11,6 +11,8 @@ let usage = """
       render SCENE -o DIR    render frames of a scene as PNG files
       preview SCENE -o F.png one contact sheet of a scene's frames over its loop
       scenes                 list every scene and its parameters (--json for machines)
+      batch JOB.json         every render of a job file: PNG sequences, sprite sheets, streams, videos
+      verify MANIFEST…       check that shards together are complete and intact
       parity                 a backend against the CPU reference over scenes × scales × times
       compare A.png B.png    compare two PNGs' decoded pixels
       bench                  throughput stage by stage, with ceilings (release builds)
@@ -31,6 +33,8 @@ func fail(_ error: ThrobberError) -> Never {
     exit(error.exitCode.rawValue)
 }
 
+// A reader that closes a stream early must give EPIPE (a clear I/O error), not kill us.
+signal(SIGPIPE, SIG_IGN)
 var arguments = Array(CommandLine.arguments.dropFirst())
 let commands: [String: ([String]) throws -> Void] = [
     "render": RenderCommand.run,
@@ -39,6 +43,8 @@ let commands: [String: ([String]) throws -> Void] = [
     "bench": BenchCommand.run,
     "parity": ParityCommand.run,
     "compare": CompareCommand.run,
+    "batch": BatchCommand.run,
+    "verify": VerifyCommand.run,
 ]
 do {
     guard let command = arguments.first else {

@@ -24,6 +24,15 @@ public protocol SceneModel: Sendable {
     var defaultBackground: RGBA { get }
     /// The length of one seamless loop in seconds, when the whole animation has one.
     var loopDuration: Double? { get }
+    /// The independently periodic parts of the animation, at the current speeds' base periods
+    /// (what a seamless loop retimes).
+    var periodicParts: [PeriodicPart] { get }
+    /// Speed factors of the periodic parts (all 1 unless retimed into a loop).
+    var speeds: PartSpeeds { get set }
+    /// The earliest time from which the animation is periodic (a filling level must have settled);
+    /// nil when it never is (a progress ramp).
+    var periodicFrom: Double? { get }
+
     /// A span that shows the whole animation once: the loop, or the longest period of its parts
     /// (what `preview` spreads its frames over and the parity tests sample).
     var previewDuration: Double { get }
@@ -77,6 +86,10 @@ extension SceneModel {
     }
 
     public var loopDuration: Double? { nil }
+    public var periodicFrom: Double? { 0 }
+
+    /// The length `"loop": true` gives a clip: the scene's loop, or its longest period.
+    public var naturalLoop: Double { loopDuration ?? periodicParts.map(\.period).max() ?? 1 }
     public var previewDuration: Double { loopDuration ?? 2 }
     public func validateRelations() throws {}
 }

@@ -11,6 +11,7 @@ public struct Activity: SceneModel {
     public var hudColor = RGBA(170.0 / 255, 169.0 / 255, 169.0 / 255, 0.5)
     public var secondsPerLoop = 1.0
     public var leafCornerRadius = 0.0
+    public var speeds = PartSpeeds()
 
     public init() {}
 
@@ -57,7 +58,10 @@ public struct Activity: SceneModel {
         public var tick: Int
     }
 
-    public func frameState(at t: Double) -> FrameState { FrameState(tick: tick(at: t)) }
+    /// One turn per secondsPerLoop.
+    public var periodicParts: [PeriodicPart] { [PeriodicPart("spin", period: secondsPerLoop)] }
+
+    public func frameState(at t: Double) -> FrameState { FrameState(tick: tick(at: speeds.time("spin", t))) }
 
     public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int) -> [DrawItem] {
         let side = size * s

@@ -23,6 +23,7 @@ public struct DoubleWave: SceneModel {
     public var firstWave = RGBA(0.667, 0.667, 0.667, 1)
     public var secondWave = RGBA(1, 1, 1, 1)
     public var background = RGBA(0.2235, 0.2627, 0.3490, 1)
+    public var speeds = PartSpeeds()
 
     public init() {}
 
@@ -79,8 +80,17 @@ public struct DoubleWave: SceneModel {
         public var phase: Double
     }
 
+    /// The amplitude's triangle (when it moves) and the flowing phase.
+    public var periodicParts: [PeriodicPart] {
+        var parts: [PeriodicPart] = []
+        let span = amplitudeMax - amplitudeMin
+        if span > 0 && amplitudeRate > 0 { parts.append(PeriodicPart("amplitude", period: 2 * span / amplitudeRate)) }
+        if phaseSpeed > 0 { parts.append(PeriodicPart("phase", period: 2 * .pi / phaseSpeed)) }
+        return parts
+    }
+
     public func frameState(at t: Double) -> FrameState {
-        FrameState(amplitude: amplitude(at: t), phase: phaseSpeed * t)
+        FrameState(amplitude: amplitude(at: speeds.time("amplitude", t)), phase: phaseSpeed * speeds.time("phase", t))
     }
 
     public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int) -> [DrawItem] {

@@ -11,6 +11,7 @@ public struct ProgressRing: SceneModel {
     /// When set, progress moves linearly from `progress` to this over `progressDuration`.
     public var progressEnd: Double?
     public var progressDuration = 1.0
+    public var speeds = PartSpeeds()
 
     public init() {}
 
@@ -40,6 +41,12 @@ public struct ProgressRing: SceneModel {
     public struct FrameState: Sendable, Equatable {
         public var progress: Double
     }
+
+    /// Nothing repeats: the ring is still, or ramps once.
+    public var periodicParts: [PeriodicPart] { [] }
+
+    /// A still ring loops from the start; a ramp never repeats.
+    public var periodicFrom: Double? { progressEnd == nil || progressEnd == progress ? 0 : nil }
 
     public func frameState(at t: Double) -> FrameState { FrameState(progress: progress(at: t)) }
 

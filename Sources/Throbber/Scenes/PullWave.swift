@@ -15,6 +15,7 @@ public struct PullWave: SceneModel {
     public var underWave = RGBA(0.667, 0.667, 0.667, 1)
     public var overWave = RGBA(1, 1, 1, 1)
     public var background = RGBA(0.2235, 0.2627, 0.3490, 1)
+    public var speeds = PartSpeeds()
 
     public init() {}
 
@@ -51,11 +52,15 @@ public struct PullWave: SceneModel {
         public var phase: Double
     }
 
+    /// The breathing amplitude (4 s) and the phase (0.4·30/π rad/s).
+    public var periodicParts: [PeriodicPart] {
+        [PeriodicPart("breathing", period: 4), PeriodicPart("phase", period: 2 * .pi / (0.4 * 30 / .pi))]
+    }
+
     public func frameState(at t: Double) -> FrameState {
         // SPEC §3: the 30 Hz timer becomes n = 30·t.
-        let n = 30 * t
-        let v = 1 + 0.01 * abs(n.truncatingRemainder(dividingBy: 120) - 60)
-        return FrameState(breathing: v, amplitude: v * Double(times), phase: 0.4 / .pi * n)
+        let v = 1 + 0.01 * abs((30 * speeds.time("breathing", t)).truncatingRemainder(dividingBy: 120) - 60)
+        return FrameState(breathing: v, amplitude: v * Double(times), phase: 0.4 / .pi * 30 * speeds.time("phase", t))
     }
 
     public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int) -> [DrawItem] {

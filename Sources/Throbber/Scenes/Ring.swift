@@ -7,6 +7,7 @@ public struct Ring: SceneModel {
     public static let summary = "SVProgressHUD indefinite ring: a masked arc turning once a second on the HUD"
 
     public var hud = RingHUD()
+    public var speeds = PartSpeeds()
 
     public init() {}
 
@@ -25,8 +26,12 @@ public struct Ring: SceneModel {
     }
 
     /// SPEC §5: u = frac(t / 1 s).
+    /// One turn a second.
+    public var periodicParts: [PeriodicPart] { [PeriodicPart("turn", period: 1)] }
+
     public func frameState(at t: Double) -> FrameState {
-        FrameState(turn: t - t.rounded(.down))
+        let turns = speeds.time("turn", t)
+        return FrameState(turn: turns - turns.rounded(.down))
     }
 
     public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int) -> [DrawItem] {

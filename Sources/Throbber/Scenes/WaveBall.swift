@@ -23,6 +23,7 @@ public struct WaveBall: SceneModel {
     public var backWater = RGBA(0.322, 0.514, 0.831, 1)
     public var tickBackground = RGBA(0.694, 0.745, 0.867, 1)
     public var tickLit = RGBA(0.969, 0.937, 0.227, 1)
+    public var speeds = PartSpeeds()
 
     public init() {}
 
@@ -81,10 +82,19 @@ public struct WaveBall: SceneModel {
         public var litCount: Int
     }
 
+    /// The amplitude breathes every 2 s; the phases turn at 0.4·50/π and 0.3·50/π rad/s.
+    public var periodicParts: [PeriodicPart] {
+        [PeriodicPart("amplitude", period: 2), PeriodicPart("frontPhase", period: 2 * .pi / (0.4 * 50 / .pi)),
+         PeriodicPart("backPhase", period: 2 * .pi / (0.3 * 50 / .pi))]
+    }
+
+    /// When the water has reached its level.
+    public var periodicFrom: Double? { abs(progress - fillFrom) * discDiameter / 50 }
+
     public func frameState(at t: Double) -> FrameState {
-        // SPEC §1: the original's 50 Hz timer becomes a real-valued tick count.
-        let n = 50 * t
-        let amplitudeFactor = 1 + 0.01 * abs(n.truncatingRemainder(dividingBy: 100) - 50)
+        // SPEC §1: the original's 50 Hz timer becomes a real-valued tick count n = 50·t; each
+        // periodic part reads its own (possibly retimed) clock.
+        let amplitudeFactor = 1 + 0.01 * abs((50 * speeds.time("amplitude", t)).truncatingRemainder(dividingBy: 100) - 50)
         let d = discDiameter
         let startLevel = d * (1 - fillFrom)
         let targetLevel = d * (1 - progress)
@@ -92,7 +102,8 @@ public struct WaveBall: SceneModel {
         let level = startLevel + min(max(targetLevel - startLevel, -travelled), travelled)
         let filled = (d - level) / d
         let litCount = Int((Double(tickCount) / 2 + 1) * filled + 1e-9)
-        return FrameState(amplitudeFactor: amplitudeFactor, frontPhase: 0.4 * n / .pi, backPhase: 0.3 * n / .pi,
+        return FrameState(amplitudeFactor: amplitudeFactor, frontPhase: 0.4 * 50 * speeds.time("frontPhase", t) / .pi,
+                          backPhase: 0.3 * 50 * speeds.time("backPhase", t) / .pi,
                           level: level, filled: filled, litCount: max(0, litCount))
     }
 

@@ -1,0 +1,387 @@
+import Foundation
+
+/// A batch job: a list of renders, each a scene with parameters at one or more scales, and the
+/// outputs to write. Read from a JSON job file (see `examples/`), validated whole before any
+/// frame is rendered, with errors that name the file, line and column.
+public struct Job: Sendable {
+    /// The job file's path, for messages.
+    public var path: String
+    /// SHA-256 of the job file's bytes: shards of one job carry the same digest.
+    public var digest: String
+    /// The backend named in the file, if any (the command line overrides it).
+    public var backend: String?
+    /// Every clip: one render at one scale.
+    public var clips: [Clip]
+}
+
+/// One render of the job at one scale: the unit outputs are written for.
+public struct Clip: Sendable {
+    /// The render's name (default: the scene id), used by `{name}`.
+    public var name: String
+    /// The validated scene at this clip's scale (speeds set when looping).
+    public var scene: Scene
+    public var fps: Double
+    /// Time of frame 0.
+    public var start: Double
+    public var frameCount: Int
+    /// How the clip was made into a seamless loop, when it was.
+    public var loop: LoopPlan?
+    public var outputs: [Output]
+    /// Where the render is in the job file.
+    public var line: Int
+
+    /// The time of frame `k`: start + k / fps.
+    public func time(_ k: Int) -> Double { start + Double(k) / fps }
+
+    /// A label such as `wave-ball@2x`.
+    public var label: String { "\(name)@\(formatNumber(scene.scale))x" }
+}
+
+/// Where a clip's frames go.
+public enum Output: Sendable {
+    /// One PNG per frame: the pattern (placeholders filled, path resolved) numbers the files.
+    case png(pattern: FramePattern, level: Int)
+    /// All frames on one grid PNG plus a TexturePacker "JSON Hash" atlas.
+    case sheet(path: String, json: String, columns: Int?)
+    /// Raw straight-alpha RGBA8 frames back to back, to a file or "-" for stdout.
+    case rgba(path: String)
+    /// A YUV4MPEG2 stream (C420jpeg, or C444alpha with alpha), to a file or "-" for stdout.
+    case y4m(path: String, alpha: Bool)
+    /// A GIF, WebP, APNG or MP4 made by piping the raw stream into ffmpeg.
+    case video(path: String)
+
+    /// Whether the output needs a clip's frames in order in one process (so a shard cannot
+    /// split the clip).
+    public var isOrdered: Bool {
+        if case .png = self { return false }
+        return true
+    }
+
+    /// The files other than PNG frames this output leaves (none for stdout streams).
+    public var artifactFiles: [String] {
+        switch self {
+        case .png: return []
+        case .sheet(let path, let json, _): return [path, json]
+        case .rgba(let path), .y4m(let path, _), .video(let path): return path == "-" ? [] : [path]
+        }
+    }
+
+    /// The file this output writes, or the pattern for PNG sequences.
+    public var path: String {
+        switch self {
+        case .png(let pattern, _): return pattern.description
+        case .sheet(let path, _, _), .rgba(let path), .y4m(let path, _), .video(let path): return path
+        }
+    }
+}
+
+extension Job {
+    /// The video containers `video` outputs can write, by file extension.
+    public static let videoExtensions = ["gif", "webp", "apng", "mp4"]
+
+    /// Reads and validates a job file.
+    ///
+    /// - Parameters:
+    ///   - baseDirectory: what relative output paths are relative to (default: the job file's directory).
+    ///   - backends: the backend names the file may give.
+    /// - Throws: a data error `FILE:LINE:COLUMN: message` for the first problem; `noInput` when the
+    ///   file cannot be read.
+    public static func load(path: String, baseDirectory: String? = nil, backends: [String]) throws -> Job {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ThrobberError("cannot read job file \(path)", exitCode: .noInput)
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let base = baseDirectory ?? URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var reader = JobReader(path: path, base: base, backends: backends)
+        let root: JSONNode
+        do {
+            root = try JSONNode.parse(text)
+        } catch let error as JSONParseError {
+            throw ThrobberError("\(path):\(error.line):\(error.column): \(error.message)", exitCode: .dataError)
+        }
+        var job = try reader.job(root)
+        job.digest = SHA256.hexDigest(Array(data))
+        return job
+    }
+}
+
+/// Turns the parsed JSON into a `Job`, with positions in every message.
+struct JobReader {
+    let path: String
+    let base: String
+    let backends: [String]
+
+    func fail(_ node: JSONNode, _ message: String) -> ThrobberError {
+        ThrobberError("\(path):\(node.line):\(node.column): \(message)", exitCode: .dataError)
+    }
+
+    func fail(_ member: JSONNode.Member, _ message: String) -> ThrobberError {
+        ThrobberError("\(path):\(member.keyLine):\(member.keyColumn): \(message)", exitCode: .dataError)
+    }
+
+    /// The members of an object, after checking every key is known.
+    func members(_ node: JSONNode, _ what: String, known: [String]) throws -> [String: JSONNode.Member] {
+        guard case .object(let members) = node.value else { throw fail(node, "\(what) must be an object, not \(node.typeName)") }
+        var result: [String: JSONNode.Member] = [:]
+        for member in members {
+            guard known.contains(member.key) else {
+                var message = "unknown key \"\(member.key)\" in \(what)"
+                if let nearest = nearestName(to: member.key, in: known) { message += "; did you mean \"\(nearest)\"?" }
+                throw fail(member, message + " (known: \(known.joined(separator: ", ")))")
+            }
+            result[member.key] = member
+        }
+        return result
+    }
+
+    func number(_ member: JSONNode.Member?, _ range: NumberRange) throws -> Double? {
+        guard let member else { return nil }
+        guard case .number(let value, let text) = member.value.value else {
+            throw fail(member.value, "\"\(member.key)\" must be a number, not \(member.value.typeName)")
+        }
+        guard range.contains(value) else { throw fail(member.value, "invalid \(member.key) \(text): \(range.text)") }
+        return value
+    }
+
+    func integer(_ member: JSONNode.Member?, _ range: ClosedRange<Int>) throws -> Int? {
+        guard let member else { return nil }
+        let allowed = "an integer in [\(range.lowerBound), \(range.upperBound)]"
+        guard case .number(let value, let text) = member.value.value else {
+            throw fail(member.value, "\"\(member.key)\" must be \(allowed), not \(member.value.typeName)")
+        }
+        guard value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+            throw fail(member.value, "invalid \(member.key) \(text): \(allowed)")
+        }
+        return Int(value)
+    }
+
+    func string(_ member: JSONNode.Member?) throws -> String? {
+        guard let member else { return nil }
+        guard case .string(let text) = member.value.value else {
+            throw fail(member.value, "\"\(member.key)\" must be a string, not \(member.value.typeName)")
+        }
+        return text
+    }
+
+    func bool(_ member: JSONNode.Member?) throws -> Bool? {
+        guard let member else { return nil }
+        guard case .bool(let value) = member.value.value else {
+            throw fail(member.value, "\"\(member.key)\" must be true or false, not \(member.value.typeName)")
+        }
+        return value
+    }
+
+    /// A parameter value as the text `--set` takes: numbers, strings, or [r, g, b(, a)] colours.
+    func parameterText(_ member: JSONNode.Member) throws -> String {
+        switch member.value.value {
+        case .number(_, let text): return text
+        case .string(let text): return text
+        case .array(let elements):
+            var parts: [String] = []
+            for element in elements {
+                guard case .number(_, let text) = element.value else {
+                    throw fail(element, "colour components of \"\(member.key)\" must be numbers")
+                }
+                parts.append(text)
+            }
+            return parts.joined(separator: ",")
+        default:
+            throw fail(member.value, "\"\(member.key)\" must be a number, a string or a colour array, not \(member.value.typeName)")
+        }
+    }
+
+    func resolve(_ relative: String) -> String {
+        if relative == "-" || relative.hasPrefix("/") { return relative }
+        return URL(fileURLWithPath: base).appendingPathComponent(relative).path
+    }
+
+    mutating func job(_ root: JSONNode) throws -> Job {
+        let top = try members(root, "the job", known: ["renders", "backend", "pngLevel"])
+        let backend = try string(top["backend"])
+        if let backend, !backends.contains(backend), let member = top["backend"] {
+            throw fail(member.value, "unknown backend \"\(backend)\" (known: \(backends.joined(separator: ", ")))")
+        }
+        let pngLevel = try integer(top["pngLevel"], 0...9) ?? 6
+        guard let rendersMember = top["renders"] else { throw fail(root, "the job needs \"renders\": [ … ]") }
+        guard case .array(let renders) = rendersMember.value.value, !renders.isEmpty else {
+            throw fail(rendersMember.value, "\"renders\" must be a non-empty array of render objects")
+        }
+        var clips: [Clip] = []
+        var claimed: [String: (label: String, line: Int)] = [:]
+        for render in renders {
+            for clip in try self.clips(render, pngLevel: pngLevel) {
+                for output in clip.outputs where output.path != "-" {
+                    let key = output.path
+                    if let other = claimed[key] {
+                        throw fail(render, "\(clip.label) writes \(key), which \(other.label) (line \(other.line)) writes too; give the renders different names or paths")
+                    }
+                    claimed[key] = (clip.label, clip.line)
+                }
+                clips.append(clip)
+            }
+        }
+        let stdoutUsers = clips.flatMap { clip in clip.outputs.filter { $0.path == "-" }.map { _ in clip.label } }
+        if stdoutUsers.count > 1 {
+            throw ThrobberError("\(path): only one output can go to stdout (\"-\"); \(stdoutUsers.joined(separator: ", ")) all do",
+                                exitCode: .dataError)
+        }
+        return Job(path: path, digest: "", backend: backend, clips: clips)
+    }
+
+    func clips(_ node: JSONNode, pngLevel: Int) throws -> [Clip] {
+        let known = ["scene", "name", "parameters", "scale", "scales", "background", "fps", "frames", "duration", "loop",
+                     "loopSeconds", "start", "outputs"]
+        let m = try members(node, "a render", known: known)
+        guard let sceneID = try string(m["scene"]) else { throw fail(node, "a render needs \"scene\" (one of \(SceneRegistry.ids.joined(separator: ", ")))") }
+        var scene: Scene
+        do {
+            scene = Scene(try SceneRegistry.model(sceneID))
+        } catch let error as ThrobberError {
+            throw fail(m["scene"]!.value, error.message)
+        }
+        let name = try string(m["name"]) ?? sceneID
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+            throw fail(m["name"]!.value, "invalid name \"\(name)\": letters, digits, '.', '_' and '-' only")
+        }
+        if let parameters = m["parameters"] {
+            guard case .object(let members) = parameters.value.value else {
+                throw fail(parameters.value, "\"parameters\" must be an object of SPEC names")
+            }
+            for member in members {
+                do {
+                    scene = try scene.setting(member.key, to: try parameterText(member))
+                } catch let error as ThrobberError {
+                    throw fail(member, error.message)
+                }
+            }
+        }
+        if let background = try string(m["background"]) {
+            do { scene = try scene.setting("background", to: background) } catch let error as ThrobberError { throw fail(m["background"]!.value, error.message) }
+        }
+        var scales: [Double] = []
+        if let scale = try number(m["scale"], .above(0)) { scales = [scale] }
+        if let member = m["scales"] {
+            guard m["scale"] == nil else { throw fail(member, "give \"scale\" or \"scales\", not both") }
+            guard case .array(let elements) = member.value.value, !elements.isEmpty else {
+                throw fail(member.value, "\"scales\" must be a non-empty array of numbers, e.g. [1, 2, 3]")
+            }
+            for element in elements {
+                guard case .number(let value, let text) = element.value, value.isFinite, value > 0 else {
+                    throw fail(element, "a scale must be a number > 0")
+                }
+                guard !scales.contains(value) else { throw fail(element, "scale \(text) is listed twice") }
+                scales.append(value)
+            }
+        }
+        if scales.isEmpty { scales = [1] }
+        let fps = try number(m["fps"], .above(0)) ?? 60
+        var start = try number(m["start"], .atLeast(0)) ?? 0
+        let given = ["frames", "duration", "loop"].filter { m[$0] != nil }
+        if given.count > 1 { throw fail(m[given[1]]!, "give one of \"frames\", \"duration\" or \"loop\", not \(given.joined(separator: " and "))") }
+        var frameCount = try integer(m["frames"], 1...10_000_000) ?? 1
+        if let duration = try number(m["duration"], .above(0)) { frameCount = max(1, Int((duration * fps).rounded())) }
+        var loop: LoopPlan?
+        let loopSeconds = try number(m["loopSeconds"], .above(0))
+        if try bool(m["loop"]) == true {
+            guard let periodicFrom = scene.model.periodicFrom else {
+                throw fail(m["loop"]!.value, "\(sceneID) does not repeat with these parameters (a progress ramp runs once); drop progressEnd or \"loop\"")
+            }
+            // A level still moving at the start would jump back at the seam: loop once it has settled.
+            start = max(start, periodicFrom)
+            let plan = LoopPlan(parts: scene.model.periodicParts, seconds: loopSeconds ?? scene.model.naturalLoop, fps: fps)
+            scene.model.speeds = plan.speeds
+            frameCount = plan.frames
+            loop = plan
+        } else if let member = m["loopSeconds"] {
+            throw fail(member, "\"loopSeconds\" needs \"loop\": true")
+        }
+        do {
+            try scene.validate()
+        } catch let error as ThrobberError {
+            throw fail(node, error.message)
+        }
+
+        let outputNodes: [JSONNode]
+        if let member = m["outputs"] {
+            guard case .array(let elements) = member.value.value, !elements.isEmpty else {
+                throw fail(member.value, "\"outputs\" must be a non-empty array of output objects")
+            }
+            outputNodes = elements
+        } else {
+            outputNodes = []
+        }
+        return try scales.map { scale -> Clip in
+            var clipScene = scene
+            clipScene.scale = scale
+            do { try clipScene.validate() } catch let error as ThrobberError { throw fail(node, "at scale \(formatNumber(scale)): \(error.message)") }
+            var outputs: [Output] = []
+            for outputNode in outputNodes {
+                outputs.append(try output(outputNode, name: name, scene: sceneID, scale: scale, pngLevel: pngLevel))
+            }
+            if outputs.isEmpty {
+                let path = resolve(FramePattern.expandingPlaceholdersOnly("{name}@{scale}x_%05d.png", name: name, scene: sceneID, scale: scale))
+                outputs = [.png(pattern: try FramePattern(path, frameDirective: true), level: pngLevel)]
+            }
+            return Clip(name: name, scene: clipScene, fps: fps, start: start, frameCount: frameCount, loop: loop,
+                        outputs: outputs, line: node.line)
+        }
+    }
+
+    func output(_ node: JSONNode, name: String, scene: String, scale: Double, pngLevel: Int) throws -> Output {
+        let m = try members(node, "an output", known: ["type", "pattern", "path", "level", "columns", "json", "alpha"])
+        guard let type = try string(m["type"]) else { throw fail(node, "an output needs \"type\": png, sheet, rgba, y4m or video") }
+        let types = ["png", "sheet", "rgba", "y4m", "video"]
+        guard types.contains(type) else {
+            var message = "unknown output type \"\(type)\""
+            if let nearest = nearestName(to: type, in: types) { message += "; did you mean \"\(nearest)\"?" }
+            throw fail(m["type"]!.value, message + " (known: \(types.joined(separator: ", ")))")
+        }
+        let allowed: [String: [String]] = ["png": ["type", "pattern", "level"], "sheet": ["type", "path", "columns", "json"],
+                                           "rgba": ["type", "path"], "y4m": ["type", "path", "alpha"], "video": ["type", "path"]]
+        for (key, member) in m where !allowed[type]!.contains(key) {
+            throw fail(member, "\"\(key)\" does not apply to a \(type) output (it takes \(allowed[type]!.joined(separator: ", ")))")
+        }
+        func pattern(_ key: String, default fallback: String, frames: Bool) throws -> String {
+            let text = try string(m[key]) ?? fallback
+            do {
+                let parsed = try FramePattern(text, frameDirective: frames)
+                // Placeholders are filled now; the frame directive stays for the writer.
+                let path = frames ? FramePattern.expandingPlaceholdersOnly(text, name: name, scene: scene, scale: scale)
+                    : parsed.path(name: name, scene: scene, scale: scale)
+                return path == "-" ? path : resolve(path)
+            } catch let error as PatternError {
+                throw fail(m[key]?.value ?? node, "invalid \(key) \"\(text)\": \(error.message)")
+            }
+        }
+        switch type {
+        case "png":
+            let path = try pattern("pattern", default: "{name}@{scale}x_%05d.png", frames: true)
+            guard path != "-" else { throw fail(m["pattern"]!.value, "a PNG sequence cannot go to stdout; use an rgba or y4m output") }
+            return .png(pattern: try FramePattern(path, frameDirective: true), level: try integer(m["level"], 0...9) ?? pngLevel)
+        case "sheet":
+            let path = try pattern("path", default: "{name}@{scale}x_sheet.png", frames: false)
+            let json = try m["json"] == nil ? URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("json").path
+                : pattern("json", default: "", frames: false)
+            return .sheet(path: path, json: json, columns: try integer(m["columns"], 1...10_000))
+        case "rgba":
+            return .rgba(path: try pattern("path", default: "-", frames: false))
+        case "y4m":
+            return .y4m(path: try pattern("path", default: "-", frames: false), alpha: try bool(m["alpha"]) ?? false)
+        default:
+            guard let text = try string(m["path"]) else { throw fail(node, "a video output needs \"path\" ending in .gif, .webp, .apng or .mp4") }
+            let ext = URL(fileURLWithPath: text).pathExtension.lowercased()
+            guard Job.videoExtensions.contains(ext) else {
+                throw fail(m["path"]!.value, "a video path must end in .gif, .webp, .apng or .mp4, not \"\(text)\"")
+            }
+            return .video(path: try pattern("path", default: text, frames: false))
+        }
+    }
+}
+
+extension FramePattern {
+    /// `text` with `{name}`, `{scene}`, `{scale}` filled in and the frame directive left as it is.
+    static func expandingPlaceholdersOnly(_ text: String, name: String, scene: String, scale: Double) -> String {
+        text.replacingOccurrences(of: "{name}", with: name).replacingOccurrences(of: "{scene}", with: scene)
+            .replacingOccurrences(of: "{scale}", with: formatNumber(scale))
+    }
+}

@@ -1,0 +1,101 @@
+/// A piece of work a shard takes whole: one frame of a clip whose outputs are all PNG frames,
+/// or a whole clip when an output needs every frame in order (sheet, stream, video).
+public struct WorkUnit: Sendable, Equatable {
+    /// Index of the clip in `Job.clips`.
+    public var clip: Int
+    /// The frames, in order.
+    public var frames: Range<Int>
+}
+
+/// How a job's units are dealt to N shards: deterministically, so N processes on N machines that
+/// read the same job file split it without talking to each other.
+public struct ShardPlan: Sendable {
+    /// Contiguous ranges (each shard a run of consecutive frames) or strided (unit i → shard i mod N).
+    public enum Mode: String, Sendable, CaseIterable {
+        case contiguous
+        case strided
+    }
+
+    public var index: Int
+    public var count: Int
+    public var mode: Mode
+
+    /// The whole job in one shard.
+    public static let whole = ShardPlan(index: 0, count: 1, mode: .contiguous)
+
+    public init(index: Int, count: Int, mode: Mode) {
+        self.index = index
+        self.count = count
+        self.mode = mode
+    }
+
+    /// Every unit of the job, in job order.
+    public static func units(of job: Job) -> [WorkUnit] {
+        job.clips.enumerated().flatMap { index, clip -> [WorkUnit] in
+            if clip.outputs.contains(where: \.isOrdered) {
+                return [WorkUnit(clip: index, frames: 0..<clip.frameCount)]
+            }
+            return (0..<clip.frameCount).map { WorkUnit(clip: index, frames: $0..<($0 + 1)) }
+        }
+    }
+
+    /// The units this shard renders. Contiguous shards split the job's frames into N runs of
+    /// about equal length (a unit goes where its first frame falls).
+    public func units(of job: Job) -> [WorkUnit] {
+        let all = ShardPlan.units(of: job)
+        guard count > 1 else { return all }
+        switch mode {
+        case .strided:
+            return all.enumerated().filter { $0.offset % count == index }.map(\.element)
+        case .contiguous:
+            let total = all.reduce(0) { $0 + $1.frames.count }
+            var offset = 0
+            var mine: [WorkUnit] = []
+            for unit in all {
+                if min(count - 1, offset * count / max(total, 1)) == index { mine.append(unit) }
+                offset += unit.frames.count
+            }
+            return mine
+        }
+    }
+
+    /// Parses `K/N` (0-based K).
+    ///
+    /// - Throws: a usage error naming `--shard`.
+    public static func parse(_ text: String, mode: Mode) throws -> ShardPlan {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 0, k < n else {
+            throw ThrobberError.invalid("--shard", text, allowed: "K/N with 0 ≤ K < N, e.g. 0/4")
+        }
+        return ShardPlan(index: k, count: n, mode: mode)
+    }
+
+    /// The shard from the environment of a cluster job array: Slurm's
+    /// `SLURM_ARRAY_TASK_ID` − `SLURM_ARRAY_TASK_MIN` of `SLURM_ARRAY_TASK_COUNT`, or Kubernetes'
+    /// `JOB_COMPLETION_INDEX` of `shards` (an Indexed Job's completions).
+    ///
+    /// - Throws: a usage error naming the variable at fault.
+    public static func fromEnvironment(_ environment: [String: String], shards: Int?, mode: Mode) throws -> ShardPlan? {
+        if let id = environment["SLURM_ARRAY_TASK_ID"] {
+            guard let task = Int(id) else { throw ThrobberError.invalid("SLURM_ARRAY_TASK_ID", id, allowed: "an integer") }
+            let minimum = Int(environment["SLURM_ARRAY_TASK_MIN"] ?? "0") ?? 0
+            guard let countText = environment["SLURM_ARRAY_TASK_COUNT"] ?? shards.map(String.init), let count = Int(countText), count >= 1 else {
+                throw ThrobberError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N", exitCode: .usage)
+            }
+            let index = task - minimum
+            guard index >= 0, index < count else {
+                throw ThrobberError.invalid("SLURM_ARRAY_TASK_ID", id, allowed: "SLURM_ARRAY_TASK_MIN (\(minimum)) + [0, \(count))")
+            }
+            return ShardPlan(index: index, count: count, mode: mode)
+        }
+        if let text = environment["JOB_COMPLETION_INDEX"] {
+            guard let index = Int(text), index >= 0 else { throw ThrobberError.invalid("JOB_COMPLETION_INDEX", text, allowed: "an integer ≥ 0") }
+            guard let shards else {
+                throw ThrobberError("JOB_COMPLETION_INDEX is set; pass --shards N (the Indexed Job's completions)", exitCode: .usage)
+            }
+            guard index < shards else { throw ThrobberError.invalid("JOB_COMPLETION_INDEX", text, allowed: "below --shards \(shards)") }
+            return ShardPlan(index: index, count: shards, mode: mode)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+
+/// A grid of equally sized frames on one transparent image, and the texture-atlas JSON that game
+/// engines (Phaser 3, PixiJS) load with it.
+///
+/// Frames fill the grid row by row with no gaps or padding: frame i sits in column `i % columns`
+/// of row `i / columns`. Cells past the last frame stay transparent.
+public enum SpriteSheet {
+    /// The grid for `frameCount` frames.
+    ///
+    /// - Parameters:
+    ///   - frameCount: how many frames the sheet holds.
+    ///   - frameWidth: the width of one frame in pixels.
+    ///   - frameHeight: the height of one frame in pixels.
+    ///   - columns: the number of columns, or `nil` for ⌈√frameCount⌉ (the squarest grid);
+    ///     more columns than frames are cut down to one per frame.
+    /// - Returns: the columns and rows of the grid and the sheet's size in pixels.
+    /// - Precondition: `frameCount`, `frameWidth`, `frameHeight` and `columns` (when given) are positive.
+    public static func layout(
+        frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int?
+    ) -> (columns: Int, rows: Int, width: Int, height: Int) {
+        precondition(frameCount > 0, "a sprite sheet needs at least one frame, not \(frameCount)")
+        precondition(frameWidth > 0 && frameHeight > 0, "sprite frame size \(frameWidth)×\(frameHeight) is not positive")
+        let chosen: Int
+        if let columns {
+            precondition(columns > 0, "sprite sheet columns \(columns) is not positive")
+            chosen = min(columns, frameCount)
+        } else {
+            chosen = ceilingSquareRoot(frameCount)
+        }
+        let rows = (frameCount + chosen - 1) / chosen
+        return (chosen, rows, chosen * frameWidth, rows * frameHeight)
+    }
+
+    /// Assembles a sheet one frame at a time, so a renderer need not hold every frame at once.
+    public struct Builder: Sendable {
+        /// The number of cells across.
+        public let columns: Int
+        /// The number of cells down.
+        public let rows: Int
+        /// The width of one cell (and of every frame) in pixels.
+        public let frameWidth: Int
+        /// The height of one cell (and of every frame) in pixels.
+        public let frameHeight: Int
+        private var pixels: [UInt8]
+
+        /// Creates a transparent sheet of `columns × rows` cells.
+        ///
+        /// - Parameters:
+        ///   - columns: cells across, as `SpriteSheet.layout` returns.
+        ///   - rows: cells down, as `SpriteSheet.layout` returns.
+        ///   - frameWidth: the width of one frame in pixels.
+        ///   - frameHeight: the height of one frame in pixels.
+        /// - Precondition: every argument is positive.
+        public init(columns: Int, rows: Int, frameWidth: Int, frameHeight: Int) {
+            precondition(columns > 0 && rows > 0, "sprite sheet grid \(columns)×\(rows) is not positive")
+            precondition(frameWidth > 0 && frameHeight > 0, "sprite frame size \(frameWidth)×\(frameHeight) is not positive")
+            self.columns = columns
+            self.rows = rows
+            self.frameWidth = frameWidth
+            self.frameHeight = frameHeight
+            pixels = [UInt8](repeating: 0, count: columns * frameWidth * rows * frameHeight * 4)
+        }
+
+        /// Copies `image` into cell `index`, replacing what was there.
+        ///
+        /// - Parameters:
+        ///   - image: the frame, `frameWidth × frameHeight`.
+        ///   - index: the frame's position: column `index % columns`, row `index / columns`.
+        /// - Precondition: the image has the frame size and `index` is in `0..<columns × rows`.
+        public mutating func place(_ image: Image, at index: Int) {
+            precondition(image.width == frameWidth && image.height == frameHeight,
+                         "frame \(index) is \(image.width)×\(image.height), not \(frameWidth)×\(frameHeight)")
+            precondition(index >= 0 && index < columns * rows, "frame index \(index) is not in 0..<\(columns * rows)")
+            let rowBytes = frameWidth * 4
+            let sheetRowBytes = columns * rowBytes
+            let origin = (index / columns) * frameHeight * sheetRowBytes + (index % columns) * rowBytes
+            pixels.withUnsafeMutableBytes { sheet in
+                image.pixels.withUnsafeBytes { frame in
+                    for y in 0..<frameHeight {
+                        (sheet.baseAddress! + origin + y * sheetRowBytes)
+                            .copyMemory(from: frame.baseAddress! + y * rowBytes, byteCount: rowBytes)
+                    }
+                }
+            }
+        }
+
+        /// The sheet as it stands: `columns × frameWidth` by `rows × frameHeight` pixels.
+        public var image: Image {
+            Image(width: columns * frameWidth, height: rows * frameHeight, pixels: pixels)
+        }
+    }
+
+    /// The texture atlas in TexturePacker's "JSON Hash" form, which Phaser 3 and PixiJS load.
+    ///
+    /// The `frames` object lists the frames in order (the JSON is written by hand so that key order
+    /// survives), each untrimmed and unrotated with its `duration` in milliseconds; `animations`
+    /// names them in order under `animationName`; `meta` records the image, its size, the scale
+    /// (as a string, as TexturePacker writes it), `frameRate` and `loop`. Output is pretty-printed
+    /// with two-space indentation and ends in a newline.
+    ///
+    /// - Parameters:
+    ///   - imageName: the sheet's file name, relative to the JSON file.
+    ///   - frameNames: one distinct name per frame, in order.
+    ///   - frameWidth: the width of one frame in pixels.
+    ///   - frameHeight: the height of one frame in pixels.
+    ///   - columns: the grid's columns, as `layout` returns.
+    ///   - sheetWidth: the sheet's width in pixels.
+    ///   - sheetHeight: the sheet's height in pixels.
+    ///   - fps: frames per second; each frame lasts 1000 / fps ms.
+    ///   - loop: whether the animation repeats.
+    ///   - animationName: the key of the animation in `animations`.
+    ///   - scale: the pixels per point the frames were rendered at.
+    /// - Returns: the JSON document, UTF-8.
+    /// - Precondition: names are distinct, `columns` is positive, `fps` and `scale` are finite and positive.
+    public static func textureAtlasJSON(
+        imageName: String, frameNames: [String], frameWidth: Int, frameHeight: Int, columns: Int,
+        sheetWidth: Int, sheetHeight: Int, fps: Double, loop: Bool, animationName: String, scale: Double
+    ) -> Data {
+        precondition(Set(frameNames).count == frameNames.count, "sprite frame names are not distinct")
+        precondition(columns > 0, "sprite sheet columns \(columns) is not positive")
+        precondition(fps.isFinite && fps > 0, "sprite frame rate \(fps) is not positive")
+        precondition(scale.isFinite && scale > 0, "sprite scale \(scale) is not positive")
+        let duration = number(1000 / fps)
+        var json = "{\n  \"frames\": {"
+        for (index, name) in frameNames.enumerated() {
+            let x = (index % columns) * frameWidth, y = (index / columns) * frameHeight
+            json += index == 0 ? "\n" : ",\n"
+            json += """
+                    \(quoted(name)): {
+                      "frame": {"x": \(x), "y": \(y), "w": \(frameWidth), "h": \(frameHeight)},
+                      "rotated": false,
+                      "trimmed": false,
+                      "spriteSourceSize": {"x": 0, "y": 0, "w": \(frameWidth), "h": \(frameHeight)},
+                      "sourceSize": {"w": \(frameWidth), "h": \(frameHeight)},
+                      "duration": \(duration)
+                    }
+                """
+        }
+        json += frameNames.isEmpty ? "},\n" : "\n  },\n"
+        json += "  \"animations\": {\n    \(quoted(animationName)): ["
+        json += frameNames.map(quoted).joined(separator: ", ")
+        json += """
+            ]
+              },
+              "meta": {
+                "app": "Throbber",
+                "version": \(quoted(throbberVersion)),
+                "image": \(quoted(imageName)),
+                "format": "RGBA8888",
+                "size": {"w": \(sheetWidth), "h": \(sheetHeight)},
+                "scale": \(quoted(number(scale))),
+                "frameRate": \(number(fps)),
+                "loop": \(loop)
+              }
+            }
+
+            """
+        return Data(json.utf8)
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped (RFC 8259 §7).
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A JSON number: integral values without a fraction ("60", not "60.0"), others in Swift's
+    /// shortest round-tripping form.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return "\(value)"
+    }
+
+    /// ⌈√n⌉ for n ≥ 1, exact for every Int (no floating-point rounding at perfect squares).
+    private static func ceilingSquareRoot(_ n: Int) -> Int {
+        var root = Int(Double(n).squareRoot())
+        while root * root < n { root += 1 }
+        while root > 1 && (root - 1) * (root - 1) >= n { root -= 1 }
+        return root
+    }
+}

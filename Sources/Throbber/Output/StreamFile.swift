@@ -1,0 +1,106 @@
+import Foundation
+
+/// A file written piece by piece that appears under its name only when complete: bytes go to a
+/// hidden temporary file beside it, renamed into place by `commit`, removed by `abort`. "-" is
+/// standard output, written straight through. Keeps a SHA-256 of everything written.
+public final class StreamFile {
+    /// The final path ("-" for standard output).
+    public let path: String
+    private let temporary: String?
+    private let fd: Int32
+    private var hash = SHA256()
+    private var closed = false
+
+    /// Opens the temporary file (or standard output).
+    ///
+    /// - Throws: `cannotCreate` naming the path and the system's reason.
+    public init(path: String) throws {
+        self.path = path
+        if path == "-" {
+            temporary = nil
+            fd = STDOUT_FILENO
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        let temp = "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw ThrobberError("cannot create \(path): \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
+        }
+        temporary = temp
+        fd = descriptor
+    }
+
+    deinit {
+        if !closed { abort() }
+    }
+
+    /// Appends bytes.
+    ///
+    /// - Throws: `ioError` naming the path (disk full, reader gone …).
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        hash.update(bytes)
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = errno == EPIPE ? "the reading process closed the pipe" : String(cString: strerror(errno))
+                throw ThrobberError("cannot write \(path == "-" ? "standard output" : path): \(reason)", exitCode: .ioError)
+            }
+            offset += written
+        }
+    }
+
+    /// Appends bytes.
+    public func write(_ data: Data) throws {
+        try data.withUnsafeBytes { try write($0) }
+    }
+
+    /// Appends bytes.
+    public func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// Closes the file and moves it into place.
+    ///
+    /// - Returns: the SHA-256 of the bytes written.
+    /// - Throws: `cannotCreate` when the file exists and `overwrite` is false; `ioError` when closing fails.
+    @discardableResult
+    public func commit(overwrite: Bool) throws -> String {
+        closed = true
+        let digest = SHA256.hex(hash.finalize())
+        guard let temporary else { return digest }
+        if close(fd) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw ThrobberError("cannot write \(path): \(reason)", exitCode: .ioError)
+        }
+        if overwrite {
+            guard rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw ThrobberError("cannot write \(path): \(reason)", exitCode: .ioError)
+            }
+        } else {
+            guard link(temporary, path) == 0 else {
+                let code = errno
+                unlink(temporary)
+                throw ThrobberError(code == EEXIST ? "\(path) exists; pass --overwrite to replace it" : "cannot write \(path): \(String(cString: strerror(code)))",
+                                    exitCode: code == EEXIST ? .cannotCreate : .ioError)
+            }
+            unlink(temporary)
+        }
+        return digest
+    }
+
+    /// Closes and removes the temporary file: nothing is left.
+    public func abort() {
+        guard !closed else { return }
+        closed = true
+        if let temporary {
+            close(fd)
+            unlink(temporary)
+        }
+    }
+}

@@ -1,0 +1,386 @@
+import Foundation
+import Throbber
+import ThrobberPNG
+
+/// `throbber batch`: every render of a job file, on every core, optionally one shard of many.
+enum BatchCommand {
+    static let help = """
+        USAGE: throbber batch JOB.json [options]
+
+        Renders every clip of a job file (see examples/): scenes with parameters at one or more
+        scales, written as PNG sequences, sprite sheets with a TexturePacker JSON atlas, raw RGBA
+        or Y4M streams, or GIF/WebP/APNG/MP4 through ffmpeg. The whole file is checked before the
+        first frame. One thread renders; encoding and writing run on every core. Every file is
+        written to a temporary name and renamed. A manifest records every frame's file and the
+        SHA-256 of its pixels; `throbber verify` checks shards together.
+
+        OPTIONS:
+          --shard K/N            render shard K (0-based) of N; also taken from SLURM_ARRAY_TASK_ID
+                                 (− SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT, or from
+                                 JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with --shards N
+          --shards N             the shard count when the index comes from the environment
+          --shard-mode M         contiguous (default: each shard a run of frames) or strided
+          --skip-existing        keep frames and files that exist (resume an interrupted run)
+          --overwrite            replace existing files (default: refuse before rendering)
+          --backend gl|cpu       renderer (default: the job's, else gl)
+          --base DIR             resolve relative output paths against DIR (default: the job file's directory)
+          --manifest FILE        where the manifest goes (default: beside the job file,
+                                 JOB.manifest.json or JOB.shard-K-of-N.manifest.json)
+          --threads N            encoding threads (default: every core)
+          --progress             print progress even when stderr is not a terminal
+          -q, --quiet            print nothing on success
+          -h, --help             show this help
+
+        Stopped by SIGINT or SIGTERM, it finishes the frames in flight, leaves no partial file and
+        exits 130; rerun with --skip-existing to complete the job.
+        """
+
+    static let options = [
+        OptionSpec("--shard"), OptionSpec("--shards"), OptionSpec("--shard-mode"), OptionSpec("--skip-existing", value: false),
+        OptionSpec("--overwrite", value: false), OptionSpec("--backend"), OptionSpec("--base"), OptionSpec("--manifest"),
+        OptionSpec("--threads"), OptionSpec("--progress", value: false), OptionSpec("-q", "--quiet", value: false),
+        OptionSpec("-h", "--help", value: false),
+    ]
+
+    static func run(_ argv: [String]) throws {
+        let arguments = try ParsedArguments(argv, options: options)
+        if arguments.has("--help") {
+            print(help)
+            return
+        }
+        guard arguments.positionals.count == 1, let jobPath = arguments.positionals.first else {
+            throw ThrobberError("batch takes one job file; see throbber batch --help", exitCode: .usage)
+        }
+        let overwrite = arguments.has("--overwrite")
+        let skipExisting = arguments.has("--skip-existing")
+        if overwrite && skipExisting {
+            throw ThrobberError("--overwrite and --skip-existing exclude each other", exitCode: .usage)
+        }
+        let mode = ShardPlan.Mode(rawValue: try arguments.choice("--shard-mode", default: "contiguous",
+                                                                 among: ShardPlan.Mode.allCases.map(\.rawValue)))!
+        let shardsOption = try arguments.value("--shards").map { _ in try arguments.integer("--shards", default: 1, range: 1...1_000_000) }
+        var shard = ShardPlan.whole
+        if let text = arguments.value("--shard") {
+            shard = try ShardPlan.parse(text, mode: mode)
+        } else if let fromEnvironment = try ShardPlan.fromEnvironment(ProcessInfo.processInfo.environment, shards: shardsOption, mode: mode) {
+            shard = fromEnvironment
+        } else if shardsOption != nil {
+            throw ThrobberError("--shards needs a shard index: --shard K/N, or SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment",
+                                exitCode: .usage)
+        }
+        let threads = try arguments.integer("--threads", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...1024)
+        let job = try Job.load(path: jobPath, baseDirectory: arguments.value("--base"), backends: Backend.allCases.map(\.rawValue))
+        let backendName = try arguments.value("--backend").map { _ in try arguments.choice("--backend", default: "gl", among: Backend.allCases.map(\.rawValue)) }
+            ?? job.backend ?? "gl"
+        let manifestPath = arguments.value("--manifest") ?? defaultManifest(jobPath, shard)
+        let run = try BatchRun(job: job, shard: shard, backend: Backend(rawValue: backendName)!, overwrite: overwrite,
+                               skipExisting: skipExisting, threads: threads, manifestPath: manifestPath,
+                               progress: arguments.has("--progress"), quiet: arguments.has("--quiet"))
+        try run.execute()
+    }
+
+    static func defaultManifest(_ jobPath: String, _ shard: ShardPlan) -> String {
+        let stem = URL(fileURLWithPath: jobPath).deletingPathExtension().path
+        return shard.count == 1 ? "\(stem).manifest.json" : "\(stem).shard-\(shard.index)-of-\(shard.count).manifest.json"
+    }
+}
+
+/// One execution of a job's shard: preflight, then the pipeline, then the manifest.
+final class BatchRun {
+    let job: Job
+    let shard: ShardPlan
+    let units: [WorkUnit]
+    let backend: Backend
+    let overwrite: Bool
+    let skipExisting: Bool
+    let threads: Int
+    let manifestPath: String
+    let progressForced: Bool
+    let quiet: Bool
+
+    init(job: Job, shard: ShardPlan, backend: Backend, overwrite: Bool, skipExisting: Bool, threads: Int,
+         manifestPath: String, progress: Bool, quiet: Bool) throws {
+        self.job = job
+        self.shard = shard
+        units = shard.units(of: job)
+        self.backend = backend
+        self.overwrite = overwrite
+        self.skipExisting = skipExisting
+        self.threads = threads
+        self.manifestPath = manifestPath
+        progressForced = progress
+        self.quiet = quiet
+    }
+
+    /// Checks everything that can fail before the first frame: directories, existing files, ffmpeg.
+    func preflight() throws {
+        var directories = Set<String>([URL(fileURLWithPath: manifestPath).deletingLastPathComponent().path])
+        var existing: [String] = []
+        for unit in units {
+            let clip = job.clips[unit.clip]
+            for output in clip.outputs {
+                switch output {
+                case .png(let pattern, _):
+                    for k in unit.frames {
+                        let file = pattern.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k)
+                        directories.insert(URL(fileURLWithPath: file).deletingLastPathComponent().path)
+                        if FileManager.default.fileExists(atPath: file) { existing.append(file) }
+                    }
+                case .video:
+                    if FFmpegSink.executable == nil {
+                        throw ThrobberError("ffmpeg is not on PATH; install it (apt-get install -y ffmpeg) to write \(output.path)",
+                                            exitCode: .backendUnavailable)
+                    }
+                    fallthrough
+                default:
+                    for file in output.artifactFiles {
+                        directories.insert(URL(fileURLWithPath: file).deletingLastPathComponent().path)
+                        if FileManager.default.fileExists(atPath: file) { existing.append(file) }
+                    }
+                }
+            }
+        }
+        for directory in directories.sorted() { try AtomicFile.prepareDirectory(URL(fileURLWithPath: directory)) }
+        if !existing.isEmpty && !overwrite && !skipExisting {
+            throw ThrobberError("\(existing.count) output file\(existing.count == 1 ? "" : "s") exist (first: \(existing[0])); "
+                                + "pass --overwrite to replace them or --skip-existing to keep them", exitCode: .cannotCreate)
+        }
+    }
+
+    func execute() throws {
+        try preflight()
+        let renderer = try FrameRenderer(backend, shaderDirectory: nil)
+        for unit in units {
+            let clip = job.clips[unit.clip]
+            let (width, height) = clip.scene.pixelSize
+            guard width <= renderer.maxCanvasSide, height <= renderer.maxCanvasSide else {
+                throw ThrobberError("\(job.path):\(clip.line): \(clip.label) is \(width)×\(height) px; \(renderer.description) renders at most \(renderer.maxCanvasSide) px a side",
+                                    exitCode: .usage)
+            }
+        }
+        let interruption = Interruption()
+        let total = units.reduce(0) { $0 + $1.frames.count }
+        let progress = ProgressLine(total: total, forced: progressForced, quiet: quiet)
+        let pool = EncodePool(inFlight: 2 * threads)
+        let records = ManifestRecords()
+        let clock = ContinuousClock()
+        let began = clock.now
+        var rendered = 0
+        var skipped = 0
+        let overwrite = self.overwrite
+
+        var loopError: Error?
+        do {
+        units: for unit in units {
+            let clip = job.clips[unit.clip]
+            let (width, height) = clip.scene.pixelSize
+            let pngOutputs = clip.outputs.compactMap { output -> (FramePattern, Int)? in
+                if case .png(let pattern, let level) = output { return (pattern, level) }
+                return nil
+            }
+            // Ordered outputs: with --skip-existing an output whose files all exist is kept as it is.
+            var sinkOutputs: [Output] = []
+            for output in clip.outputs where output.isOrdered {
+                let files = output.artifactFiles
+                if skipExisting && !files.isEmpty && files.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
+                    pool.submit {
+                        for file in files {
+                            guard let data = FileManager.default.contents(atPath: file) else {
+                                throw ThrobberError("cannot read \(file)", exitCode: .noInput)
+                            }
+                            records.add(Manifest.Artifact(clip: clip.label, type: output.artifactType(file), file: file,
+                                                          sha256: SHA256.hexDigest(Array(data))))
+                        }
+                    }
+                } else {
+                    sinkOutputs.append(output)
+                }
+            }
+            let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height) }
+            let serial = DispatchQueue(label: "throbber.sink.\(unit.clip)")
+            let sinkBox = SinkBox(sinks)
+            var completed = true
+            for k in unit.frames {
+                if interruption.signal != nil || pool.error != nil {
+                    completed = false
+                    break
+                }
+                let t = clip.time(k)
+                let files = pngOutputs.map { ($0.0.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k), $0.1) }
+                let missing = files.filter { !(skipExisting && FileManager.default.fileExists(atPath: $0.0)) }
+                if missing.isEmpty && sinks.isEmpty {
+                    // Everything of this frame exists: hash what is there for the manifest.
+                    pool.submit {
+                        for (file, _) in files { records.add(try BatchRun.existingFrame(file, clip: clip, frame: k, t: t)) }
+                        progress.advance()
+                    }
+                    skipped += 1
+                    continue
+                }
+                let image = try renderer.render(clip.scene.drawList(at: t))
+                rendered += 1
+                let text = RenderCommand.frameText(clip.scene, t: t) + (clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? [])
+                pool.submit {
+                    var digest: String?
+                    var encoded: [Int: Data] = [:]
+                    for (file, level) in files {
+                        guard missing.contains(where: { $0.0 == file }) else {
+                            // Kept as it is (--skip-existing): the manifest records its own pixels.
+                            records.add(try BatchRun.existingFrame(file, clip: clip, frame: k, t: t))
+                            continue
+                        }
+                        let data = try encoded[level] ?? PNGCodec.encode(image, settings: .batch(level: level), text: text)
+                        encoded[level] = data
+                        try AtomicFile.write(data, to: URL(fileURLWithPath: file), overwrite: overwrite)
+                        digest = digest ?? SHA256.hexDigest(image.pixels)
+                        records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
+                                                   height: image.height, pixelsSHA256: digest!))
+                    }
+                    progress.advance()
+                }
+                if !sinks.isEmpty {
+                    pool.submit(on: serial) { try sinkBox.add(image, index: k) }
+                }
+            }
+            if !sinks.isEmpty {
+                if completed {
+                    pool.submit(on: serial) { records.add(contentsOf: try sinkBox.finish(overwrite: overwrite)) }
+                }
+                // Runs last on the clip's queue; after a failure or an interruption it removes
+                // the temporary files, after success it does nothing.
+                pool.submit(on: serial, always: true) { sinkBox.abortUnfinished() }
+            }
+            if !completed { break units }
+        }
+        } catch {
+            // Let the frames in flight land (whole) before reporting.
+            loopError = error
+        }
+        var failure: Error? = loopError
+        do {
+            try pool.finish()
+        } catch {
+            failure = failure ?? error
+        }
+        progress.finish()
+        if let failure { throw failure }
+        if interruption.signal != nil {
+            throw ThrobberError("interrupted by \(interruption.signalName) after \(rendered) rendered frames; nothing partial was left. "
+                                + "Rerun with --skip-existing to finish the job", exitCode: .interrupted)
+        }
+        let manifest = Manifest(job: job, shard: shard, frames: records.frames, artifacts: records.artifacts)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(try encoder.encode(manifest), to: URL(fileURLWithPath: manifestPath), overwrite: true)
+        if !quiet {
+            let seconds = (clock.now - began).seconds
+            let shardText = shard.count > 1 ? ", shard \(shard.index)/\(shard.count)" : ""
+            FileHandle.standardError.write(Data(String(
+                format: "batch: rendered %d frames, kept %d existing, %d clips%@, in %.2f s (%.1f frames/s, %@); manifest %@\n",
+                rendered, skipped, Set(units.map(\.clip)).count, shardText, seconds, Double(rendered) / max(seconds, 1e-9),
+                renderer.description, manifestPath).utf8))
+            for clip in Set(units.map(\.clip)).sorted().map({ job.clips[$0] }) {
+                if let loop = clip.loop {
+                    FileHandle.standardError.write(Data("batch: \(clip.label) loops every \(formatNumber(loop.duration)) s (\(loop.frames) frames) from t = \(formatNumber(clip.start)) s: \(BatchRun.loopText(loop))\n".utf8))
+                }
+            }
+        }
+    }
+
+    /// The manifest entry of a frame file that is kept: its own decoded pixels' SHA-256.
+    ///
+    /// - Throws: a data error when the file is not a readable PNG (it must be deleted, not kept).
+    static func existingFrame(_ file: String, clip: Clip, frame: Int, t: Double) throws -> Manifest.Frame {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ThrobberError("cannot read \(file)", exitCode: .noInput)
+        }
+        let image: Image
+        do {
+            image = try PNGCodec.decode(data)
+        } catch let error as ThrobberError {
+            throw ThrobberError("\(file) exists but is not a readable PNG (\(error.message)); delete it and rerun", exitCode: .dataError)
+        }
+        return Manifest.Frame(clip: clip.label, frame: frame, t: t, file: file, width: image.width, height: image.height,
+                              pixelsSHA256: SHA256.hexDigest(image.pixels))
+    }
+
+    /// "frontPhase 2 cycles (−1.3 %), …".
+    static func loopText(_ loop: LoopPlan) -> String {
+        loop.changes.map { String(format: "%@ %d cycle%@ (%+.2f%% speed)", $0.part, $0.cycles, $0.cycles == 1 ? "" : "s", $0.speedChangePercent) }
+            .joined(separator: ", ")
+    }
+}
+
+extension Output {
+    /// The manifest's type for one of this output's files.
+    func artifactType(_ file: String) -> String {
+        switch self {
+        case .png: return "png"
+        case .sheet(_, let json, _): return file == json ? "atlas" : "sheet"
+        case .rgba: return "rgba"
+        case .y4m: return "y4m"
+        case .video(let path): return URL(fileURLWithPath: path).pathExtension.lowercased()
+        }
+    }
+}
+
+extension PNGCodec.Settings {
+    /// The settings batch work uses at zlib `level`.
+    static func batch(level: Int) -> PNGCodec.Settings { PNGCodec.Settings(level: level) }
+}
+
+/// The ordered sinks of one clip, used only from the clip's serial queue.
+final class SinkBox: @unchecked Sendable {
+    private let sinks: [OrderedSink]
+    private var finished = false
+
+    init(_ sinks: [OrderedSink]) { self.sinks = sinks }
+
+    func add(_ image: Image, index: Int) throws {
+        for sink in sinks { try sink.add(image, index: index) }
+    }
+
+    func finish(overwrite: Bool) throws -> [Manifest.Artifact] {
+        var artifacts: [Manifest.Artifact] = []
+        for sink in sinks { artifacts += try sink.finish(overwrite: overwrite) }
+        finished = true
+        return artifacts
+    }
+
+    func abortUnfinished() {
+        if !finished { sinks.forEach { $0.abort() } }
+    }
+}
+
+/// The manifest's entries, gathered from the encoding threads.
+final class ManifestRecords: @unchecked Sendable {
+    private let lock = NSLock()
+    private var frameList: [Manifest.Frame] = []
+    private var artifactList: [Manifest.Artifact] = []
+
+    func add(_ frame: Manifest.Frame) {
+        lock.lock()
+        frameList.append(frame)
+        lock.unlock()
+    }
+
+    func add(_ artifact: Manifest.Artifact) { add(contentsOf: [artifact]) }
+
+    func add(contentsOf artifacts: [Manifest.Artifact]) {
+        lock.lock()
+        artifactList += artifacts
+        lock.unlock()
+    }
+
+    var frames: [Manifest.Frame] {
+        lock.lock()
+        defer { lock.unlock() }
+        return frameList.sorted { ($0.file) < ($1.file) }
+    }
+
+    var artifacts: [Manifest.Artifact] {
+        lock.lock()
+        defer { lock.unlock() }
+        return artifactList.sorted { $0.file < $1.file }
+    }
+}

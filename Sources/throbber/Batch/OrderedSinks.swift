@@ -1,0 +1,231 @@
+import Foundation
+import Throbber
+import ThrobberPNG
+
+/// An output that takes a clip's frames in order, on one serial queue: sprite sheets, raw and
+/// Y4M streams, ffmpeg videos. Nothing appears under the output's name until `finish`.
+protocol OrderedSink: AnyObject {
+    /// Takes frame `index` (frames arrive in order).
+    func add(_ image: Image, index: Int) throws
+    /// Writes what is left and moves the files into place.
+    func finish(overwrite: Bool) throws -> [Manifest.Artifact]
+    /// Removes every temporary file.
+    func abort()
+}
+
+/// Makes the sink for one ordered output of a clip.
+func makeSink(_ output: Output, clip: Clip, width: Int, height: Int) throws -> OrderedSink {
+    switch output {
+    case .png: preconditionFailure("PNG frames are not an ordered output")
+    case .sheet(let path, let json, let columns):
+        return SheetSink(path: path, json: json, columns: columns, clip: clip, width: width, height: height)
+    case .rgba(let path):
+        return RawStreamSink(file: try StreamFile(path: path), clip: clip, type: "rgba") { image in image.pixels }
+    case .y4m(let path, let alpha):
+        let file = try StreamFile(path: path)
+        try file.write(Y4M.header(width: width, height: height, fps: clip.fps, alpha: alpha))
+        return RawStreamSink(file: file, clip: clip, type: "y4m") { image in Array(Y4M.frame(image, alpha: alpha)) }
+    case .video(let path):
+        return try FFmpegSink(path: path, clip: clip, width: width, height: height)
+    }
+}
+
+/// Raw RGBA or Y4M frames appended to a file or standard output.
+final class RawStreamSink: OrderedSink {
+    let file: StreamFile
+    let clip: Clip
+    let type: String
+    let encode: (Image) -> [UInt8]
+
+    init(file: StreamFile, clip: Clip, type: String, encode: @escaping (Image) -> [UInt8]) {
+        self.file = file
+        self.clip = clip
+        self.type = type
+        self.encode = encode
+    }
+
+    func add(_ image: Image, index: Int) throws { try file.write(encode(image)) }
+
+    func finish(overwrite: Bool) throws -> [Manifest.Artifact] {
+        let digest = try file.commit(overwrite: overwrite)
+        return file.path == "-" ? [] : [Manifest.Artifact(clip: clip.label, type: type, file: file.path, sha256: digest)]
+    }
+
+    func abort() { file.abort() }
+}
+
+/// Every frame of a clip on one grid PNG, with a TexturePacker "JSON Hash" atlas beside it.
+final class SheetSink: OrderedSink {
+    let path: String
+    let json: String
+    let clip: Clip
+    var builder: SpriteSheet.Builder
+    let columns: Int
+
+    init(path: String, json: String, columns: Int?, clip: Clip, width: Int, height: Int) {
+        self.path = path
+        self.json = json
+        self.clip = clip
+        let layout = SpriteSheet.layout(frameCount: clip.frameCount, frameWidth: width, frameHeight: height, columns: columns)
+        self.columns = layout.columns
+        builder = SpriteSheet.Builder(columns: layout.columns, rows: layout.rows, frameWidth: width, frameHeight: height)
+    }
+
+    func add(_ image: Image, index: Int) throws { builder.place(image, at: index) }
+
+    func finish(overwrite: Bool) throws -> [Manifest.Artifact] {
+        let sheet = builder.image
+        let png = try PNGCodec.encode(sheet, settings: .init(level: 9))
+        let names = (0..<clip.frameCount).map { String(format: "%@_%05d", clip.label, $0) }
+        let atlas = SpriteSheet.textureAtlasJSON(
+            imageName: URL(fileURLWithPath: path).lastPathComponent, frameNames: names, frameWidth: builder.frameWidth,
+            frameHeight: builder.frameHeight, columns: columns, sheetWidth: sheet.width, sheetHeight: sheet.height,
+            fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale)
+        try AtomicFile.write(png, to: URL(fileURLWithPath: path), overwrite: overwrite)
+        try AtomicFile.write(atlas, to: URL(fileURLWithPath: json), overwrite: overwrite)
+        return [Manifest.Artifact(clip: clip.label, type: "sheet", file: path, sha256: SHA256.hexDigest(Array(png))),
+                Manifest.Artifact(clip: clip.label, type: "atlas", file: json, sha256: SHA256.hexDigest(Array(atlas)))]
+    }
+
+    func abort() {}
+}
+
+/// A GIF, WebP, APNG or MP4 made by ffmpeg from the raw frames piped to its standard input.
+final class FFmpegSink: OrderedSink {
+    let path: String
+    let temporary: String
+    let clip: Clip
+    let process = Process()
+    let input = Pipe()
+    let errors = Pipe()
+    let format: String
+    private let errorText = ErrorTail()
+
+    /// Where ffmpeg is, or nil.
+    static var executable: URL? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return directories.map { URL(fileURLWithPath: String($0)).appendingPathComponent("ffmpeg") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    init(path: String, clip: Clip, width: Int, height: Int) throws {
+        guard let ffmpeg = FFmpegSink.executable else {
+            throw ThrobberError("ffmpeg is not on PATH; install it (apt-get install -y ffmpeg) to write \(path)", exitCode: .backendUnavailable)
+        }
+        self.path = path
+        self.clip = clip
+        format = URL(fileURLWithPath: path).pathExtension.lowercased()
+        let url = URL(fileURLWithPath: path)
+        temporary = "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(getpid()).tmp"
+        var arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+                         "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)",
+                         "-framerate", String(format: "%.6g", clip.fps), "-i", "pipe:0"]
+        switch format {
+        case "gif":
+            // A palette generated from the clip itself, one entry kept for transparency.
+            arguments += ["-filter_complex", "[0:v]split[a][b];[a]palettegen=reserve_transparent=1:stats_mode=full[p];[b][p]paletteuse=alpha_threshold=128",
+                          "-loop", "0", "-f", "gif"]
+        case "webp":
+            arguments += ["-c:v", "libwebp_anim", "-lossless", "1", "-loop", "0", "-f", "webp"]
+        case "apng":
+            arguments += ["-plays", "0", "-f", "apng"]
+        default:
+            // H.264 has no alpha: frames arrive composited over black; 4:2:0 needs even sides.
+            arguments += ["-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                          "-movflags", "+faststart", "-f", "mp4"]
+        }
+        arguments.append(temporary)
+        process.executableURL = ffmpeg
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        let tail = errorText
+        errors.fileHandleForReading.readabilityHandler = { handle in tail.append(handle.availableData) }
+        do {
+            try process.run()
+        } catch {
+            throw ThrobberError("cannot start ffmpeg: \(error)", exitCode: .backendUnavailable)
+        }
+    }
+
+    func add(_ image: Image, index: Int) throws {
+        var pixels = image.pixels
+        if format == "mp4" {
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                let a = Int(pixels[i + 3])
+                for c in 0..<3 { pixels[i + c] = UInt8((Int(pixels[i + c]) * a + 127) / 255) }
+                pixels[i + 3] = 255
+            }
+        }
+        let fd = input.fileHandleForWriting.fileDescriptor
+        try pixels.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw ThrobberError("ffmpeg stopped reading frames for \(path): \(errorText.lastLine)", exitCode: .ioError)
+                }
+                offset += written
+            }
+        }
+    }
+
+    func finish(overwrite: Bool) throws -> [Manifest.Artifact] {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        errors.fileHandleForReading.readabilityHandler = nil
+        guard process.terminationStatus == 0 else {
+            unlink(temporary)
+            throw ThrobberError("ffmpeg failed to write \(path) (status \(process.terminationStatus)): \(errorText.lastLine)", exitCode: .ioError)
+        }
+        guard let data = FileManager.default.contents(atPath: temporary) else {
+            throw ThrobberError("ffmpeg wrote no \(path)", exitCode: .ioError)
+        }
+        if overwrite {
+            guard rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw ThrobberError("cannot write \(path): \(reason)", exitCode: .ioError)
+            }
+        } else {
+            let status = link(temporary, path)
+            let code = errno
+            unlink(temporary)
+            guard status == 0 else {
+                throw ThrobberError(code == EEXIST ? "\(path) exists; pass --overwrite to replace it" : "cannot write \(path): \(String(cString: strerror(code)))",
+                                    exitCode: code == EEXIST ? .cannotCreate : .ioError)
+            }
+        }
+        return [Manifest.Artifact(clip: clip.label, type: format, file: path, sha256: SHA256.hexDigest(Array(data)))]
+    }
+
+    func abort() {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        errors.fileHandleForReading.readabilityHandler = nil
+        unlink(temporary)
+    }
+}
+
+/// The last bytes a child wrote to stderr, for error messages.
+final class ErrorTail: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ chunk: Data) {
+        lock.lock()
+        data.append(chunk)
+        if data.count > 4096 { data = data.suffix(4096) }
+        lock.unlock()
+    }
+
+    var lastLine: String {
+        lock.lock()
+        defer { lock.unlock() }
+        let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+        return lines.last.map(String.init) ?? "no message"
+    }
+}

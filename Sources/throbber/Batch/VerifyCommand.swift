@@ -1,0 +1,131 @@
+import Foundation
+import Throbber
+import ThrobberPNG
+
+/// `throbber verify`: the manifests of a job's shards, together, complete and intact.
+enum VerifyCommand {
+    static let help = """
+        USAGE: throbber verify MANIFEST.json... [options]
+
+        Checks that the manifests written by `throbber batch` (one per shard) belong to one job,
+        that every shard is there once, that together they list every frame and artifact the job
+        plans, each exactly once, and that every file is intact: each PNG decodes to pixels with
+        the recorded SHA-256, each other file has the recorded SHA-256. Exit 0 when all holds,
+        1 when anything is missing or damaged.
+
+        OPTIONS:
+          --quick                check presence only, not the hashes
+          -h, --help             show this help
+        """
+
+    static func run(_ argv: [String]) throws {
+        let arguments = try ParsedArguments(argv, options: [OptionSpec("--quick", value: false), OptionSpec("-h", "--help", value: false)])
+        if arguments.has("--help") {
+            print(help)
+            return
+        }
+        guard !arguments.positionals.isEmpty else { throw ThrobberError("verify needs one or more manifest files", exitCode: .usage) }
+        let manifests = try arguments.positionals.map { path -> (String, Manifest) in
+            guard let data = FileManager.default.contents(atPath: path) else { throw ThrobberError("cannot read \(path)", exitCode: .noInput) }
+            do {
+                return (path, try JSONDecoder().decode(Manifest.self, from: data))
+            } catch {
+                throw ThrobberError("\(path) is not a Throbber manifest: \(error)", exitCode: .dataError)
+            }
+        }
+        var problems: [String] = []
+        let first = manifests[0].1
+        for (path, manifest) in manifests where manifest.jobDigest != first.jobDigest || manifest.shardCount != first.shardCount {
+            problems.append("\(path) belongs to another job or shard count (job \(manifest.jobDigest.prefix(12)), \(manifest.shardCount) shards; "
+                            + "\(manifests[0].0) has \(first.jobDigest.prefix(12)), \(first.shardCount))")
+        }
+        var seenShards: [Int: String] = [:]
+        for (path, manifest) in manifests {
+            if let other = seenShards[manifest.shardIndex] { problems.append("shard \(manifest.shardIndex) appears twice: \(other) and \(path)") }
+            seenShards[manifest.shardIndex] = path
+        }
+        let missingShards = (0..<first.shardCount).filter { seenShards[$0] == nil }
+        if !missingShards.isEmpty {
+            problems.append("missing shard\(missingShards.count == 1 ? "" : "s") \(missingShards.map(String.init).joined(separator: ", ")) of \(first.shardCount)")
+        }
+        var frames: [String: Manifest.Frame] = [:]
+        var artifacts: [String: Manifest.Artifact] = [:]
+        for (path, manifest) in manifests {
+            for frame in manifest.frames {
+                if frames[frame.file] != nil { problems.append("\(frame.file) is listed twice (again in \(path))") }
+                frames[frame.file] = frame
+            }
+            for artifact in manifest.artifacts {
+                if artifacts[artifact.file] != nil { problems.append("\(artifact.file) is listed twice (again in \(path))") }
+                artifacts[artifact.file] = artifact
+            }
+        }
+        if frames.count != first.plannedFrames {
+            problems.append("\(frames.count) of \(first.plannedFrames) planned frames are listed")
+        }
+        if artifacts.count != first.plannedArtifacts {
+            problems.append("\(artifacts.count) of \(first.plannedArtifacts) planned artifacts are listed")
+        }
+        // Integrity, on every core.
+        let frameList = Array(frames.values)
+        let artifactList = Array(artifacts.values)
+        let quick = arguments.has("--quick")
+        let damaged = Damaged()
+        DispatchQueue.concurrentPerform(iterations: frameList.count + artifactList.count) { index in
+            if index < frameList.count {
+                let frame = frameList[index]
+                guard let data = FileManager.default.contents(atPath: frame.file) else {
+                    damaged.add("\(frame.file): missing")
+                    return
+                }
+                if quick { return }
+                guard let image = try? PNGCodec.decode(data) else {
+                    damaged.add("\(frame.file): not a readable PNG")
+                    return
+                }
+                if image.width != frame.width || image.height != frame.height {
+                    damaged.add("\(frame.file): \(image.width)×\(image.height) px, the manifest says \(frame.width)×\(frame.height)")
+                } else if SHA256.hexDigest(image.pixels) != frame.pixelsSHA256 {
+                    damaged.add("\(frame.file): pixels differ from the manifest's SHA-256")
+                }
+            } else {
+                let artifact = artifactList[index - frameList.count]
+                guard let data = FileManager.default.contents(atPath: artifact.file) else {
+                    damaged.add("\(artifact.file): missing")
+                    return
+                }
+                if !quick && SHA256.hexDigest(Array(data)) != artifact.sha256 {
+                    damaged.add("\(artifact.file): bytes differ from the manifest's SHA-256")
+                }
+            }
+        }
+        problems += damaged.list
+        let shardText = "\(manifests.count) manifest\(manifests.count == 1 ? "" : "s") (\(first.shardCount) shard\(first.shardCount == 1 ? "" : "s"))"
+        if problems.isEmpty {
+            print("verify: \(shardText), \(frames.count)/\(first.plannedFrames) frames, \(artifacts.count)/\(first.plannedArtifacts) artifacts: "
+                  + (quick ? "all present" : "all intact"))
+            return
+        }
+        for problem in problems.prefix(50) { print("  \(problem)") }
+        if problems.count > 50 { print("  … and \(problems.count - 50) more") }
+        print("verify: \(shardText): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+        exit(ExitCode.mismatch.rawValue)
+    }
+}
+
+private final class Damaged: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+
+    func add(_ item: String) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+
+    var list: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items.sorted()
+    }
+}

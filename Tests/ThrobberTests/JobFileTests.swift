@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import Throbber
+
+/// Job files: positions in errors, suggestions, defaults, sharding and loops.
+struct JobFileTests {
+    func load(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Job {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("job-\(UUID().uuidString).json")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        return try Job.load(path: url.path, baseDirectory: "/out", backends: ["gl", "cpu"])
+    }
+
+    func expectError(_ text: String, _ fragments: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(sourceLocation: sourceLocation) {
+            try load(text)
+        } throws: { error in
+            let error = error as! ThrobberError
+            let ok = error.exitCode == .dataError && fragments.allSatisfy { error.message.contains($0) }
+            if !ok { Issue.record("message was: \(error.message)", sourceLocation: sourceLocation) }
+            return ok
+        }
+    }
+
+    @Test func syntaxErrorsNameLineAndColumn() {
+        expectError("{\n  \"renders\": [\n    {\"scene\": \"ring\",}\n  ]\n}", [":3:22:", "expected a quoted key"])
+        expectError("{\"renders\": [1, 2", [":1:18:", "expected ',' or ']'"])
+        expectError("{\"renders\": [], \"renders\": []}", [":1:17:", "duplicate key"])
+    }
+
+    @Test func unknownKeysSuggestTheNearest() {
+        expectError("{\"renders\": [{\"scene\": \"ring\", \"scals\": [1]}]}", [":1:32:", "unknown key \"scals\"", "did you mean \"scale\""])
+        expectError("{\"renders\": [{\"scene\": \"ring\", \"loopSecond\": 1}]}", ["did you mean \"loopSeconds\""])
+        expectError("{\"render\": []}", [":1:2:", "did you mean \"renders\""])
+        expectError("{\"renders\": [{\"scene\": \"ring\", \"outputs\": [{\"type\": \"pgn\"}]}]}", ["did you mean \"png\""])
+    }
+
+    @Test func parameterErrorsPointAtTheParameter() {
+        expectError("{\"renders\": [{\"scene\": \"wave-ball\",\n \"parameters\": {\"progress\": 1.5}}]}", [":2:17:", "invalid progress '1.5'", "[0, 1]"])
+        expectError("{\"renders\": [{\"scene\": \"wave-ball\", \"parameters\": {\"tickCont\": 3}}]}", ["did you mean 'tickCount'"])
+        expectError("{\"renders\": [{\"scene\": \"wave-bal\"}]}", ["did you mean 'wave-ball'"])
+        expectError("{\"renders\": [{\"scene\": \"ring\", \"fps\": 0}]}", ["invalid fps 0", "> 0"])
+        expectError("{\"renders\": [{\"scene\": \"ring\", \"frames\": 2, \"loop\": true}]}", ["give one of"])
+        expectError("{\"renders\": [{\"scene\": \"ring\", \"scales\": [1, -2]}]}", ["a scale must be a number > 0"])
+    }
+
+    @Test func patternErrorsAreCaught() {
+        expectError("{\"renders\": [{\"scene\": \"ring\", \"outputs\": [{\"type\": \"png\", \"pattern\": \"x.png\"}]}]}", ["frame number directive"])
+        expectError("{\"renders\": [{\"scene\": \"ring\", \"outputs\": [{\"type\": \"png\", \"pattern\": \"{nme}_%d.png\"}]}]}", ["did you mean {name}"])
+        expectError("{\"renders\": [{\"scene\": \"ring\", \"outputs\": [{\"type\": \"video\", \"path\": \"x.avi\"}]}]}", [".gif, .webp, .apng or .mp4"])
+    }
+
+    @Test func collidingOutputsAreRejected() {
+        expectError("{\"renders\": [{\"scene\": \"ring\"}, {\"scene\": \"ring\"}]}", ["writes /out/ring@1x_%05d.png", "too"])
+        expectError("{\"renders\": [{\"scene\": \"ring\", \"outputs\": [{\"type\": \"rgba\"}]}, {\"scene\": \"activity\", \"outputs\": [{\"type\": \"y4m\"}]}]}",
+                    ["only one output can go to stdout"])
+    }
+
+    @Test func defaultsAndScalesMakeOneClipPerScale() throws {
+        let job = try load("{\"renders\": [{\"scene\": \"activity\", \"scales\": [1, 2, 3], \"duration\": 0.5, \"fps\": 30}]}")
+        #expect(job.clips.count == 3)
+        #expect(job.clips.map(\.frameCount) == [15, 15, 15])
+        #expect(job.clips.map(\.scene.scale) == [1, 2, 3])
+        guard case .png(let pattern, let level) = job.clips[1].outputs[0] else {
+            Issue.record("default output is not PNG")
+            return
+        }
+        #expect(pattern.path(name: "activity", scene: "activity", scale: 2, frame: 7) == "/out/activity@2x_00007.png")
+        #expect(level == 6)
+        #expect(job.digest.count == 64)
+    }
+
+    @Test func loopingRetimesAndReports() throws {
+        let job = try load("{\"renders\": [{\"scene\": \"wave-ball\", \"loop\": true, \"loopSeconds\": 4, \"fps\": 30}]}")
+        let clip = job.clips[0]
+        let loop = try #require(clip.loop)
+        #expect(clip.frameCount == 120)
+        #expect(abs(clip.start - 1.656) < 1e-9, "the loop starts once the water has settled")
+        #expect(loop.changes.map(\.cycles) == [2, 4, 3])
+        #expect(abs(loop.changes[1].speedChangePercent - (-1.2969)) < 0.01)
+    }
+
+    @Test(arguments: [
+        ("ring", "", 60), ("activity", "", 60), ("pull-wave", "", 240), ("wave-ball", ", \"loopSeconds\": 4", 240),
+        ("double-wave", ", \"loopSeconds\": 6.666666666666667", 400), ("progress-ring", "", 60),
+    ])
+    func theFrameAfterTheLastEqualsTheFirst(scene id: String, extra: String, frames: Int) throws {
+        let job = try load("{\"renders\": [{\"scene\": \"\(id)\", \"loop\": true\(extra)}]}")
+        let clip = job.clips[0]
+        #expect(clip.frameCount == frames)
+        #expect(clip.scene.drawList(at: clip.time(clip.frameCount)).items.count == clip.scene.drawList(at: clip.time(0)).items.count)
+        let first = clip.scene.drawList(at: clip.time(0))
+        let after = clip.scene.drawList(at: clip.time(clip.frameCount))
+        #expect(maxDifference(first, after) < 1e-4, "\(id): the loop does not close")
+        // and it is not trivially still (except the still progress ring)
+        if id != "progress-ring" {
+            #expect(maxDifference(first, clip.scene.drawList(at: clip.time(clip.frameCount / 3))) > 1e-3)
+        }
+    }
+
+    @Test func progressRampCannotLoop() {
+        expectError("{\"renders\": [{\"scene\": \"progress-ring\", \"parameters\": {\"progressEnd\": 1}, \"loop\": true}]}",
+                    ["does not repeat"])
+    }
+
+    @Test(arguments: [1, 2, 3, 7])
+    func shardsPartitionTheJob(count: Int) throws {
+        let job = try load("""
+            {"renders": [{"scene": "ring", "frames": 10}, {"scene": "activity", "frames": 7,
+              "outputs": [{"type": "sheet"}]}, {"scene": "pull-wave", "frames": 5}]}
+            """)
+        let all = ShardPlan.units(of: job)
+        #expect(all.count == 10 + 1 + 5)
+        for mode in ShardPlan.Mode.allCases {
+            var union: [WorkUnit] = []
+            for index in 0..<count {
+                union += ShardPlan(index: index, count: count, mode: mode).units(of: job)
+            }
+            #expect(union.count == all.count)
+            #expect(Set(union.map { "\($0.clip):\($0.frames)" }) == Set(all.map { "\($0.clip):\($0.frames)" }))
+        }
+        if count == 2 {
+            let first = ShardPlan(index: 0, count: 2, mode: .contiguous).units(of: job)
+            #expect(first.map(\.clip) == Array(repeating: 0, count: 10) + [1], "contiguous shards take runs of frames")
+        }
+    }
+
+    @Test func shardFromClusterEnvironment() throws {
+        let slurm = try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"],
+                                                  shards: nil, mode: .contiguous)
+        #expect(slurm?.index == 4 && slurm?.count == 8)
+        let kubernetes = try ShardPlan.fromEnvironment(["JOB_COMPLETION_INDEX": "2"], shards: 4, mode: .strided)
+        #expect(kubernetes?.index == 2 && kubernetes?.count == 4)
+        #expect(throws: ThrobberError.self) { try ShardPlan.fromEnvironment(["JOB_COMPLETION_INDEX": "2"], shards: nil, mode: .contiguous) }
+        #expect(throws: ThrobberError.self) { try ShardPlan.parse("4/4", mode: .contiguous) }
+        #expect(try ShardPlan.fromEnvironment([:], shards: nil, mode: .contiguous) == nil)
+    }
+}
+
+/// The largest difference between two draw lists' numbers (same structure assumed).
+func maxDifference(_ a: DrawList, _ b: DrawList) -> Float {
+    var worst: Float = 0
+    func phaseDelta(_ x: Float, _ y: Float) -> Float {
+        let d = abs(x - y)
+        return min(d, abs(d - 2 * Float.pi))
+    }
+    for (x, y) in zip(a.items, b.items) {
+        switch (x, y) {
+        case (.wave(let p), .wave(let q)):
+            worst = max(worst, abs(p.amplitude - q.amplitude), phaseDelta(p.phase, q.phase), abs(p.baseline - q.baseline))
+        case (.arc(let p), .arc(let q)):
+            worst = max(worst, phaseDelta(p.start, q.start), abs(p.sweep - q.sweep), phaseDelta(p.maskRotation, q.maskRotation))
+        case (.quads(let p), .quads(let q)):
+            for (i, j) in zip(p.instances, q.instances) {
+                worst = max(worst, abs(i.color.r - j.color.r), abs(i.centerX - j.centerX), abs(i.centerY - j.centerY))
+            }
+        case (.disc(let p), .disc(let q)):
+            worst = max(worst, abs(p.radius - q.radius))
+        default:
+            worst = .infinity
+        }
+    }
+    return worst
+}
