@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Throbber",
     products: [
-        .library(name: "Throbber", targets: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG"]),
+        .library(name: "Throbber", targets: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest"]),
         .executable(name: "throbber", targets: ["throbber"]),
     ],
     targets: [
@@ -25,6 +25,11 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // libpng's classic API reports errors with longjmp, which must never cross a Swift frame:
         // these C functions keep every setjmp inside C and return an error code instead.
         .target(name: "CPNGCodec", dependencies: ["CPNG"]),
@@ -38,9 +43,10 @@ let package = Package(
             plugins: ["EmbedShaders"]
         ),
         .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec"]),
+        .target(name: "ThrobberDigest", dependencies: ["Throbber", "CCrypto"]),
         .executableTarget(
             name: "throbber",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG"]
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest"]
         ),
 
         // Build tool: compiles Shaders/*.glsl into the binary.
@@ -54,7 +60,7 @@ let package = Package(
         .testTarget(name: "ThrobberTests", dependencies: ["Throbber"]),
         .testTarget(
             name: "ThrobberRenderTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG"],
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberDigest"],
             exclude: ["Goldens"]
         ),
         .testTarget(

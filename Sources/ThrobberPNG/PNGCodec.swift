@@ -13,8 +13,14 @@ public enum PNGCodec {
         /// PNG row filters as a `PNG_FILTER_*` bit set; nil lets libpng choose per row.
         public var filters: Int?
 
-        /// Creates settings; the defaults suit batch work on Throbber's flat frames.
-        public init(level: Int = 6, strategy: Int? = nil, filters: Int? = nil) {
+        /// No row filter (`PNG_FILTER_NONE`).
+        public static let noFilter = 0x08
+
+        /// The default zlib level (`defaultPNGLevel`, chosen by measurement).
+        public static let defaultLevel = defaultPNGLevel
+
+        /// Creates settings; the defaults are the measured choice for batch work.
+        public init(level: Int = Settings.defaultLevel, strategy: Int? = nil, filters: Int? = Settings.noFilter) {
             self.level = level
             self.strategy = strategy
             self.filters = filters

@@ -18,7 +18,7 @@ enum RenderCommand {
         \(SceneOptions.help)
           --backend gl|cpu       OpenGL through OSMesa, or the CPU reference renderer (default gl)
           --shader-dir DIR       load the GLSL from DIR instead of the copy built in (gl only)
-          --png-level L          zlib compression level 0–9 (default 6)
+          --png-level L          zlib compression level 0–9 (default 7, no row filters)
           --overwrite            replace frames that exist already (default: refuse)
           -q, --quiet            print nothing on success
           -h, --help             show this help
@@ -55,7 +55,7 @@ enum RenderCommand {
         let fps = try arguments.number("--fps", default: 60, range: .above(0))
         let start = try arguments.number("--start", default: 0, range: .atLeast(0))
         let backend = Backend(rawValue: try arguments.choice("--backend", default: "gl", among: Backend.allCases.map(\.rawValue)))!
-        let level = try arguments.integer("--png-level", default: 6, range: 0...9)
+        let level = try arguments.integer("--png-level", default: defaultPNGLevel, range: 0...9)
         let overwrite = arguments.has("--overwrite")
         let quiet = arguments.has("--quiet")
 

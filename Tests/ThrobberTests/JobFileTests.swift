@@ -66,7 +66,7 @@ struct JobFileTests {
             return
         }
         #expect(pattern.path(name: "activity", scene: "activity", scale: 2, frame: 7) == "/out/activity@2x_00007.png")
-        #expect(level == 6)
+        #expect(level == defaultPNGLevel)
         #expect(job.digest.count == 64)
     }
 

@@ -201,7 +201,7 @@ struct JobReader {
         if let backend, !backends.contains(backend), let member = top["backend"] {
             throw fail(member.value, "unknown backend \"\(backend)\" (known: \(backends.joined(separator: ", ")))")
         }
-        let pngLevel = try integer(top["pngLevel"], 0...9) ?? 6
+        let pngLevel = try integer(top["pngLevel"], 0...9) ?? defaultPNGLevel
         guard let rendersMember = top["renders"] else { throw fail(root, "the job needs \"renders\": [ … ]") }
         guard case .array(let renders) = rendersMember.value.value, !renders.isEmpty else {
             throw fail(rendersMember.value, "\"renders\" must be a non-empty array of render objects")

@@ -1,6 +1,7 @@
 import Foundation
 import Throbber
 import ThrobberPNG
+import ThrobberDigest
 
 /// `throbber batch`: every render of a job file, on every core, optionally one shard of many.
 enum BatchCommand {
@@ -189,7 +190,7 @@ final class BatchRun {
                                 throw ThrobberError("cannot read \(file)", exitCode: .noInput)
                             }
                             records.add(Manifest.Artifact(clip: clip.label, type: output.artifactType(file), file: file,
-                                                          sha256: SHA256.hexDigest(Array(data))))
+                                                          sha256: PixelDigest.sha256Hex(data)))
                         }
                     }
                 } else {
@@ -232,7 +233,7 @@ final class BatchRun {
                         let data = try encoded[level] ?? PNGCodec.encode(image, settings: .batch(level: level), text: text)
                         encoded[level] = data
                         try AtomicFile.write(data, to: URL(fileURLWithPath: file), overwrite: overwrite)
-                        digest = digest ?? SHA256.hexDigest(image.pixels)
+                        digest = digest ?? PixelDigest.sha256Hex(image.pixels)
                         records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
                                                    height: image.height, pixelsSHA256: digest!))
                     }
@@ -301,7 +302,7 @@ final class BatchRun {
             throw ThrobberError("\(file) exists but is not a readable PNG (\(error.message)); delete it and rerun", exitCode: .dataError)
         }
         return Manifest.Frame(clip: clip.label, frame: frame, t: t, file: file, width: image.width, height: image.height,
-                              pixelsSHA256: SHA256.hexDigest(image.pixels))
+                              pixelsSHA256: PixelDigest.sha256Hex(image.pixels))
     }
 
     /// "frontPhase 2 cycles (−1.3 %), …".

@@ -1,6 +1,7 @@
 import Foundation
 import Throbber
 import ThrobberPNG
+import ThrobberDigest
 
 /// An output that takes a clip's frames in order, on one serial queue: sprite sheets, raw and
 /// Y4M streams, ffmpeg videos. Nothing appears under the output's name until `finish`.
@@ -83,8 +84,8 @@ final class SheetSink: OrderedSink {
             fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale)
         try AtomicFile.write(png, to: URL(fileURLWithPath: path), overwrite: overwrite)
         try AtomicFile.write(atlas, to: URL(fileURLWithPath: json), overwrite: overwrite)
-        return [Manifest.Artifact(clip: clip.label, type: "sheet", file: path, sha256: SHA256.hexDigest(Array(png))),
-                Manifest.Artifact(clip: clip.label, type: "atlas", file: json, sha256: SHA256.hexDigest(Array(atlas)))]
+        return [Manifest.Artifact(clip: clip.label, type: "sheet", file: path, sha256: PixelDigest.sha256Hex(png)),
+                Manifest.Artifact(clip: clip.label, type: "atlas", file: json, sha256: PixelDigest.sha256Hex(atlas))]
     }
 
     func abort() {}
@@ -198,7 +199,7 @@ final class FFmpegSink: OrderedSink {
                                     exitCode: code == EEXIST ? .cannotCreate : .ioError)
             }
         }
-        return [Manifest.Artifact(clip: clip.label, type: format, file: path, sha256: SHA256.hexDigest(Array(data)))]
+        return [Manifest.Artifact(clip: clip.label, type: format, file: path, sha256: PixelDigest.sha256Hex(data))]
     }
 
     func abort() {

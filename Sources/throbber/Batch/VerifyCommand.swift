@@ -1,6 +1,7 @@
 import Foundation
 import Throbber
 import ThrobberPNG
+import ThrobberDigest
 
 /// `throbber verify`: the manifests of a job's shards, together, complete and intact.
 enum VerifyCommand {
@@ -85,7 +86,7 @@ enum VerifyCommand {
                 }
                 if image.width != frame.width || image.height != frame.height {
                     damaged.add("\(frame.file): \(image.width)×\(image.height) px, the manifest says \(frame.width)×\(frame.height)")
-                } else if SHA256.hexDigest(image.pixels) != frame.pixelsSHA256 {
+                } else if PixelDigest.sha256Hex(image.pixels) != frame.pixelsSHA256 {
                     damaged.add("\(frame.file): pixels differ from the manifest's SHA-256")
                 }
             } else {
@@ -94,7 +95,7 @@ enum VerifyCommand {
                     damaged.add("\(artifact.file): missing")
                     return
                 }
-                if !quick && SHA256.hexDigest(Array(data)) != artifact.sha256 {
+                if !quick && PixelDigest.sha256Hex(data) != artifact.sha256 {
                     damaged.add("\(artifact.file): bytes differ from the manifest's SHA-256")
                 }
             }

@@ -26,8 +26,11 @@ enum BenchCommand {
           --frames N             frames per sample set (default 60)
           --repeat R             sample sets per stage (default 3)
           --warmup W             frames rendered before timing (default 5)
-          --png-level L          zlib level for encode/write/pipeline (default 6)
+          --png-level L          zlib level for encode/write/pipeline (default 7, no row filters)
           --no-startup           skip the frames-per-job sweep
+          --png-sweep            instead: size and encode time of zlib levels × strategies × row
+                                 filters on the scenes' frames, and the fastest setting whose files
+                                 stay within 10% of the smallest
           --json FILE            write the full report as JSON
           --plot FILE.svg        write frames/s against pixel count (log–log)
           --allow-debug          run from a debug build anyway (figures are marked)
@@ -37,7 +40,7 @@ enum BenchCommand {
     static let options = [
         OptionSpec("--scenes"), OptionSpec("--sizes"), OptionSpec("--backends"), OptionSpec("--stages"),
         OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"), OptionSpec("--png-level"),
-        OptionSpec("--no-startup", value: false), OptionSpec("--json"), OptionSpec("--plot"),
+        OptionSpec("--no-startup", value: false), OptionSpec("--png-sweep", value: false), OptionSpec("--json"), OptionSpec("--plot"),
         OptionSpec("--allow-debug", value: false), OptionSpec("-h", "--help", value: false),
     ]
 
@@ -74,6 +77,10 @@ enum BenchCommand {
             throw ThrobberError("bench takes no positional arguments: \(arguments.positionals.joined(separator: " "))", exitCode: .usage)
         }
         let settings = try parse(arguments)
+        if arguments.has("--png-sweep") {
+            try PNGSweep.run(settings, jsonPath: arguments.value("--json"))
+            return
+        }
         let jsonPath = arguments.value("--json")
         let plotPath = arguments.value("--plot")
         for path in [jsonPath, plotPath].compactMap({ $0 }) {
@@ -123,7 +130,7 @@ enum BenchCommand {
                         frames: try arguments.integer("--frames", default: 60, range: 1...100_000),
                         repeats: try arguments.integer("--repeat", default: 3, range: 1...1000),
                         warmup: try arguments.integer("--warmup", default: 5, range: 0...10_000),
-                        png: .init(level: try arguments.integer("--png-level", default: 6, range: 0...9)),
+                        png: .init(level: try arguments.integer("--png-level", default: defaultPNGLevel, range: 0...9)),
                         startup: !arguments.has("--no-startup"))
     }
 
