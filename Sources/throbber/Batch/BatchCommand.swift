@@ -148,9 +148,13 @@ final class BatchRun {
         }
     }
 
-    func execute() throws {
+    /// Runs the shard.
+    ///
+    /// - Parameter existingRenderer: a renderer of the right backend to reuse (the benchmark's),
+    ///   instead of opening one.
+    func execute(renderer existingRenderer: FrameRenderer? = nil) throws {
         try preflight()
-        let renderer = try FrameRenderer(backend, shaderDirectory: nil)
+        let renderer = try existingRenderer ?? FrameRenderer(backend, shaderDirectory: nil)
         for unit in units {
             let clip = job.clips[unit.clip]
             let (width, height) = clip.scene.pixelSize

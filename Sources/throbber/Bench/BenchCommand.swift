@@ -27,6 +27,10 @@ enum BenchCommand {
           --repeat R             sample sets per stage (default 3)
           --warmup W             frames rendered before timing (default 5)
           --png-level L          zlib level for encode/write/pipeline (default 7, no row filters)
+
+        The pipeline stage is `throbber batch` itself on a job of the same frames (render, PNG with
+        tEXt chunks, SHA-256 of the pixels, atomic write, manifest); its ceiling encodes the same
+        frames with the same settings on every core and does nothing else.
           --no-startup           skip the frames-per-job sweep
           --png-sweep            instead: size and encode time of zlib levels × strategies × row
                                  filters on the scenes' frames, and the fastest setting whose files
@@ -290,20 +294,24 @@ enum BenchCommand {
                         if settings.stages.contains("frame") { addRow(name, "frame", samples, checksum) }
                     }
                     if settings.stages.contains("pipeline") {
+                        // The real thing: `throbber batch` on a job of these frames, manifest and all.
                         var samples: [Double] = []
                         for repeatIndex in 0..<settings.repeats {
-                            let pool = EncodePool()
-                            let png = settings.png
-                            samples.append(try milliseconds {
-                                for (index, list) in lists.enumerated() {
-                                    let image = try renderer.render(list)
-                                    let file = scratch.appendingPathComponent("p\(name)\(repeatIndex)_\(index).png")
-                                    pool.submit {
-                                        try AtomicFile.write(try PNGCodec.encode(image, settings: png), to: file, overwrite: true)
-                                    }
-                                }
-                                try pool.finish()
-                            } / Double(lists.count))
+                            let directory = scratch.appendingPathComponent("pipeline-\(name)-\(id)-\(size)-\(repeatIndex)")
+                            let jobFile = directory.appendingPathComponent("job.json")
+                            try AtomicFile.prepareDirectory(directory)
+                            let text = """
+                                {"renders": [{"scene": "\(id)", "scale": \(scene.scale), "frames": \(settings.frames), "fps": 60,
+                                  "outputs": [{"type": "png", "pattern": "f/%05d.png", "level": \(settings.png.level)}]}]}
+                                """
+                            try AtomicFile.write(Data(text.utf8), to: jobFile, overwrite: true)
+                            let job = try Job.load(path: jobFile.path, backends: Backend.allCases.map(\.rawValue))
+                            let run = try BatchRun(job: job, shard: .whole, backend: renderer.backend, overwrite: false, skipExisting: false,
+                                                   threads: ProcessInfo.processInfo.activeProcessorCount,
+                                                   manifestPath: directory.appendingPathComponent("job.manifest.json").path,
+                                                   progress: false, quiet: true)
+                            samples.append(try milliseconds { try run.execute(renderer: renderer) } / Double(settings.frames))
+                            try? FileManager.default.removeItem(at: directory)
                         }
                         addRow(name, "pipeline", samples, 0, ceiling: "png encode, all cores")
                     }
