@@ -20,6 +20,11 @@ let package = Package(
             name: "COSMesa",
             providers: [.apt(["libosmesa6-dev"])]
         ),
+        // Headers only, opened with dlopen like OSMesa: EGL without a display (GPU or surfaceless).
+        .systemLibrary(
+            name: "CEGL",
+            providers: [.apt(["libegl-dev", "libegl-mesa0"])]
+        ),
         .systemLibrary(
             name: "CPNG",
             pkgConfig: "libpng",
@@ -39,7 +44,7 @@ let package = Package(
         .target(name: "ThrobberCPU", dependencies: ["Throbber"]),
         .target(
             name: "ThrobberGL",
-            dependencies: ["Throbber", "COSMesa"],
+            dependencies: ["Throbber", "COSMesa", "CEGL"],
             plugins: ["EmbedShaders"]
         ),
         .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec"]),

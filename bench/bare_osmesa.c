@@ -12,10 +12,12 @@
 //   Sources/ThrobberGL/GLRenderer.swift      FBOs, blending, draw calls, resolve, readback
 //   Sources/ThrobberGL/GLProgram.swift       compile / link / uniform look-up
 //   Sources/Throbber/Scenes/WaveBall.swift   frame state and primitives (SPEC §1)
-//   Sources/Throbber/DrawList/DrawList.swift single-precision values, PixelRect bounds, phases
+//   Sources/Throbber/DrawList/DrawList.swift single-precision values, PixelRect bounds, phases,
+//                                            annuli (DrawItem.annulus, QuadBatch.annulus)
+//   Sources/throbber/Bench/BenchCommand.swift --animate: the bench's lists, t = i / 60
 //
 // Build: bench/build.sh   (gcc -O2 … -lOSMesa -lm)
-// Run:   bench/bare_osmesa [--size N] [--frames F] [--warmup W] [--time T]
+// Run:   bench/bare_osmesa [--size N] [--frames F] [--warmup W] [--time T | --animate]
 //                          [--shader-dir DIR] [--dump out.rgba]
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE 1  // M_PI
@@ -214,7 +216,7 @@ static GLuint link_program(const char *vertex, const char *fragment) {
 // Uniform locations, looked up once at creation like GLProgram.
 typedef struct {
     GLuint id;
-    GLint u_resolution, u_rect, u_color;
+    GLint u_resolution, u_rect, u_annulus, u_segments, u_color;
     GLint u_circle;                                  // disc
     GLint u_wave, u_baseline, u_clip, u_bottom;      // wave
     GLint u_arc, u_sweep, u_maskRotation;            // arc
@@ -225,7 +227,7 @@ static Program make_program(const char *vertex, const char *fragment) {
     Program p;
     p.id = link_program(vertex, fragment);
 #define LOC(field) p.field = glGetUniformLocation(p.id, #field)
-    LOC(u_resolution); LOC(u_rect); LOC(u_color); LOC(u_circle);
+    LOC(u_resolution); LOC(u_rect); LOC(u_annulus); LOC(u_segments); LOC(u_color); LOC(u_circle);
     LOC(u_wave); LOC(u_baseline); LOC(u_clip); LOC(u_bottom);
     LOC(u_arc); LOC(u_sweep); LOC(u_maskRotation); LOC(u_accum);
 #undef LOC
@@ -233,10 +235,14 @@ static Program make_program(const char *vertex, const char *fragment) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// ---------------------------------------------------------------------------------------------
 // Draw list (DrawList.swift), single-precision values computed in double
 
 typedef struct { float r, g, b, a; } PaintColor;
 typedef struct { int x0, y0, x1, y1; } PixelRect;
+
+// Annulus: the ring outside which a round primitive's coverage is zero.
+typedef struct { float centerX, centerY, inner, outer; } Annulus;
 
 typedef struct { float centerX, centerY, radius; PaintColor color; PixelRect bounds; } Disc;
 typedef struct {
@@ -252,17 +258,35 @@ typedef struct {
 typedef struct { float centerX, centerY, halfX, halfY, rotation, cornerRadius; PaintColor color; } QuadInstance;
 
 #define MAX_QUADS 256
+#define MAX_ITEMS 8
+
+typedef struct {
+    QuadInstance instances[MAX_QUADS];
+    int count;
+    PixelRect bounds;   // union of the instances' bounds
+    int hasAnnulus;     // QuadBatch.annulus != nil
+    Annulus annulus;
+} QuadBatch;
+
+typedef enum { ITEM_DISC, ITEM_WAVE, ITEM_ARC, ITEM_QUADS } ItemKind;
+
+// DrawItem
+typedef struct {
+    ItemKind kind;
+    union {
+        Disc disc;
+        Wave wave;
+        Arc arc;
+        QuadBatch *quads;
+    } u;
+} DrawItem;
 
 typedef struct {
     int width, height;
     PaintColor background;
-    Disc disc;
-    Wave front, back;
-    QuadInstance backgroundTicks[MAX_QUADS];
-    int backgroundTickCount;
-    Arc circle;
-    QuadInstance litTicks[MAX_QUADS];
-    int litTickCount;
+    DrawItem items[MAX_ITEMS];
+    int itemCount;
+    QuadBatch backgroundTicks, litTicks;  // storage of the .quads items
 } Frame;
 
 static PaintColor paint(double r, double g, double b, double a) {
@@ -279,6 +303,56 @@ static PixelRect pixel_rect(double minX, double minY, double maxX, double maxY, 
 }
 
 static int rect_empty(PixelRect r) { return r.x1 <= r.x0 || r.y1 <= r.y0; }
+
+// Annulus.area (px², in double) and Annulus.contains(_:).
+static double annulus_area(Annulus a) {
+    return M_PI * ((double)a.outer * (double)a.outer - (double)a.inner * (double)a.inner);
+}
+
+static int annulus_contains(Annulus a, Annulus other) {
+    return other.centerX == a.centerX && other.centerY == a.centerY && other.inner >= a.inner && other.outer <= a.outer;
+}
+
+// DrawItem.bounds
+static PixelRect item_bounds(const DrawItem *item) {
+    switch (item->kind) {
+    case ITEM_DISC: return item->u.disc.bounds;
+    case ITEM_WAVE: return item->u.wave.bounds;
+    case ITEM_ARC: return item->u.arc.bounds;
+    case ITEM_QUADS: return item->u.quads->bounds;
+    }
+    return (PixelRect){0, 0, 0, 0};
+}
+
+// DrawItem.annulus: 1 when the item has one (written to *out), 0 for nil. Float arithmetic,
+// as in Swift.
+static int item_annulus(const DrawItem *item, Annulus *out) {
+    switch (item->kind) {
+    case ITEM_DISC: {
+        const Disc *d = &item->u.disc;
+        *out = (Annulus){d->centerX, d->centerY, 0.0f, d->radius + 1.0f};
+        return 1;
+    }
+    case ITEM_WAVE: {
+        const Wave *w = &item->u.wave;
+        if (!(w->clipRadius >= 0)) return 0;
+        *out = (Annulus){w->clipCenterX, w->clipCenterY, 0.0f, w->clipRadius + 1.0f};
+        return 1;
+    }
+    case ITEM_ARC: {
+        const Arc *a = &item->u.arc;
+        float reach = a->lineWidth / 2.0f + 1.0f;
+        float inner = a->radius - reach;
+        *out = (Annulus){a->centerX, a->centerY, inner > 0.0f ? inner : 0.0f, a->radius + reach};
+        return 1;
+    }
+    case ITEM_QUADS:
+        if (!item->u.quads->hasAnnulus) return 0;
+        *out = item->u.quads->annulus;
+        return 1;
+    }
+    return 0;
+}
 
 // reducedPhase(_:)
 static double reduced_phase(double angle) {
@@ -306,8 +380,55 @@ static Wave make_wave(double originX, double amplitude, double k, double phase, 
     return w;
 }
 
+// QuadInstance.bounds(width:height:): the box grown by its rotation, margin 2. cos/sin of the
+// Float rotation in single precision (Swift's cos(Float)), widened to double.
+static PixelRect quad_bounds(const QuadInstance *q, int width, int height) {
+    double c = fabs((double)cosf(q->rotation));
+    double s = fabs((double)sinf(q->rotation));
+    double hx = q->halfX, hy = q->halfY;
+    double ex = hx * c + hy * s;
+    double ey = hx * s + hy * c;
+    return pixel_rect((double)q->centerX - ex, (double)q->centerY - ey, (double)q->centerX + ex,
+                      (double)q->centerY + ey, 2, width, height);
+}
+
+// QuadBatch.init(_:width:height:): the union of the instances' bounds, and a ring around the
+// instances' centroid holding every box when its area is below the union's.
+static void finish_batch(QuadBatch *b, int width, int height) {
+    PixelRect u = {width, height, 0, 0};
+    for (int i = 0; i < b->count; i++) {
+        PixelRect r = quad_bounds(&b->instances[i], width, height);
+        if (r.x0 < u.x0) u.x0 = r.x0;
+        if (r.y0 < u.y0) u.y0 = r.y0;
+        if (r.x1 > u.x1) u.x1 = r.x1;
+        if (r.y1 > u.y1) u.y1 = r.y1;
+    }
+    b->bounds = u;
+    b->hasAnnulus = 0;
+    if (b->count == 0) return;
+    double sx = 0, sy = 0;
+    for (int i = 0; i < b->count; i++) sx += (double)b->instances[i].centerX;
+    for (int i = 0; i < b->count; i++) sy += (double)b->instances[i].centerY;
+    double cx = sx / (double)b->count, cy = sy / (double)b->count;
+    double inner = INFINITY, outer = 0.0;
+    for (int i = 0; i < b->count; i++) {
+        const QuadInstance *q = &b->instances[i];
+        double dx = (double)q->centerX - cx, dy = (double)q->centerY - cy;
+        double distance = sqrt(dx * dx + dy * dy);
+        double reach = sqrt((double)q->halfX * (double)q->halfX + (double)q->halfY * (double)q->halfY) + 2;
+        inner = fmin(inner, distance - reach);
+        outer = fmax(outer, distance + reach);
+    }
+    Annulus ring = {(float)cx, (float)cy, (float)fmax(0, inner), (float)outer};
+    double boundsArea = (double)((u.x1 - u.x0) * (u.y1 - u.y0));
+    if (annulus_area(ring) < boundsArea) {
+        b->annulus = ring;
+        b->hasAnnulus = 1;
+    }
+}
+
 // The wave-ball frame at t seconds, default parameters (WaveBall.swift, SPEC §1).
-static Frame wave_ball_frame(double t, double s) {
+static void wave_ball_frame(Frame *f, double t, double s) {
     const double size = 300, tickLength = 10, tickWidth = 2, scaleMargin = 30, waveMargin = 18;
     const double waveLength = 180, amplitude = 10, progress = 0.45, fillFrom = 0;
     const int tickCount = 100;
@@ -317,16 +438,15 @@ static Frame wave_ball_frame(double t, double s) {
     const PaintColor tickBackground = paint(0.694, 0.745, 0.867, 1);
     const PaintColor tickLit = paint(0.969, 0.937, 0.227, 1);
 
-    Frame f;
-    memset(&f, 0, sizeof f);
+    memset(f, 0, sizeof *f);
     // Scene.pixels: ceil(points × scale − 1e-9).
-    f.width = f.height = (int)ceil(size * s - 1e-9);
-    f.background = paint(0, 0, 0, 0);  // defaultBackground: clear
-    int width = f.width, height = f.height;
+    f->width = f->height = (int)ceil(size * s - 1e-9);
+    f->background = paint(0, 0, 0, 0);  // defaultBackground: clear
+    int width = f->width, height = f->height;
 
-    // frameState(at:)
-    double n = 50 * t;
-    double amplitudeFactor = 1 + 0.01 * fabs(fmod(n, 100) - 50);
+    // frameState(at:), every part at speed 1 (PartSpeeds.time(_, t) = t). Evaluation order as
+    // in Swift: (0.4 · 50 · t) / π, left to right.
+    double amplitudeFactor = 1 + 0.01 * fabs(fmod(50 * t, 100) - 50);
     double discInset = scaleMargin + waveMargin + tickLength;
     double d = size - 2 * discInset;
     double startLevel = d * (1 - fillFrom);
@@ -336,7 +456,7 @@ static Frame wave_ball_frame(double t, double s) {
     double filled = (d - level) / d;
     long litCount = (long)(((double)tickCount / 2 + 1) * filled + 1e-9);
     if (litCount < 0) litCount = 0;
-    double frontPhase = 0.4 * n / M_PI, backPhase = 0.3 * n / M_PI;
+    double frontPhase = 0.4 * 50 * t / M_PI, backPhase = 0.3 * 50 * t / M_PI;
 
     // drawItems(for:scale:width:height:)
     double c = size / 2;
@@ -347,16 +467,24 @@ static Frame wave_ball_frame(double t, double s) {
     double k = 2 * M_PI / (waveLength * s);
     double baseline = (boxTop + level) * s;
 
-    f.disc.centerX = (float)(c * s);
-    f.disc.centerY = (float)(c * s);
-    f.disc.radius = (float)(r * s);
-    f.disc.color = waterBackground;
-    f.disc.bounds = pixel_rect(c * s - r * s, c * s - r * s, c * s + r * s, c * s + r * s, 1, width, height);
+    DrawItem *item = f->items;
+    item->kind = ITEM_DISC;
+    item->u.disc.centerX = (float)(c * s);
+    item->u.disc.centerY = (float)(c * s);
+    item->u.disc.radius = (float)(r * s);
+    item->u.disc.color = waterBackground;
+    item->u.disc.bounds = pixel_rect(c * s - r * s, c * s - r * s, c * s + r * s, c * s + r * s, 1, width, height);
+    item++;
 
-    f.front = make_wave(boxLeft * s, waveAmplitude, k, frontPhase, baseline, c * s, c * s, r * s, frontWater, width, height);
+    item->kind = ITEM_WAVE;
+    item->u.wave = make_wave(boxLeft * s, waveAmplitude, k, frontPhase, baseline, c * s, c * s, r * s, frontWater,
+                             width, height);
+    item++;
     // cos(x) = sin(x + π/2): the back wave is the same primitive a quarter period on.
-    f.back = make_wave(boxLeft * s, waveAmplitude, k, backPhase + M_PI / 2, baseline, c * s, c * s, r * s, backWater,
-                       width, height);
+    item->kind = ITEM_WAVE;
+    item->u.wave = make_wave(boxLeft * s, waveAmplitude, k, backPhase + M_PI / 2, baseline, c * s, c * s, r * s,
+                             backWater, width, height);
+    item++;
 
     double step = 2 * M_PI / (double)tickCount;
     double tickRadius = (ringWidth / 2 - tickLength / 2) * s;
@@ -371,37 +499,65 @@ static Frame wave_ball_frame(double t, double s) {
         (dst).cornerRadius = 0.0f;                                         \
         (dst).color = (paintColor);                                        \
     } while (0)
-    for (int i = 0; i < tickCount; i++) TICK(f.backgroundTicks[i], (double)i * step, tickBackground);
-    f.backgroundTickCount = tickCount;
+    for (int i = 0; i < tickCount; i++) TICK(f->backgroundTicks.instances[i], (double)i * step, tickBackground);
+    f->backgroundTicks.count = tickCount;
+    finish_batch(&f->backgroundTicks, width, height);
+    item->kind = ITEM_QUADS;
+    item->u.quads = &f->backgroundTicks;
+    item++;
 
-    // Thin full circle: start 0, sweep 2π → 2·Float.pi. Swift's Float.pi is π rounded toward
-    // zero (0x1.921fb4p+1), so the sweep is 0x1.921fb4p+2, one ulp below GLSL's TWO_PI.
+    // Thin full circle: start 0, sweep 2π ≥ 2·Double.pi → Arc.fullCircleSweep = 8.
     double arcRadius = fmax(0, ringWidth / 2 - tickLength - 3) * s;
     double lineWidth = 0.5 * s;
-    f.circle.centerX = (float)(c * s);
-    f.circle.centerY = (float)(c * s);
-    f.circle.radius = (float)arcRadius;
-    f.circle.lineWidth = (float)lineWidth;
-    f.circle.start = (float)reduced_phase(0);
-    f.circle.sweep = 2 * 0x1.921fb4p+1f;
-    f.circle.maskRotation = -1;
-    f.circle.color = tickBackground;
+    item->kind = ITEM_ARC;
+    Arc *arc = &item->u.arc;
+    arc->centerX = (float)(c * s);
+    arc->centerY = (float)(c * s);
+    arc->radius = (float)arcRadius;
+    arc->lineWidth = (float)lineWidth;
+    arc->start = (float)reduced_phase(0);
+    arc->sweep = 8.0f;
+    arc->maskRotation = -1;
+    arc->color = tickBackground;
     double reach = arcRadius + lineWidth / 2;
-    f.circle.bounds = pixel_rect(c * s - reach, c * s - reach, c * s + reach, c * s + reach, 1, width, height);
+    arc->bounds = pixel_rect(c * s - reach, c * s - reach, c * s + reach, c * s + reach, 1, width, height);
+    item++;
 
     // litTickAngles(count:): bottom first, alternating sides, each once.
     int lit = 0;
     for (long j = 0; j < litCount && lit + 2 <= MAX_QUADS; j++) {
-        TICK(f.litTicks[lit], M_PI / 2 + (double)j * step, tickLit);
+        TICK(f->litTicks.instances[lit], M_PI / 2 + (double)j * step, tickLit);
         lit++;
         if (j > 0 && 2 * j != tickCount) {
-            TICK(f.litTicks[lit], M_PI / 2 - (double)j * step, tickLit);
+            TICK(f->litTicks.instances[lit], M_PI / 2 - (double)j * step, tickLit);
             lit++;
         }
     }
-    f.litTickCount = lit;
 #undef TICK
-    return f;
+    if (lit > 0) {
+        f->litTicks.count = lit;
+        finish_batch(&f->litTicks, width, height);
+        item->kind = ITEM_QUADS;
+        item->u.quads = &f->litTicks;
+        item++;
+    }
+    f->itemCount = (int)(item - f->items);
+}
+
+// resolvePixel(_:_:_:_:) / quantise(_:) of Image.swift, for the background's final colour.
+static unsigned char quantise(float v) {
+    float clamped = v > 0 ? (v < 1 ? v : 1) : 0;
+    return (unsigned char)(int32_t)(clamped * 255 + 0.5f);
+}
+
+static void resolve_pixel(float r, float g, float b, float a, unsigned char out[4]) {
+    unsigned char a8 = quantise(a);
+    if (a8 == 0) { out[0] = out[1] = out[2] = out[3] = 0; return; }
+    float inverse = 1 / a;
+    out[0] = quantise(r * inverse);
+    out[1] = quantise(g * inverse);
+    out[2] = quantise(b * inverse);
+    out[3] = a8;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -458,88 +614,152 @@ static void prepare_target(Renderer *R, int width, int height) {
     check_framebuffer("output (RGBA8)");
 }
 
-static void use_program(const Program *p, float width, float height, PixelRect rect, PaintColor color) {
+static void scissor(PixelRect r) { glScissor(r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0); }
+
+// GLRenderer.use(_:_:_:_:_:) (u_rect is set by draw_area now).
+static void use_program(const Program *p, float width, float height, PaintColor color) {
     glUseProgram(p->id);
     glUniform2f(p->u_resolution, width, height);
-    glUniform4f(p->u_rect, (float)rect.x0, (float)rect.y0, (float)rect.x1, (float)rect.y1);
     glUniform4f(p->u_color, color.r, color.g, color.b, color.a);
 }
 
-static void draw_area(void) { glDrawArrays(GL_TRIANGLE_STRIP, 0, 4); }
-
-static void draw_disc(Renderer *R, const Disc *d, float width, float height) {
-    if (rect_empty(d->bounds)) return;
-    use_program(&R->disc, width, height, d->bounds, d->color);
-    glUniform3f(R->disc.u_circle, d->centerX, d->centerY, d->radius);
-    draw_area();
+// GLRenderer.drawArea(_:_:_:): the current program over rect, or over the annulus strip
+// scissored to rect.
+static void draw_area(const Program *p, PixelRect rect, const Annulus *annulus) {
+    glUniform4f(p->u_rect, (float)rect.x0, (float)rect.y0, (float)rect.x1, (float)rect.y1);
+    scissor(rect);
+    if (!annulus) {
+        glUniform1i(p->u_segments, 0);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+        return;
+    }
+    // min(256, max(12, (outer.squareRoot() * 2).rounded(.up))) in Float.
+    float n = ceilf(sqrtf(annulus->outer) * 2.0f);
+    n = n > 12.0f ? n : 12.0f;
+    n = n < 256.0f ? n : 256.0f;
+    GLint segments = (GLint)n;
+    glUniform4f(p->u_annulus, annulus->centerX, annulus->centerY, annulus->inner, annulus->outer);
+    glUniform1i(p->u_segments, segments);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 2 * (segments + 1));
 }
 
-static void draw_wave(Renderer *R, const Wave *w, float width, float height) {
-    if (rect_empty(w->bounds)) return;
-    use_program(&R->wave, width, height, w->bounds, w->color);
-    glUniform4f(R->wave.u_wave, w->originX, w->amplitude, w->k, w->phase);
-    glUniform1f(R->wave.u_baseline, w->baseline);
-    glUniform3f(R->wave.u_clip, w->clipCenterX, w->clipCenterY, w->clipRadius);
-    glUniform1f(R->wave.u_bottom, w->bottom);
-    draw_area();
-}
-
-static void draw_arc(Renderer *R, const Arc *a, float width, float height) {
-    if (rect_empty(a->bounds)) return;
-    use_program(&R->arc, width, height, a->bounds, a->color);
-    glUniform4f(R->arc.u_arc, a->centerX, a->centerY, a->radius, a->lineWidth);
-    glUniform2f(R->arc.u_sweep, a->start, a->sweep);
-    glUniform1f(R->arc.u_maskRotation, a->maskRotation);
-    draw_area();
-}
-
-// A quad batch. (The Swift path also skips a batch whose union bounds are empty; for the
-// wave-ball ring they never are, so the union is not computed here.)
-static void draw_quads(Renderer *R, const QuadInstance *q, int count, float width, float height) {
-    if (count == 0) return;
+static void draw_quads(Renderer *R, const QuadBatch *b, float width, float height) {
+    if (b->count == 0) return;
     float *data = R->instanceData;
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < b->count; i++) {
+        const QuadInstance *q = &b->instances[i];
         float *v = data + 10 * i;
-        v[0] = q[i].centerX; v[1] = q[i].centerY; v[2] = q[i].halfX; v[3] = q[i].halfY;
-        v[4] = q[i].rotation; v[5] = q[i].cornerRadius;
-        v[6] = q[i].color.r; v[7] = q[i].color.g; v[8] = q[i].color.b; v[9] = q[i].color.a;
+        v[0] = q->centerX; v[1] = q->centerY; v[2] = q->halfX; v[3] = q->halfY;
+        v[4] = q->rotation; v[5] = q->cornerRadius;
+        v[6] = q->color.r; v[7] = q->color.g; v[8] = q->color.b; v[9] = q->color.a;
     }
     glUseProgram(R->quad.id);
     glUniform2f(R->quad.u_resolution, width, height);
     glBindBuffer(GL_ARRAY_BUFFER, R->instanceBuffer);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(count * 10 * sizeof(float)), data, GL_STREAM_DRAW);
-    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(b->count * 10 * sizeof(float)), data, GL_STREAM_DRAW);
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, b->count);
 }
 
-// GLRenderer.draw(_:): paint in SPEC §1 order, then resolve.
+// GLRenderer.draw(_:): clear the output to the background, paint the union in SPEC §1 order,
+// then resolve the painted rings.
 static void draw_frame(Renderer *R, const Frame *f) {
     prepare_target(R, f->width, f->height);
     float width = (float)f->width, height = (float)f->height;
-    glBindFramebuffer(GL_FRAMEBUFFER, R->accumFramebuffer);
-    glViewport(0, 0, f->width, f->height);
+    PixelRect u = {f->width, f->height, 0, 0};
+    for (int i = 0; i < f->itemCount; i++) {
+        PixelRect b = item_bounds(&f->items[i]);
+        if (rect_empty(b)) continue;
+        if (b.x0 < u.x0) u.x0 = b.x0;
+        if (b.y0 < u.y0) u.y0 = b.y0;
+        if (b.x1 > u.x1) u.x1 = b.x1;
+        if (b.y1 > u.y1) u.y1 = b.y1;
+    }
     PaintColor bg = f->background;
+    glViewport(0, 0, f->width, f->height);
+    glBindFramebuffer(GL_FRAMEBUFFER, R->outputFramebuffer);
+    glDisable(GL_SCISSOR_TEST);
+    unsigned char final[4];
+    resolve_pixel(bg.r * bg.a, bg.g * bg.a, bg.b * bg.a, bg.a, final);
+    glClearColor((float)final[0] / 255, (float)final[1] / 255, (float)final[2] / 255, (float)final[3] / 255);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (rect_empty(u)) return;
+
+    glBindFramebuffer(GL_FRAMEBUFFER, R->accumFramebuffer);
+    glEnable(GL_SCISSOR_TEST);
+    scissor(u);
     glClearColor(bg.r * bg.a, bg.g * bg.a, bg.b * bg.a, bg.a);
     glClear(GL_COLOR_BUFFER_BIT);
     glEnable(GL_BLEND);
     // Premultiplied source-over: dst = s + dst·(1 − s.a) (SPEC §0).
     glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     glBindVertexArray(R->vertexArray);
-    draw_disc(R, &f->disc, width, height);
-    draw_wave(R, &f->front, width, height);
-    draw_wave(R, &f->back, width, height);
-    draw_quads(R, f->backgroundTicks, f->backgroundTickCount, width, height);
-    draw_arc(R, &f->circle, width, height);
-    draw_quads(R, f->litTicks, f->litTickCount, width, height);
-    // Resolve: the one quantisation, into the RGBA8 target.
+    for (int i = 0; i < f->itemCount; i++) {
+        const DrawItem *item = &f->items[i];
+        PixelRect rect = item_bounds(item);
+        if (rect_empty(rect)) continue;
+        Annulus ring;
+        int hasRing = item_annulus(item, &ring);
+        switch (item->kind) {
+        case ITEM_DISC: {
+            const Disc *d = &item->u.disc;
+            use_program(&R->disc, width, height, d->color);
+            glUniform3f(R->disc.u_circle, d->centerX, d->centerY, d->radius);
+            draw_area(&R->disc, rect, hasRing ? &ring : NULL);
+            break;
+        }
+        case ITEM_WAVE: {
+            const Wave *w = &item->u.wave;
+            use_program(&R->wave, width, height, w->color);
+            glUniform4f(R->wave.u_wave, w->originX, w->amplitude, w->k, w->phase);
+            glUniform1f(R->wave.u_baseline, w->baseline);
+            glUniform3f(R->wave.u_clip, w->clipCenterX, w->clipCenterY, w->clipRadius);
+            glUniform1f(R->wave.u_bottom, w->bottom);
+            draw_area(&R->wave, rect, hasRing ? &ring : NULL);
+            break;
+        }
+        case ITEM_ARC: {
+            const Arc *a = &item->u.arc;
+            use_program(&R->arc, width, height, a->color);
+            glUniform4f(R->arc.u_arc, a->centerX, a->centerY, a->radius, a->lineWidth);
+            glUniform2f(R->arc.u_sweep, a->start, a->sweep);
+            glUniform1f(R->arc.u_maskRotation, a->maskRotation);
+            draw_area(&R->arc, rect, hasRing ? &ring : NULL);
+            break;
+        }
+        case ITEM_QUADS:
+            scissor(u);
+            draw_quads(R, item->u.quads, width, height);
+            break;
+        }
+    }
+    // Resolve: the one quantisation, into the RGBA8 target, only where something was painted:
+    // each item's ring (or bounds), skipping rings inside one already resolved.
     glDisable(GL_BLEND);
     glBindFramebuffer(GL_FRAMEBUFFER, R->outputFramebuffer);
     glUseProgram(R->resolve.id);
     glUniform2f(R->resolve.u_resolution, width, height);
-    glUniform4f(R->resolve.u_rect, 0, 0, width, height);
+    glUniform4f(R->resolve.u_color, 0, 0, 0, 0);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, R->accumTexture);
     glUniform1i(R->resolve.u_accum, 0);
-    draw_area();
+    Annulus resolved[MAX_ITEMS];
+    int resolvedCount = 0;
+    for (int i = 0; i < f->itemCount; i++) {
+        const DrawItem *item = &f->items[i];
+        PixelRect rect = item_bounds(item);
+        if (rect_empty(rect)) continue;
+        Annulus ring;
+        if (!item_annulus(item, &ring)) {
+            draw_area(&R->resolve, rect, NULL);
+            continue;
+        }
+        int inside = 0;
+        for (int j = 0; j < resolvedCount && !inside; j++) inside = annulus_contains(resolved[j], ring);
+        if (inside) continue;
+        resolved[resolvedCount++] = ring;
+        draw_area(&R->resolve, rect, &ring);
+    }
+    glDisable(GL_SCISSOR_TEST);
 }
 
 // GLRenderer.readBack(into:) + the error check of render(_:into:).
@@ -558,22 +778,25 @@ static void read_back(Renderer *R, unsigned char *pixels) {
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: bare_osmesa [--size N] [--frames F] [--warmup W] [--time T] [--shader-dir DIR] [--dump out.rgba]\n"
+            "usage: bare_osmesa [--size N] [--frames F] [--warmup W] [--time T | --animate] [--shader-dir DIR]\n"
+            "                   [--dump out.rgba]\n"
             "  --size N        canvas side in px (scale N/300; default 512)\n"
             "  --frames F      measured frames (default 200)\n"
             "  --warmup W      unmeasured frames first (default 20)\n"
-            "  --time T        animation time in seconds (default 1.0)\n"
+            "  --time T        animation time in seconds (default 1.0); every frame is this one\n"
+            "  --animate       frame i at t = i/60 (throbber bench's lists); warm-up on the first W\n"
             "  --shader-dir D  directory of the GLSL files (default Shaders)\n"
             "  --dump FILE     write the last frame as raw top-down RGBA8\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
-    int size = 512, frames = 200, warmup = 20;
+    int size = 512, frames = 200, warmup = 20, animate = 0;
     double t = 1.0;
     const char *shaderDir = "Shaders", *dumpPath = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (strcmp(a, "--animate") == 0) { animate = 1; continue; }
         if (i + 1 >= argc) usage();
         const char *v = argv[++i];
         char *end;
@@ -610,23 +833,31 @@ int main(int argc, char **argv) {
     R.resolve = make_program("area.vert", "resolve.frag");
     set_up_instancing(&R);
 
-    // The draw list is built once, as the Swift benchmark hands one list to the renderer;
-    // each frame below repeats every GL call of GLRenderer.render(_:into:).
+    // The draw lists are built before timing, as the Swift benchmark builds its lists first;
+    // each frame below repeats every GL call of GLRenderer.render(_:into:). Without --animate
+    // there is one list (time T), drawn every frame; with it, list i is t = i / 60 and the
+    // warm-up draws the first W lists (BenchCommand.measure).
     double scale = (double)size / 300.0;
-    Frame frame = wave_ball_frame(t, scale);
-    size_t bytes = (size_t)frame.width * frame.height * 4;
+    int listCount = animate ? frames : 1;
+    Frame *lists = malloc(sizeof(Frame) * (size_t)listCount);
+    if (!lists) die("%s", "out of memory");
+    for (int i = 0; i < listCount; i++) wave_ball_frame(&lists[i], animate ? (double)i / 60 : t, scale);
+    // (Built in place: a .quads item points at a batch inside its own Frame.)
+    size_t bytes = (size_t)lists[0].width * lists[0].height * 4;
     unsigned char *pixels = malloc(bytes);
     if (!pixels) die("%s", "out of memory");
 
-    for (int i = 0; i < warmup; i++) {
-        draw_frame(&R, &frame);
+    int warmupFrames = animate && warmup > listCount ? listCount : warmup;  // lists.prefix(warmup)
+    for (int i = 0; i < warmupFrames; i++) {
+        draw_frame(&R, &lists[animate ? i : 0]);
         read_back(&R, pixels);
     }
     double *ms = malloc(sizeof(double) * frames);
     double total0 = now_ms();
     for (int i = 0; i < frames; i++) {
+        const Frame *f = &lists[animate ? i : 0];
         double t0 = now_ms();
-        draw_frame(&R, &frame);
+        draw_frame(&R, f);
         read_back(&R, pixels);
         ms[i] = now_ms() - t0;
     }
@@ -646,16 +877,21 @@ int main(int argc, char **argv) {
     double median = frames % 2 ? ms[frames / 2] : 0.5 * (ms[frames / 2 - 1] + ms[frames / 2]);
     const char *threads = getenv("LP_NUM_THREADS");
     printf("renderer     %s (%s)\n", (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
-    printf("scene        wave-ball t=%g s, %d x %d px (scale %.17g), LP_NUM_THREADS=%s\n", t, frame.width,
-           frame.height, scale, threads ? threads : "(unset)");
-    printf("frames       %d measured after %d warm-up\n", frames, warmup);
+    if (animate)
+        printf("scene        wave-ball t=i/60, i=0..%d, %d x %d px (scale %.17g), LP_NUM_THREADS=%s\n", frames - 1,
+               lists[0].width, lists[0].height, scale, threads ? threads : "(unset)");
+    else
+        printf("scene        wave-ball t=%g s, %d x %d px (scale %.17g), LP_NUM_THREADS=%s\n", t, lists[0].width,
+               lists[0].height, scale, threads ? threads : "(unset)");
+    printf("frames       %d measured after %d warm-up\n", frames, warmupFrames);
     printf("ms/frame     min %.3f  median %.3f  max %.3f  (render + readback)\n", ms[0], median, ms[frames - 1]);
     printf("frames/s     %.1f (median), %.1f (total wall)\n", 1000.0 / median, frames * 1000.0 / total);
-    printf("Mpix/s       %.1f (median)\n", (double)frame.width * frame.height / (median * 1000.0));
+    printf("Mpix/s       %.1f (median)\n", (double)lists[0].width * lists[0].height / (median * 1000.0));
     printf("checksum     %016llx (FNV-1a 64 of the last frame's RGBA8)\n", (unsigned long long)hash);
 
     free(ms);
     free(pixels);
+    free(lists);
     OSMesaDestroyContext(context);
     return 0;
 }

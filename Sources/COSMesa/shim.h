@@ -1,6 +1,7 @@
 #ifndef COSMESA_SHIM_H
 #define COSMESA_SHIM_H
-// OSMesa and the GL entry points Throbber uses, loaded at run time.
+// OSMesa and the GL entry points Throbber uses, loaded at run time. The GL function table
+// (COSMesa_GL) is platform-neutral: CEGL fills the same table through eglGetProcAddress.
 //
 // Why dlopen instead of linking: a binary linked against libOSMesa does not start at all where
 // the library is missing ("error while loading shared libraries"), and then neither would
@@ -105,7 +106,33 @@ typedef OSMESAproc (GLAPIENTRY *COSMesa_PFNGETPROCADDRESS)(const char *funcName)
     X(PFNGLBINDRENDERBUFFERPROC, BindRenderbuffer, "glBindRenderbuffer") \
     X(PFNGLDELETERENDERBUFFERSPROC, DeleteRenderbuffers, "glDeleteRenderbuffers") \
     X(PFNGLRENDERBUFFERSTORAGEPROC, RenderbufferStorage, "glRenderbufferStorage") \
-    X(PFNGLDRAWARRAYSINSTANCEDPROC, DrawArraysInstanced, "glDrawArraysInstanced")
+    X(PFNGLDRAWARRAYSINSTANCEDPROC, DrawArraysInstanced, "glDrawArraysInstanced") \
+    X(PFNGLMAPBUFFERRANGEPROC, MapBufferRange, "glMapBufferRange") \
+    X(PFNGLUNMAPBUFFERPROC, UnmapBuffer, "glUnmapBuffer") \
+    X(PFNGLFENCESYNCPROC, FenceSync, "glFenceSync") \
+    X(PFNGLCLIENTWAITSYNCPROC, ClientWaitSync, "glClientWaitSync") \
+    X(PFNGLDELETESYNCPROC, DeleteSync, "glDeleteSync")
+
+/// The GL function table, filled through any platform's GetProcAddress (OSMesa or EGL).
+typedef struct COSMesa_GL {
+#define COSMESA_FIELD(type, field, symbol) type _Nonnull field;
+    COSMESA_GL_FUNCTIONS(COSMESA_FIELD)
+#undef COSMESA_FIELD
+} COSMesa_GL;
+
+/// Resolves a GL entry point by name: a platform's GetProcAddress behind one signature.
+typedef void *_Nullable (*COSMesa_Resolver)(void *_Nullable context, const char *_Nonnull name);
+
+/// Fills `gl` through `resolve`. Returns NULL, or the name of the first function missing.
+static inline const char *_Nullable COSMesa_loadGL(COSMesa_GL *_Nonnull gl, COSMesa_Resolver _Nonnull resolve,
+                                                   void *_Nullable context) {
+#define COSMESA_RESOLVE(type, field, symbol) \
+    gl->field = (type)resolve(context, symbol); \
+    if (gl->field == NULL) return symbol;
+    COSMESA_GL_FUNCTIONS(COSMESA_RESOLVE)
+#undef COSMESA_RESOLVE
+    return NULL;
+}
 
 /// The loaded library: OSMesa's own entry points and the GL function table.
 typedef struct COSMesa_API {
@@ -114,10 +141,12 @@ typedef struct COSMesa_API {
     COSMesa_PFNMAKECURRENT _Nonnull MakeCurrent;
     COSMesa_PFNDESTROYCONTEXT _Nonnull DestroyContext;
     COSMesa_PFNGETPROCADDRESS _Nonnull GetProcAddress;
-#define COSMESA_FIELD(type, field, symbol) type _Nonnull field;
-    COSMESA_GL_FUNCTIONS(COSMESA_FIELD)
-#undef COSMESA_FIELD
+    COSMesa_GL gl;
 } COSMesa_API;
+
+static inline void *_Nullable COSMesa_resolveOSMesa(void *_Nullable context, const char *_Nonnull name) {
+    return (void *)((COSMesa_API *)context)->GetProcAddress(name);
+}
 
 /// Opens libOSMesa and resolves every entry point. Returns NULL and a one-line reason in
 /// `error` when the library or any function is missing. Free the result with COSMesa_unload.
@@ -153,13 +182,7 @@ static inline COSMesa_API *_Nullable COSMesa_load(const char *_Nullable path, ch
     else if (!api->MakeCurrent) missing = "OSMesaMakeCurrent";
     else if (!api->DestroyContext) missing = "OSMesaDestroyContext";
     else if (!api->GetProcAddress) missing = "OSMesaGetProcAddress";
-#define COSMESA_RESOLVE(type, field, symbol) \
-    if (missing == NULL) { \
-        api->field = (type)api->GetProcAddress(symbol); \
-        if (api->field == NULL) missing = symbol; \
-    }
-    COSMESA_GL_FUNCTIONS(COSMESA_RESOLVE)
-#undef COSMESA_RESOLVE
+    else missing = COSMesa_loadGL(&api->gl, COSMesa_resolveOSMesa, api);
     if (missing != NULL) {
         snprintf(error, errorSize, "libOSMesa lacks %s; install a newer libosmesa6 (Mesa ≥ 20)", missing);
         dlclose(library);

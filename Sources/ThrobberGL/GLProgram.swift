@@ -9,7 +9,7 @@ struct GLProgram {
     /// Compiles and links `vertex` + `fragment` from the library.
     ///
     /// - Throws: a backend-failure error carrying the driver's log and the shader's file name.
-    init(_ gl: COSMesa_API, library: ShaderLibrary, vertex: String, fragment: String, uniforms: [String]) throws {
+    init(_ gl: COSMesa_GL, library: ShaderLibrary, vertex: String, fragment: String, uniforms: [String]) throws {
         let vs = try GLProgram.compile(gl, GLenum(GL_VERTEX_SHADER), name: vertex, source: library.source(vertex))
         defer { gl.DeleteShader(vs) }
         let fs = try GLProgram.compile(gl, GLenum(GL_FRAGMENT_SHADER), name: fragment, source: library.source(fragment))
@@ -35,7 +35,7 @@ struct GLProgram {
     /// The location of a uniform named at creation (−1 when the driver optimised it away).
     subscript(_ name: String) -> GLint { locations[name] ?? -1 }
 
-    private static func compile(_ gl: COSMesa_API, _ type: GLenum, name: String, source: String) throws -> GLuint {
+    private static func compile(_ gl: COSMesa_GL, _ type: GLenum, name: String, source: String) throws -> GLuint {
         let shader = gl.CreateShader(type)
         source.withCString { text in
             var pointer: UnsafePointer<GLchar>? = text
@@ -55,7 +55,7 @@ struct GLProgram {
 
     /// The info log of a shader or program, on one line.
     private static func log(
-        _ gl: COSMesa_API, _ object: GLuint,
+        _ gl: COSMesa_GL, _ object: GLuint,
         getiv: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
         getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void
     ) -> String {

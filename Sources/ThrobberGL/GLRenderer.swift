@@ -5,6 +5,8 @@ import Throbber
 /// What the driver says about itself, for reports (`GL_VENDOR`, `GL_RENDERER`, `GL_VERSION`) and
 /// the limits a canvas must respect.
 public struct GLInfo: Sendable, Equatable, Codable {
+    /// Where the context came from: OSMesa, an EGL device, EGL surfaceless.
+    public var platform: String
     public var vendor: String
     public var renderer: String
     public var version: String
@@ -25,8 +27,8 @@ public struct GLInfo: Sendable, Equatable, Codable {
 ///
 /// Not `Sendable`: the context is current on the thread that created the renderer; use it there.
 public final class GLRenderer {
-    private let context: OSMesaGLContext
-    private let gl: COSMesa_API
+    private let context: GLPlatformContext
+    private let gl: COSMesa_GL
     /// The driver's strings and limits.
     public let info: GLInfo
     private let disc: GLProgram
@@ -38,6 +40,10 @@ public final class GLRenderer {
     private var instanceBuffer: GLuint = 0
     private var instanceData: [Float] = []
     private var target: Target?
+    private var pixelBuffers: [GLuint] = []
+    private var pixelBufferSize = 0
+    private var nextPixelBuffer = 0
+    private var pending: [(buffer: GLuint, fence: GLsync?, width: Int, height: Int)] = []
 
     /// The framebuffers of one canvas size.
     private struct Target {
@@ -49,14 +55,16 @@ public final class GLRenderer {
         var outputFramebuffer: GLuint = 0
     }
 
-    /// Opens an OSMesa context on this thread and compiles the shaders.
+    /// Opens a context of `platform` on this thread and compiles the shaders.
     ///
-    /// - Parameter shaders: where the GLSL comes from (default: compiled into the binary).
-    /// - Throws: backend-unavailable when libOSMesa or a core context cannot be had (the message
-    ///   names the package to install); backend-failure when a shader does not compile.
-    public init(shaders: ShaderLibrary = .embedded) throws {
-        context = try OSMesaGLContext()
-        let gl = context.api.pointee
+    /// - Parameters:
+    ///   - platform: OSMesa (default) or EGL.
+    ///   - shaders: where the GLSL comes from (default: compiled into the binary).
+    /// - Throws: backend-unavailable when the library or a core context cannot be had (the message
+    ///   names the package to install or the EGL error); backend-failure when a shader does not compile.
+    public init(platform: GLPlatform = .osmesa, shaders: ShaderLibrary = .embedded) throws {
+        context = try platform.makeContext()
+        let gl = context.gl
         self.gl = gl
         func string(_ name: Int32) -> String {
             gl.GetString(GLenum(name)).map { String(cString: $0) } ?? "unknown"
@@ -67,7 +75,7 @@ public final class GLRenderer {
         gl.GetIntegerv(GLenum(GL_MAX_RENDERBUFFER_SIZE), &renderbufferSide)
         gl.GetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &textureSide)
         gl.GetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
-        info = GLInfo(vendor: string(GL_VENDOR), renderer: string(GL_RENDERER), version: string(GL_VERSION),
+        info = GLInfo(platform: context.platform, vendor: string(GL_VENDOR), renderer: string(GL_RENDERER), version: string(GL_VERSION),
                       maxCanvasSide: Int(min(renderbufferSide, textureSide, viewport[0], viewport[1])))
         let area = ["u_resolution", "u_rect", "u_annulus", "u_segments", "u_color"]
         disc = try GLProgram(gl, library: shaders, vertex: "area.vert", fragment: "disc.frag",
@@ -82,7 +90,15 @@ public final class GLRenderer {
         setUpInstancing()
     }
 
+    /// The EGL devices this machine offers (a GPU each, and Mesa's software device).
+    ///
+    /// - Throws: backend-unavailable when libEGL or device enumeration is missing.
+    public static func eglDevices() throws -> [EGLDeviceDescription] {
+        try EGLGLContext.devices()
+    }
+
     deinit {
+        releasePixelBuffers()
         releaseTarget()
         gl.DeleteBuffers(1, &instanceBuffer)
         gl.DeleteVertexArrays(1, &vertexArray)
@@ -205,6 +221,77 @@ public final class GLRenderer {
         gl.PixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
         gl.ReadPixels(0, 0, GLsizei(target.width), GLsizei(target.height), GLenum(GL_RGBA),
                       GLenum(GL_UNSIGNED_BYTE), pixels)
+    }
+
+    /// Renders `list` and starts its readback into a pixel-buffer object, then returns the frame
+    /// started `ringSize − 1` calls earlier (nil until the ring has filled). On a GPU the next
+    /// frame renders while the last one travels over the bus; `drainPipelined` returns the rest
+    /// (call it before changing the canvas size).
+    ///
+    /// - Throws: as `render(_:)`.
+    public func renderPipelined(_ list: DrawList) throws -> Image? {
+        try draw(list)
+        let size = list.width * list.height * 4
+        if pixelBuffers.isEmpty || pixelBufferSize != size {
+            guard pending.isEmpty else {
+                throw ThrobberError("renderPipelined: call drainPipelined before changing the canvas size", exitCode: .backendFailure)
+            }
+            releasePixelBuffers()
+            pixelBuffers = [GLuint](repeating: 0, count: GLRenderer.ringSize)
+            gl.GenBuffers(GLsizei(GLRenderer.ringSize), &pixelBuffers)
+            for buffer in pixelBuffers {
+                gl.BindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer)
+                gl.BufferData(GLenum(GL_PIXEL_PACK_BUFFER), size, nil, GLenum(GL_STREAM_READ))
+            }
+            pixelBufferSize = size
+        }
+        let buffer = pixelBuffers[nextPixelBuffer]
+        nextPixelBuffer = (nextPixelBuffer + 1) % pixelBuffers.count
+        gl.BindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), target!.outputFramebuffer)
+        gl.BindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer)
+        gl.PixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        gl.ReadPixels(0, 0, GLsizei(list.width), GLsizei(list.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
+        let fence = gl.FenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
+        gl.BindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
+        pending.append((buffer, fence, list.width, list.height))
+        guard pending.count >= pixelBuffers.count else { return nil }
+        return try collectOldest()
+    }
+
+    /// The frames `renderPipelined` still holds, oldest first.
+    ///
+    /// - Throws: backend-failure when a buffer cannot be mapped.
+    public func drainPipelined() throws -> [Image] {
+        var images: [Image] = []
+        while !pending.isEmpty { images.append(try collectOldest()) }
+        return images
+    }
+
+    /// How many frames the readback ring holds in flight.
+    public static let ringSize = 3
+
+    private func collectOldest() throws -> Image {
+        let (buffer, fence, width, height) = pending.removeFirst()
+        if let fence {
+            _ = gl.ClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 10_000_000_000)
+            gl.DeleteSync(fence)
+        }
+        gl.BindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer)
+        defer { gl.BindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
+        let count = width * height * 4
+        guard let mapped = gl.MapBufferRange(GLenum(GL_PIXEL_PACK_BUFFER), 0, count, GLbitfield(GL_MAP_READ_BIT)) else {
+            throw ThrobberError(String(format: "glMapBufferRange failed (0x%04X)", gl.GetError()), exitCode: .backendFailure)
+        }
+        let pixels = [UInt8](UnsafeRawBufferPointer(start: mapped, count: count))
+        _ = gl.UnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER))
+        return Image(width: width, height: height, pixels: pixels)
+    }
+
+    private func releasePixelBuffers() {
+        for (_, fence, _, _) in pending { if let fence { gl.DeleteSync(fence) } }
+        pending.removeAll()
+        if !pixelBuffers.isEmpty { gl.DeleteBuffers(GLsizei(pixelBuffers.count), pixelBuffers) }
+        pixelBuffers = []
     }
 
     /// Waits until the driver has finished every command issued so far.

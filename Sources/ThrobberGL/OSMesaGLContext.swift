@@ -7,7 +7,7 @@ import Throbber
 ///
 /// Not `Sendable`: a GL context is current on one thread. Create it, use it and let it go on
 /// the same thread.
-final class OSMesaGLContext {
+final class OSMesaGLContext: GLPlatformContext {
     /// The loaded library and GL function table.
     let api: UnsafeMutablePointer<COSMesa_API>
     private let context: OpaquePointer
@@ -53,6 +53,9 @@ final class OSMesaGLContext {
         self.api = api
         self.context = context
     }
+
+    var gl: COSMesa_GL { api.pointee.gl }
+    var platform: String { "OSMesa" }
 
     deinit {
         api.pointee.DestroyContext(context)

@@ -35,6 +35,7 @@ struct RendererStrings: Codable {
     var vendor: String
     var renderer: String
     var version: String
+    var platform: String
 }
 
 /// Options shared by `parity` and `compare`: the pass bound.

@@ -5,39 +5,103 @@ import ThrobberGL
 
 /// The renderer a command draws with, chosen by `--backend`.
 enum Backend: String, CaseIterable {
+    /// A hardware EGL device, else OSMesa, else EGL on llvmpipe, else the CPU renderer.
+    case auto
+    /// OpenGL through Mesa's OSMesa (llvmpipe).
     case gl
+    /// OpenGL through EGL without a display: `--device N`, else the first hardware device, else
+    /// Mesa's surfaceless platform.
+    case egl
+    /// The pure-Swift reference renderer.
     case cpu
 }
 
-/// A renderer of either backend behind one call, owned by the thread that made it.
+/// `--backend` and `--device`, shared by every command that renders.
+enum BackendOptions {
+    static let specs = [OptionSpec("--backend"), OptionSpec("--device")]
+
+    static let help = """
+          --backend B            auto (a GPU through EGL, else OSMesa, else EGL on llvmpipe, else
+                                 cpu), gl (OSMesa), egl, or cpu (default auto)
+          --device N             with egl: EGL device N (see `throbber info`)
+        """
+
+    /// The backend and device the options name (`fallback` when absent).
+    static func parse(_ arguments: ParsedArguments, default fallback: String = "auto") throws -> (Backend, Int?) {
+        let backend = Backend(rawValue: try arguments.choice("--backend", default: fallback, among: Backend.allCases.map(\.rawValue)))!
+        let device = try arguments.value("--device").map { _ in try arguments.integer("--device", default: 0, range: 0...1024) }
+        if device != nil && backend != .egl {
+            throw ThrobberError("--device applies to --backend egl only", exitCode: .usage)
+        }
+        return (backend, device)
+    }
+}
+
+/// A renderer of any backend behind one call, owned by the thread that made it.
 final class FrameRenderer {
     private let gl: GLRenderer?
     private let cpu: CPURenderer?
-    /// What renders, in the words of `GL_RENDERER`.
-    let description: String
+    /// The backend actually used (never `auto`).
     let backend: Backend
+    /// What renders, in the words of `GL_RENDERER`, with the platform.
+    let description: String
+    /// For `auto`: what was tried before the choice, and why it failed.
+    let skipped: [String]
 
     /// Opens the backend.
     ///
-    /// - Throws: backend-unavailable when GL cannot be opened (naming the package to install);
-    ///   backend-failure when a shader does not compile.
-    init(_ backend: Backend, shaderDirectory: String?) throws {
-        self.backend = backend
-        switch backend {
+    /// - Throws: backend-unavailable when it cannot be opened (naming the package to install or
+    ///   the EGL error); backend-failure when a shader does not compile.
+    init(_ requested: Backend, device: Int? = nil, shaderDirectory: String?) throws {
+        let library = try shaderDirectory.map { try ShaderLibrary(directory: URL(fileURLWithPath: $0)) }
+        if shaderDirectory != nil && requested == .cpu {
+            throw ThrobberError("--shader-dir applies to the GL backends only", exitCode: .usage)
+        }
+        var skipped: [String] = []
+        func openGL(_ platform: GLPlatform) throws -> GLRenderer {
+            try GLRenderer(platform: platform, shaders: library ?? .embedded)
+        }
+        var chosen: (Backend, GLRenderer?)?
+        switch requested {
         case .gl:
-            let library = try shaderDirectory.map { try ShaderLibrary(directory: URL(fileURLWithPath: $0)) } ?? .embedded
-            let renderer = try GLRenderer(shaders: library)
-            gl = renderer
-            cpu = nil
-            description = "gl: \(renderer.info.renderer) (\(renderer.info.version))"
-        case .cpu:
-            if shaderDirectory != nil {
-                throw ThrobberError("--shader-dir applies to --backend gl only", exitCode: .usage)
+            chosen = (.gl, try openGL(.osmesa))
+        case .egl:
+            if let device {
+                chosen = (.egl, try openGL(.eglDevice(device)))
+            } else {
+                let hardware = (try? GLRenderer.eglDevices())?.first { !$0.isSoftware }
+                chosen = (.egl, try openGL(hardware.map { .eglDevice($0.index) } ?? .eglSurfaceless))
             }
-            let renderer = CPURenderer()
-            cpu = renderer
-            gl = nil
-            description = "cpu: \(renderer.rendererDescription)"
+        case .cpu:
+            chosen = (.cpu, nil)
+        case .auto:
+            var candidates: [(Backend, GLPlatform)] = []
+            do {
+                candidates += try GLRenderer.eglDevices().filter { !$0.isSoftware }.map { (.egl, .eglDevice($0.index)) }
+            } catch let error as ThrobberError {
+                skipped.append("EGL devices: \(error.message)")
+            }
+            candidates += [(.gl, .osmesa), (.egl, .eglSurfaceless)]
+            for (backend, platform) in candidates where chosen == nil {
+                do {
+                    chosen = (backend, try openGL(platform))
+                } catch let error as ThrobberError where error.exitCode == .backendUnavailable {
+                    skipped.append("\(platform): \(error.message)")
+                }
+            }
+            if chosen == nil {
+                if library != nil { throw ThrobberError("--shader-dir: no GL backend could be opened", exitCode: .backendUnavailable) }
+                chosen = (.cpu, nil)
+            }
+        }
+        backend = chosen!.0
+        gl = chosen!.1
+        cpu = gl == nil ? CPURenderer() : nil
+        self.skipped = skipped
+        if let gl {
+            description = "\(backend.rawValue): \(gl.info.renderer) (\(gl.info.version), \(gl.info.platform))"
+        } else {
+            description = "cpu: \(cpu!.rendererDescription)"
         }
     }
 
@@ -53,6 +117,6 @@ final class FrameRenderer {
     /// The GL renderer, for the benchmark's per-stage timings; nil for the CPU backend.
     var glRenderer: GLRenderer? { gl }
 
-    /// The CPU renderer; nil for the GL backend.
+    /// The CPU renderer; nil for the GL backends.
     var cpuRenderer: CPURenderer? { cpu }
 }

@@ -19,7 +19,7 @@ enum ParityCommand {
           --scales 1,2,3         pixel scales (default 1,2,3)
           --times N              N times spread over each scene's loop (default 6)
           --at T1,T2,…           explicit times in seconds instead of --times
-          --backend gl|cpu       the backend checked against the CPU reference (default gl)
+        \(BackendOptions.help)
           --max-diff D           allowed difference per channel in 8-bit steps (default 2)
           --max-pixels K         pixels allowed beyond D per case (default 0)
           --json FILE            write every case and the summary as JSON
@@ -55,9 +55,9 @@ enum ParityCommand {
     }
 
     static func run(_ argv: [String]) throws {
-        let arguments = try ParsedArguments(argv, options: DiffOptions.specs + [
+        let arguments = try ParsedArguments(argv, options: DiffOptions.specs + BackendOptions.specs + [
             OptionSpec("--scenes"), OptionSpec("--scales"), OptionSpec("--times"), OptionSpec("--at"),
-            OptionSpec("--backend"), OptionSpec("--json"), OptionSpec("--out"), OptionSpec("-q", "--quiet", value: false),
+            OptionSpec("--json"), OptionSpec("--out"), OptionSpec("-q", "--quiet", value: false),
             OptionSpec("-h", "--help", value: false),
         ])
         if arguments.has("--help") {
@@ -89,15 +89,15 @@ enum ParityCommand {
             throw ThrobberError("--times and --at exclude each other", exitCode: .usage)
         }
         let timeCount = try arguments.integer("--times", default: 6, range: 1...1000)
-        let backend = Backend(rawValue: try arguments.choice("--backend", default: "gl", among: Backend.allCases.map(\.rawValue)))!
+        let (backend, device) = try BackendOptions.parse(arguments)
         let outDirectory = URL(fileURLWithPath: arguments.value("--out") ?? "parity-failures", isDirectory: true)
         let quiet = arguments.has("--quiet")
 
-        let renderer = try FrameRenderer(backend, shaderDirectory: nil)
+        let renderer = try FrameRenderer(backend, device: device, shaderDirectory: nil)
         let reference = CPURenderer()
-        let strings = renderer.glRenderer.map { RendererStrings(vendor: $0.info.vendor, renderer: $0.info.renderer, version: $0.info.version) }
-            ?? RendererStrings(vendor: "Throbber", renderer: reference.rendererDescription, version: throbberVersion)
-        print("parity: \(backend.rawValue) — GL_VENDOR \(strings.vendor), GL_RENDERER \(strings.renderer), GL_VERSION \(strings.version)")
+        let strings = renderer.glRenderer.map { RendererStrings(vendor: $0.info.vendor, renderer: $0.info.renderer, version: $0.info.version, platform: $0.info.platform) }
+            ?? RendererStrings(vendor: "Throbber", renderer: reference.rendererDescription, version: throbberVersion, platform: "cpu")
+        print("parity: \(renderer.backend.rawValue) (\(renderer.glRenderer?.info.platform ?? "cpu")) — GL_VENDOR \(strings.vendor), GL_RENDERER \(strings.renderer), GL_VERSION \(strings.version)")
         print("reference: \(reference.rendererDescription); pass: every channel within \(maxDiff)/255, at most \(maxPixels) px beyond")
 
         let clock = ContinuousClock()
@@ -138,7 +138,7 @@ enum ParityCommand {
         print(String(format: "parity: %d cases (%d scenes × %d scales × %d times), %d passed, %d failed, in %.1f s",
                      cases.count, scenes.count, scales.count, explicitTimes?.count ?? timeCount, cases.count - failed, failed, seconds))
         if let jsonPath = arguments.value("--json") {
-            try DiffOptions.writeJSON(Report(backend: backend.rawValue, renderer: strings, reference: reference.rendererDescription,
+            try DiffOptions.writeJSON(Report(backend: renderer.backend.rawValue, renderer: strings, reference: reference.rendererDescription,
                                              cases: cases, summary: summary), to: jsonPath)
         }
         if failed > 0 { exit(ExitCode.mismatch.rawValue) }

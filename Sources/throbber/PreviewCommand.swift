@@ -18,7 +18,7 @@ enum PreviewCommand {
           --duration D           seconds to spread the frames over (default: the scene's loop)
           --start T              time of the first frame, ≥ 0 (default 0)
         \(SceneOptions.help)
-          --backend gl|cpu       renderer (default gl)
+        \(BackendOptions.help)
           --overwrite            replace an existing sheet
           -q, --quiet            print nothing on success
           -h, --help             show this help
@@ -27,9 +27,9 @@ enum PreviewCommand {
           throbber preview activity --frames 12 --columns 6 -o activity.png
         """
 
-    static let options = SceneOptions.specs + [
+    static let options = SceneOptions.specs + BackendOptions.specs + [
         OptionSpec("-o", "--output"), OptionSpec("--frames"), OptionSpec("--columns"), OptionSpec("--duration"),
-        OptionSpec("--start"), OptionSpec("--backend"), OptionSpec("--overwrite", value: false),
+        OptionSpec("--start"), OptionSpec("--overwrite", value: false),
         OptionSpec("-q", "--quiet", value: false), OptionSpec("-h", "--help", value: false),
     ]
 
@@ -50,7 +50,7 @@ enum PreviewCommand {
         let columns = try arguments.integer("--columns", default: Int(Double(frames).squareRoot().rounded(.up)), range: 1...400)
         let duration = try arguments.number("--duration", default: scene.model.previewDuration, range: .above(0))
         let start = try arguments.number("--start", default: 0, range: .atLeast(0))
-        let backend = Backend(rawValue: try arguments.choice("--backend", default: "gl", among: Backend.allCases.map(\.rawValue)))!
+        let (backend, device) = try BackendOptions.parse(arguments)
         let overwrite = arguments.has("--overwrite")
 
         let file = URL(fileURLWithPath: output)
@@ -58,7 +58,7 @@ enum PreviewCommand {
         if !overwrite, FileManager.default.fileExists(atPath: file.path) {
             throw ThrobberError("\(file.path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
         }
-        let renderer = try FrameRenderer(backend, shaderDirectory: nil)
+        let renderer = try FrameRenderer(backend, device: device, shaderDirectory: nil)
         var images: [Image] = []
         var labels: [String] = []
         for k in 0..<frames {

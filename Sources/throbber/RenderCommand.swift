@@ -16,8 +16,8 @@ enum RenderCommand {
           --fps F                frames per second (default 60)
           --start T              time of frame 0 in seconds, ≥ 0 (default 0)
         \(SceneOptions.help)
-          --backend gl|cpu       OpenGL through OSMesa, or the CPU reference renderer (default gl)
-          --shader-dir DIR       load the GLSL from DIR instead of the copy built in (gl only)
+        \(BackendOptions.help)
+          --shader-dir DIR       load the GLSL from DIR instead of the copy built in (GL backends)
           --png-level L          zlib compression level 0–9 (default 7, no row filters)
           --overwrite            replace frames that exist already (default: refuse)
           -q, --quiet            print nothing on success
@@ -27,9 +27,9 @@ enum RenderCommand {
           throbber render wave-ball --frames 120 --scale 2 --progress 0.7 -o out
         """
 
-    static let options = SceneOptions.specs + [
+    static let options = SceneOptions.specs + BackendOptions.specs + [
         OptionSpec("-o", "--output"), OptionSpec("--frames"), OptionSpec("--fps"), OptionSpec("--start"),
-        OptionSpec("--backend"), OptionSpec("--shader-dir"), OptionSpec("--png-level"),
+        OptionSpec("--shader-dir"), OptionSpec("--png-level"),
         OptionSpec("--overwrite", value: false), OptionSpec("-q", "--quiet", value: false),
         OptionSpec("-h", "--help", value: false),
     ]
@@ -54,7 +54,7 @@ enum RenderCommand {
         let frames = try arguments.integer("--frames", default: 1, range: 1...1_000_000)
         let fps = try arguments.number("--fps", default: 60, range: .above(0))
         let start = try arguments.number("--start", default: 0, range: .atLeast(0))
-        let backend = Backend(rawValue: try arguments.choice("--backend", default: "gl", among: Backend.allCases.map(\.rawValue)))!
+        let (backend, device) = try BackendOptions.parse(arguments)
         let level = try arguments.integer("--png-level", default: defaultPNGLevel, range: 0...9)
         let overwrite = arguments.has("--overwrite")
         let quiet = arguments.has("--quiet")
@@ -66,7 +66,7 @@ enum RenderCommand {
         if !overwrite, let existing = files.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
             throw ThrobberError("\(existing.path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
         }
-        let renderer = try FrameRenderer(backend, shaderDirectory: arguments.value("--shader-dir"))
+        let renderer = try FrameRenderer(backend, device: device, shaderDirectory: arguments.value("--shader-dir"))
         let (width, height) = scene.pixelSize
         guard width <= renderer.maxCanvasSide, height <= renderer.maxCanvasSide else {
             throw ThrobberError.invalid("canvas", "\(width)×\(height) px",

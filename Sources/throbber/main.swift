@@ -16,6 +16,7 @@ let usage = """
       parity                 a backend against the CPU reference over scenes × scales × times
       compare A.png B.png    compare two PNGs' decoded pixels
       bench                  throughput stage by stage, with ceilings (release builds)
+      info                   every backend this machine can open (OSMesa, EGL devices, CPU), or why not
 
     SCENES: \(SceneRegistry.ids.joined(separator: ", "))
 
@@ -45,6 +46,7 @@ let commands: [String: ([String]) throws -> Void] = [
     "compare": CompareCommand.run,
     "batch": BatchCommand.run,
     "verify": VerifyCommand.run,
+    "info": InfoCommand.run,
 ]
 do {
     guard let command = arguments.first else {

@@ -110,7 +110,7 @@ struct CLITests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let environment = ["THROBBER_OSMESA_LIBRARY": "/nonexistent/libOSMesa.so.8"]
-        let gl = try runThrobber(["render", "wave-ball", "-o", directory.path], environment: environment)
+        let gl = try runThrobber(["render", "wave-ball", "-o", directory.path, "--backend", "gl"], environment: environment)
         #expect(gl.status == 69, "\(gl.stderr)")
         #expect(gl.stderr.contains("libosmesa6"))
         #expect(try listing(directory).isEmpty)
@@ -135,5 +135,41 @@ struct CLITests {
         #expect(result.stderr.contains("disc.frag"))
         #expect(result.stderr.contains("fillCoverag"))
         #expect(try listing(output).isEmpty)
+    }
+}
+
+/// `throbber info` and backend selection.
+@Suite(.serialized)
+struct InfoTests {
+    @Test func infoListsBackendsAndWhyNot() throws {
+        let result = try runThrobber(["info", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let entries = try #require(report["entries"] as? [[String: Any]])
+        let osmesa = try #require(entries.first { $0["backend"] as? String == "gl" })
+        #expect(osmesa["available"] as? Bool == true)
+        #expect((osmesa["renderer"] as? String)?.isEmpty == false)
+        #expect((osmesa["maxCanvasSide"] as? Int ?? 0) >= 4096)
+        #expect(entries.contains { $0["backend"] as? String == "cpu" && $0["available"] as? Bool == true })
+        #expect((report["auto"] as? String)?.isEmpty == false)
+
+        let withoutEGL = try runThrobber(["info"], environment: ["THROBBER_EGL_LIBRARY": "/nonexistent/libEGL.so.1"])
+        #expect(withoutEGL.status == 0)
+        #expect(withoutEGL.stdout.contains("no    egl"))
+        #expect(withoutEGL.stdout.contains("libegl1"))
+        let nothing = try runThrobber(["info"], environment: ["THROBBER_EGL_LIBRARY": "/nonexistent/libEGL.so.1",
+                                                              "THROBBER_OSMESA_LIBRARY": "/nonexistent/libOSMesa.so.8"])
+        #expect(nothing.stdout.contains("--backend auto picks cpu"), "\(nothing.stdout)")
+    }
+
+    @Test func autoSaysWhichBackendItChose() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try runThrobber(["render", "ring", "-o", directory.path],
+                                     environment: ["THROBBER_OSMESA_LIBRARY": "/nonexistent/libOSMesa.so.8"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("egl: ") || result.stderr.contains("cpu: "), "\(result.stderr)")
+        let wrong = try runThrobber(["render", "ring", "-o", directory.path, "--backend", "gl", "--device", "1"])
+        #expect(wrong.status == 64)
     }
 }

@@ -23,7 +23,7 @@ enum BatchCommand {
           --shard-mode M         contiguous (default: each shard a run of frames) or strided
           --skip-existing        keep frames and files that exist (resume an interrupted run)
           --overwrite            replace existing files (default: refuse before rendering)
-          --backend gl|cpu       renderer (default: the job's, else gl)
+        \(BackendOptions.help.replacingOccurrences(of: "(default auto)", with: "(default: the job's, else auto)"))
           --base DIR             resolve relative output paths against DIR (default: the job file's directory)
           --manifest FILE        where the manifest goes (default: beside the job file,
                                  JOB.manifest.json or JOB.shard-K-of-N.manifest.json)
@@ -38,7 +38,7 @@ enum BatchCommand {
 
     static let options = [
         OptionSpec("--shard"), OptionSpec("--shards"), OptionSpec("--shard-mode"), OptionSpec("--skip-existing", value: false),
-        OptionSpec("--overwrite", value: false), OptionSpec("--backend"), OptionSpec("--base"), OptionSpec("--manifest"),
+        OptionSpec("--overwrite", value: false), OptionSpec("--backend"), OptionSpec("--device"), OptionSpec("--base"), OptionSpec("--manifest"),
         OptionSpec("--threads"), OptionSpec("--progress", value: false), OptionSpec("-q", "--quiet", value: false),
         OptionSpec("-h", "--help", value: false),
     ]
@@ -71,10 +71,9 @@ enum BatchCommand {
         }
         let threads = try arguments.integer("--threads", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...1024)
         let job = try Job.load(path: jobPath, baseDirectory: arguments.value("--base"), backends: Backend.allCases.map(\.rawValue))
-        let backendName = try arguments.value("--backend").map { _ in try arguments.choice("--backend", default: "gl", among: Backend.allCases.map(\.rawValue)) }
-            ?? job.backend ?? "gl"
+        let (backend, device) = try BackendOptions.parse(arguments, default: job.backend ?? "auto")
         let manifestPath = arguments.value("--manifest") ?? defaultManifest(jobPath, shard)
-        let run = try BatchRun(job: job, shard: shard, backend: Backend(rawValue: backendName)!, overwrite: overwrite,
+        let run = try BatchRun(job: job, shard: shard, backend: backend, device: device, overwrite: overwrite,
                                skipExisting: skipExisting, threads: threads, manifestPath: manifestPath,
                                progress: arguments.has("--progress"), quiet: arguments.has("--quiet"))
         try run.execute()
@@ -92,6 +91,7 @@ final class BatchRun {
     let shard: ShardPlan
     let units: [WorkUnit]
     let backend: Backend
+    let device: Int?
     let overwrite: Bool
     let skipExisting: Bool
     let threads: Int
@@ -99,12 +99,13 @@ final class BatchRun {
     let progressForced: Bool
     let quiet: Bool
 
-    init(job: Job, shard: ShardPlan, backend: Backend, overwrite: Bool, skipExisting: Bool, threads: Int,
+    init(job: Job, shard: ShardPlan, backend: Backend, device: Int? = nil, overwrite: Bool, skipExisting: Bool, threads: Int,
          manifestPath: String, progress: Bool, quiet: Bool) throws {
         self.job = job
         self.shard = shard
         units = shard.units(of: job)
         self.backend = backend
+        self.device = device
         self.overwrite = overwrite
         self.skipExisting = skipExisting
         self.threads = threads
@@ -154,7 +155,7 @@ final class BatchRun {
     ///   instead of opening one.
     func execute(renderer existingRenderer: FrameRenderer? = nil) throws {
         try preflight()
-        let renderer = try existingRenderer ?? FrameRenderer(backend, shaderDirectory: nil)
+        let renderer = try existingRenderer ?? FrameRenderer(backend, device: device, shaderDirectory: nil)
         for unit in units {
             let clip = job.clips[unit.clip]
             let (width, height) = clip.scene.pixelSize
