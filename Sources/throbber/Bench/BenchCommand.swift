@@ -22,7 +22,10 @@ enum BenchCommand {
           --scenes all|A,B       scenes to measure (default wave-ball)
           --sizes N,…            canvas sizes: the longer side in px (default 64,128,256,512,1024)
           --backends gl,cpu      backends to measure (default gl,cpu)
-          --stages S,…           render,readback,frame,encode,write,pipeline (default all)
+          --stages S,…           render,readback,frame,async,encode,write,pipeline (default all);
+                                 async is render + readback through a ring of pixel-buffer
+                                 objects mapped a frame late (GL backends), against frame (sync)
+          --device N             with egl: EGL device N (see `throbber info`)
           --frames N             frames per sample set (default 60)
           --repeat R             sample sets per stage (default 3)
           --warmup W             frames rendered before timing (default 5)
@@ -43,12 +46,12 @@ enum BenchCommand {
 
     static let options = [
         OptionSpec("--scenes"), OptionSpec("--sizes"), OptionSpec("--backends"), OptionSpec("--stages"),
-        OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"), OptionSpec("--png-level"),
+        OptionSpec("--device"), OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"), OptionSpec("--png-level"),
         OptionSpec("--no-startup", value: false), OptionSpec("--png-sweep", value: false), OptionSpec("--json"), OptionSpec("--plot"),
         OptionSpec("--allow-debug", value: false), OptionSpec("-h", "--help", value: false),
     ]
 
-    static let allStages = ["render", "readback", "frame", "encode", "write", "pipeline"]
+    static let allStages = ["render", "readback", "frame", "async", "encode", "write", "pipeline"]
 
     struct Settings {
         var scenes: [String]
@@ -60,6 +63,7 @@ enum BenchCommand {
         var warmup: Int
         var png: PNGCodec.Settings
         var startup: Bool
+        var device: Int?
     }
 
     static func run(_ argv: [String]) throws {
@@ -135,7 +139,8 @@ enum BenchCommand {
                         repeats: try arguments.integer("--repeat", default: 3, range: 1...1000),
                         warmup: try arguments.integer("--warmup", default: 5, range: 0...10_000),
                         png: .init(level: try arguments.integer("--png-level", default: defaultPNGLevel, range: 0...9)),
-                        startup: !arguments.has("--no-startup"))
+                        startup: !arguments.has("--no-startup"),
+                        device: try arguments.value("--device").map { _ in try arguments.integer("--device", default: 0, range: 0...1024) })
     }
 
     /// The scene `id` scaled so its longer side is `size` px.
@@ -154,7 +159,7 @@ enum BenchCommand {
             try body()
             return (clock.now - start).seconds * 1000
         }
-        let renderers = try settings.backends.map { try FrameRenderer($0, shaderDirectory: nil) }
+        let renderers = try settings.backends.map { try FrameRenderer($0, device: $0 == .egl ? settings.device : nil, shaderDirectory: nil) }
         let gl = renderers.first { $0.backend == .gl }?.glRenderer
         var report = BenchReport(method: methodInfo(settings, gl: gl?.info, configuration: configuration))
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("throbber-bench-\(getpid())")
@@ -279,6 +284,18 @@ enum BenchCommand {
                                 }
                             }
                             addRow(name, "frame", samples, checksum, ceiling: "gl clear+readback")
+                        }
+                        if settings.stages.contains("async") {
+                            var samples: [Double] = []
+                            for _ in 0..<settings.repeats {
+                                samples.append(try milliseconds {
+                                    for list in lists {
+                                        if let image = try gl.renderPipelined(list) { checksum &+= UInt64(image.pixels[image.pixels.count / 2]) }
+                                    }
+                                    for image in try gl.drainPipelined() { checksum &+= UInt64(image.pixels[image.pixels.count / 2]) }
+                                } / Double(lists.count))
+                            }
+                            addRow(name, "async", samples, checksum, ceiling: "gl clear+readback")
                         }
                     } else if let cpu = renderer.cpuRenderer, !settings.stages.isDisjoint(with: ["render", "frame"]) {
                         var samples: [Double] = []
