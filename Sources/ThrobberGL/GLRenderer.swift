@@ -136,14 +136,7 @@ public final class GLRenderer {
         // Only the union of the items' bounds can differ from the background, so only it is
         // cleared, painted and resolved; the rest of the output is cleared to the background's
         // final 8-bit colour directly.
-        var union = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0, margin: 0, width: list.width, height: list.height)
-        union.x0 = list.width; union.y0 = list.height; union.x1 = 0; union.y1 = 0
-        for item in list.items {
-            let b = item.bounds
-            if b.isEmpty { continue }
-            union.x0 = min(union.x0, b.x0); union.y0 = min(union.y0, b.y0)
-            union.x1 = max(union.x1, b.x1); union.y1 = max(union.y1, b.y1)
-        }
+        let union = PixelRect.union(list.items.map(\.bounds))
         let bg = list.background
         gl.Viewport(0, 0, GLsizei(list.width), GLsizei(list.height))
         gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), target!.outputFramebuffer)

@@ -61,6 +61,24 @@ public struct PixelRect: Sendable, Equatable {
 
     /// Whether the rectangle holds no pixel.
     public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
+
+    /// A rectangle from its edges.
+    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        self.x0 = x0
+        self.y0 = y0
+        self.x1 = x1
+        self.y1 = y1
+    }
+
+    /// The smallest rectangle holding every non-empty rectangle of `rects` (empty when none is).
+    public static func union(_ rects: some Sequence<PixelRect>) -> PixelRect {
+        var union = PixelRect(x0: .max, y0: .max, x1: .min, y1: .min)
+        for rect in rects where !rect.isEmpty {
+            union = PixelRect(x0: min(union.x0, rect.x0), y0: min(union.y0, rect.y0),
+                              x1: max(union.x1, rect.x1), y1: max(union.y1, rect.y1))
+        }
+        return union.isEmpty ? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0) : union
+    }
 }
 
 /// One primitive of a draw list.
@@ -292,13 +310,7 @@ public struct QuadBatch: Sendable, Equatable {
 
     public init(_ instances: [QuadInstance], width: Int, height: Int) {
         self.instances = instances
-        var union = PixelRect(minX: 0, minY: 0, maxX: 0, maxY: 0, margin: 0, width: width, height: height)
-        union.x0 = width; union.y0 = height; union.x1 = 0; union.y1 = 0
-        for instance in instances {
-            let b = instance.bounds(width: width, height: height)
-            union.x0 = min(union.x0, b.x0); union.y0 = min(union.y0, b.y0)
-            union.x1 = max(union.x1, b.x1); union.y1 = max(union.y1, b.y1)
-        }
+        let union = PixelRect.union(instances.map { $0.bounds(width: width, height: height) })
         bounds = union
         annulus = nil
         guard !instances.isEmpty else { return }

@@ -36,23 +36,31 @@ public enum AtomicFile {
             unlink(temporary)
             throw ThrobberError("cannot write \(url.path): \(String(cString: strerror(failure)))", exitCode: .ioError)
         }
+        try place(temporary, at: url.path, overwrite: overwrite)
+    }
+
+    /// Moves a finished temporary file (in the same directory) to `path`: replacing what is there
+    /// when `overwrite`, otherwise with link(2), which fails with EEXIST instead of replacing (no
+    /// race with another writer). The temporary name is gone afterwards, whatever happens.
+    ///
+    /// - Throws: `cannotCreate` when `path` exists and `overwrite` is false; `ioError` otherwise.
+    public static func place(_ temporary: String, at path: String, overwrite: Bool) throws {
         if overwrite {
-            guard rename(temporary, url.path) == 0 else {
+            guard rename(temporary, path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(temporary)
-                throw ThrobberError("cannot write \(url.path): \(reason)", exitCode: .ioError)
+                throw ThrobberError("cannot write \(path): \(reason)", exitCode: .ioError)
             }
-        } else {
-            // link(2) fails with EEXIST instead of replacing: no race with another writer.
-            guard link(temporary, url.path) == 0 else {
-                let code = errno
-                unlink(temporary)
-                if code == EEXIST {
-                    throw ThrobberError("\(url.path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
-                }
-                throw ThrobberError("cannot write \(url.path): \(String(cString: strerror(code)))", exitCode: .ioError)
+            return
+        }
+        let status = link(temporary, path)
+        let code = errno
+        unlink(temporary)
+        guard status == 0 else {
+            if code == EEXIST {
+                throw ThrobberError("\(path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
             }
-            unlink(temporary)
+            throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", exitCode: .ioError)
         }
     }
 

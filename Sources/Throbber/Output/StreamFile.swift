@@ -76,21 +76,7 @@ public final class StreamFile {
             unlink(temporary)
             throw ThrobberError("cannot write \(path): \(reason)", exitCode: .ioError)
         }
-        if overwrite {
-            guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw ThrobberError("cannot write \(path): \(reason)", exitCode: .ioError)
-            }
-        } else {
-            guard link(temporary, path) == 0 else {
-                let code = errno
-                unlink(temporary)
-                throw ThrobberError(code == EEXIST ? "\(path) exists; pass --overwrite to replace it" : "cannot write \(path): \(String(cString: strerror(code)))",
-                                    exitCode: code == EEXIST ? .cannotCreate : .ioError)
-            }
-            unlink(temporary)
-        }
+        try AtomicFile.place(temporary, at: path, overwrite: overwrite)
         return digest
     }
 

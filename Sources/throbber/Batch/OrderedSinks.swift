@@ -184,21 +184,7 @@ final class FFmpegSink: OrderedSink {
         guard let data = FileManager.default.contents(atPath: temporary) else {
             throw ThrobberError("ffmpeg wrote no \(path)", exitCode: .ioError)
         }
-        if overwrite {
-            guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw ThrobberError("cannot write \(path): \(reason)", exitCode: .ioError)
-            }
-        } else {
-            let status = link(temporary, path)
-            let code = errno
-            unlink(temporary)
-            guard status == 0 else {
-                throw ThrobberError(code == EEXIST ? "\(path) exists; pass --overwrite to replace it" : "cannot write \(path): \(String(cString: strerror(code)))",
-                                    exitCode: code == EEXIST ? .cannotCreate : .ioError)
-            }
-        }
+        try AtomicFile.place(temporary, at: path, overwrite: overwrite)
         return [Manifest.Artifact(clip: clip.label, type: format, file: path, sha256: PixelDigest.sha256Hex(data))]
     }
 
