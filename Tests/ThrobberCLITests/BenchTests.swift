@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// `throbber bench` as a user runs it: never timed here, only its shape checked.
+@Suite(.serialized)
+struct BenchTests {
+    @Test func debugBuildsAreRefusedUnlessAllowed() throws {
+        let result = try runThrobber(["bench", "--sizes", "32"])
+        // The test binary is a debug build (swift test); a release-built THROBBER_BINARY may run.
+        if result.status == 64 {
+            #expect(result.stderr.contains("swift build -c release"))
+        } else {
+            #expect(result.status == 0)
+        }
+    }
+
+    @Test func tinyMatrixWritesCompleteJSONAndPlot() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("bench.json"), plot = directory.appendingPathComponent("bench.svg")
+        let result = try runThrobber(["bench", "--allow-debug", "--scenes", "ring,activity", "--sizes", "32,48",
+                                      "--backends", "gl,cpu", "--frames", "2", "--repeat", "1", "--warmup", "1",
+                                      "--json", json.path, "--plot", plot.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("| scene | px | backend | stage |"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        let method = try #require(report["method"] as? [String: Any])
+        for key in ["commit", "cpu", "cores", "glRenderer", "glVersion", "lpNumThreads", "configuration"] {
+            #expect(method[key] != nil, "method lacks \(key)")
+        }
+        #expect(method["configuration"] as? String == "debug")
+        let rows = try #require(report["rows"] as? [[String: Any]])
+        let stages = Set(rows.map { "\($0["backend"]!) \($0["stage"]!)" })
+        for stage in ["gl render", "gl readback", "gl frame", "gl async", "gl pipeline", "cpu render", "cpu pipeline", "png encode", "file write"] {
+            #expect(stages.contains(stage), "no \(stage) row")
+        }
+        #expect(rows.count == 2 * 2 * (2 + 5 + 3), "encode and write, five GL stages, three CPU stages per scene and size")
+        for row in rows {
+            let ms = try #require(row["ms"] as? [String: Any])
+            #expect((ms["median"] as? Double ?? -1) > 0)
+        }
+        #expect(rows.contains { $0["stage"] as? String == "pipeline" && $0["ratioToCeiling"] as? Double != nil })
+        let ceilings = Set((report["ceilings"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
+        #expect(ceilings == ["memcpy", "gl clear+readback", "png encode, all cores"])
+        #expect((report["fits"] as? [[String: Any]])?.isEmpty == false)
+        #expect((report["startup"] as? [[String: Any]])?.count == 8)
+        let svg = try String(contentsOf: plot, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"))
+    }
+
+    @Test func badMatricesAreUsageErrors() throws {
+        #expect(try runThrobber(["bench", "--allow-debug", "--sizes", "0"]).status == 64)
+        #expect(try runThrobber(["bench", "--allow-debug", "--stages", "paint"]).stderr.contains("render, readback"))
+        #expect(try runThrobber(["bench", "--allow-debug", "--backends", "vulkan"]).status == 64)
+    }
+}
