@@ -34,7 +34,8 @@ struct BenchTests {
         for stage in ["gl render", "gl readback", "gl frame", "gl async", "gl pipeline", "cpu render", "cpu pipeline", "png encode", "file write"] {
             #expect(stages.contains(stage), "no \(stage) row")
         }
-        #expect(rows.count == 2 * 2 * (2 + 5 + 3), "encode and write, five GL stages, three CPU stages per scene and size")
+        let rowsPerCase = 2 + 5 + 3  // encode and write, five GL stages, three CPU stages
+        #expect(rows.count == 4 * rowsPerCase)
         for row in rows {
             let ms = try #require(row["ms"] as? [String: Any])
             #expect((ms["median"] as? Double ?? -1) > 0)
