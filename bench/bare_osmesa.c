@@ -27,6 +27,7 @@
 #include <GL/glext.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -304,6 +305,18 @@ static PixelRect pixel_rect(double minX, double minY, double maxX, double maxY, 
 
 static int rect_empty(PixelRect r) { return r.x1 <= r.x0 || r.y1 <= r.y0; }
 
+// PixelRect.union(_:): the smallest rectangle holding every non-empty rectangle (start with
+// RECT_UNION_START, add each, then rect_union_finish: (0, 0, 0, 0) when none was non-empty).
+#define RECT_UNION_START ((PixelRect){INT_MAX, INT_MAX, INT_MIN, INT_MIN})
+static void rect_union_add(PixelRect *u, PixelRect r) {
+    if (rect_empty(r)) return;
+    if (r.x0 < u->x0) u->x0 = r.x0;
+    if (r.y0 < u->y0) u->y0 = r.y0;
+    if (r.x1 > u->x1) u->x1 = r.x1;
+    if (r.y1 > u->y1) u->y1 = r.y1;
+}
+static PixelRect rect_union_finish(PixelRect u) { return rect_empty(u) ? (PixelRect){0, 0, 0, 0} : u; }
+
 // Annulus.area (px², in double) and Annulus.contains(_:).
 static double annulus_area(Annulus a) {
     return M_PI * ((double)a.outer * (double)a.outer - (double)a.inner * (double)a.inner);
@@ -395,14 +408,9 @@ static PixelRect quad_bounds(const QuadInstance *q, int width, int height) {
 // QuadBatch.init(_:width:height:): the union of the instances' bounds, and a ring around the
 // instances' centroid holding every box when its area is below the union's.
 static void finish_batch(QuadBatch *b, int width, int height) {
-    PixelRect u = {width, height, 0, 0};
-    for (int i = 0; i < b->count; i++) {
-        PixelRect r = quad_bounds(&b->instances[i], width, height);
-        if (r.x0 < u.x0) u.x0 = r.x0;
-        if (r.y0 < u.y0) u.y0 = r.y0;
-        if (r.x1 > u.x1) u.x1 = r.x1;
-        if (r.y1 > u.y1) u.y1 = r.y1;
-    }
+    PixelRect u = RECT_UNION_START;
+    for (int i = 0; i < b->count; i++) rect_union_add(&u, quad_bounds(&b->instances[i], width, height));
+    u = rect_union_finish(u);
     b->bounds = u;
     b->hasAnnulus = 0;
     if (b->count == 0) return;
@@ -665,15 +673,9 @@ static void draw_quads(Renderer *R, const QuadBatch *b, float width, float heigh
 static void draw_frame(Renderer *R, const Frame *f) {
     prepare_target(R, f->width, f->height);
     float width = (float)f->width, height = (float)f->height;
-    PixelRect u = {f->width, f->height, 0, 0};
-    for (int i = 0; i < f->itemCount; i++) {
-        PixelRect b = item_bounds(&f->items[i]);
-        if (rect_empty(b)) continue;
-        if (b.x0 < u.x0) u.x0 = b.x0;
-        if (b.y0 < u.y0) u.y0 = b.y0;
-        if (b.x1 > u.x1) u.x1 = b.x1;
-        if (b.y1 > u.y1) u.y1 = b.y1;
-    }
+    PixelRect u = RECT_UNION_START;
+    for (int i = 0; i < f->itemCount; i++) rect_union_add(&u, item_bounds(&f->items[i]));
+    u = rect_union_finish(u);
     PaintColor bg = f->background;
     glViewport(0, 0, f->width, f->height);
     glBindFramebuffer(GL_FRAMEBUFFER, R->outputFramebuffer);
