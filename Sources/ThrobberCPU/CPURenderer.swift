@@ -282,9 +282,9 @@ private final class Band {
             }
         case .quads(let batch):
             guard batch.bounds.y0 < y1, batch.bounds.y1 > y0 else { return }
-            for q in batch.instances {
+            for (q, rect) in zip(batch.instances, batch.instanceBounds) where rect.y0 < y1 && rect.y1 > y0 {
                 let cosR = cos(q.rotation), sinR = sin(q.rotation)
-                shade(q.bounds(width: width, height: Int.max), nil, q.color) { _, px, py, _ in
+                shade(rect, nil, q.color) { _, px, py, _ in
                     // The pixel in the box's own frame: q = R(−θ)·(p − c).
                     let dx = px - q.centerX, dy = py - q.centerY
                     let qx = dx * cosR + dy * sinR

@@ -302,6 +302,8 @@ public struct QuadInstance: Sendable, Equatable {
 /// Rounded boxes painted in order by one instanced draw call.
 public struct QuadBatch: Sendable, Equatable {
     public var instances: [QuadInstance]
+    /// Each instance's bounds (`QuadInstance.bounds`), computed once.
+    public var instanceBounds: [PixelRect]
     /// The union of the instances' bounds.
     public var bounds: PixelRect
     /// A ring around the instances' centroid holding every box (1 px margin included), when it
@@ -310,7 +312,8 @@ public struct QuadBatch: Sendable, Equatable {
 
     public init(_ instances: [QuadInstance], width: Int, height: Int) {
         self.instances = instances
-        let union = PixelRect.union(instances.map { $0.bounds(width: width, height: height) })
+        instanceBounds = instances.map { $0.bounds(width: width, height: height) }
+        let union = PixelRect.union(instanceBounds)
         bounds = union
         annulus = nil
         guard !instances.isEmpty else { return }
