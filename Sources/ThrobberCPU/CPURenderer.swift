@@ -186,6 +186,11 @@ private final class Band {
     /// SPEC §0: s = (r·a·c, g·a·c, b·a·c, a·c); dst = s + dst·(1 − s.a).
     @inline(__always)
     func blend(_ p: UnsafeMutablePointer<Float>, _ color: PaintColor, _ c: Float) {
+        if c == 1 && color.a == 1 {
+            // Opaque and fully covered: dst·(1 − 1) vanishes, the result is the colour itself.
+            p[0] = color.r; p[1] = color.g; p[2] = color.b; p[3] = 1
+            return
+        }
         let sa = color.a * c
         let keep = 1 - sa
         p[0] = color.r * color.a * c + p[0] * keep
@@ -261,9 +266,14 @@ private final class Band {
                 columns.norm.withUnsafeBufferPointer { norms in
                     shade(w.bounds, item.annulus, w.color, circle: clip) { x, px, py, solid in
                         let i = x - columns.x0
-                        // waveDistance with f and sqrt(1 + f′²) read from the column cache.
-                        var coverage = fillCoverage((heights[i] - py) / norms[i])
-                        if coverage == 0 { return 0 }
+                        // waveDistance with f and sqrt(1 + f′²) read from the column cache; rows
+                        // certainly more than half a pixel below the curve are covered without
+                        // the division (the 10⁻³ px margin dwarfs its rounding).
+                        var coverage: Float = 1
+                        if py < heights[i] + 0.501 * norms[i] {
+                            coverage = fillCoverage((heights[i] - py) / norms[i])
+                            if coverage == 0 { return 0 }
+                        }
                         if clip != nil && !solid {
                             coverage *= fillCoverage(circleDistance(px, py, w.clipCenterX, w.clipCenterY, w.clipRadius))
                         }
@@ -311,9 +321,16 @@ private final class Band {
             guard lo < hi else { continue }
             var p = accum + (r * width + lo) * 4
             var o = rowOut + lo * 4
+            // Flat colour is the common case: a pixel equal to its left neighbour reuses its bytes.
+            var last: (Float, Float, Float, Float) = (.nan, 0, 0, 0)
+            var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
             for _ in lo..<hi {
-                let (cr, cg, cb, ca) = resolvePixel(p[0], p[1], p[2], p[3])
-                o[0] = cr; o[1] = cg; o[2] = cb; o[3] = ca
+                let value = (p[0], p[1], p[2], p[3])
+                if value != last {
+                    bytes = resolvePixel(value.0, value.1, value.2, value.3)
+                    last = value
+                }
+                o[0] = bytes.0; o[1] = bytes.1; o[2] = bytes.2; o[3] = bytes.3
                 p += 4
                 o += 4
             }
