@@ -3,7 +3,7 @@ import Throbber
 import ThrobberPNG
 
 /// `throbber compare`: two PNGs, decoded pixels (never bytes), alpha-aware.
-enum CompareCommand {
+enum CompareCommand: Subcommand {
     static let help = """
         USAGE: throbber compare EXPECTED.png OBSERVED.png [options]
 
@@ -29,14 +29,11 @@ enum CompareCommand {
         var firstFailures: [String]
     }
 
-    static func run(_ argv: [String]) throws {
-        let arguments = try ParsedArguments(argv, options: DiffOptions.specs + [
-            OptionSpec("--diff"), OptionSpec("--json", value: false), OptionSpec("-h", "--help", value: false),
-        ])
-        if arguments.has("--help") {
-            print(help)
-            return
-        }
+    static let options: [OptionSpec] = DiffOptions.specs + [
+            OptionSpec("--diff"), OptionSpec("--json", value: false),
+        ]
+
+    static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 2 else {
             throw ThrobberError("compare needs two PNG files, got \(arguments.positionals.count)", exitCode: .usage)
         }

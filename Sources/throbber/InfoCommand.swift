@@ -4,7 +4,7 @@ import ThrobberCPU
 import ThrobberGL
 
 /// `throbber info`: every backend this machine can open, or why not.
-enum InfoCommand {
+enum InfoCommand: Subcommand {
     static let help = """
         USAGE: throbber info [--json]
 
@@ -48,12 +48,9 @@ enum InfoCommand {
         }
     }
 
-    static func run(_ argv: [String]) throws {
-        let arguments = try ParsedArguments(argv, options: [OptionSpec("--json", value: false), OptionSpec("-h", "--help", value: false)])
-        if arguments.has("--help") {
-            print(help)
-            return
-        }
+    static let options: [OptionSpec] = [OptionSpec("--json", value: false)]
+
+    static func execute(_ arguments: ParsedArguments) throws {
         var entries = [probe("gl", .osmesa)]
         do {
             let devices = try GLRenderer.eglDevices()

@@ -4,7 +4,7 @@ import ThrobberCPU
 import ThrobberPNG
 
 /// `throbber parity`: a backend against the CPU reference over scenes × scales × times.
-enum ParityCommand {
+enum ParityCommand: Subcommand {
     static let help = """
         USAGE: throbber parity [options]
 
@@ -54,16 +54,12 @@ enum ParityCommand {
         var seconds: Double
     }
 
-    static func run(_ argv: [String]) throws {
-        let arguments = try ParsedArguments(argv, options: DiffOptions.specs + BackendOptions.specs + [
+    static let options: [OptionSpec] = DiffOptions.specs + BackendOptions.specs + [
             OptionSpec("--scenes"), OptionSpec("--scales"), OptionSpec("--times"), OptionSpec("--at"),
             OptionSpec("--json"), OptionSpec("--out"), OptionSpec("-q", "--quiet", value: false),
-            OptionSpec("-h", "--help", value: false),
-        ])
-        if arguments.has("--help") {
-            print(help)
-            return
-        }
+            ]
+
+    static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.isEmpty else {
             throw ThrobberError("parity takes no positional arguments: \(arguments.positionals.joined(separator: " "))", exitCode: .usage)
         }

@@ -3,7 +3,7 @@ import Throbber
 import ThrobberPNG
 
 /// `throbber preview`: one contact sheet of a scene's frames, for people who would rather look.
-enum PreviewCommand {
+enum PreviewCommand: Subcommand {
     static let help = """
         USAGE: throbber preview SCENE -o SHEET.png [options]
 
@@ -30,15 +30,10 @@ enum PreviewCommand {
     static let options = SceneOptions.specs + BackendOptions.specs + [
         OptionSpec("-o", "--output"), OptionSpec("--frames"), OptionSpec("--columns"), OptionSpec("--duration"),
         OptionSpec("--start"), OptionSpec("--overwrite", value: false),
-        OptionSpec("-q", "--quiet", value: false), OptionSpec("-h", "--help", value: false),
+        OptionSpec("-q", "--quiet", value: false),
     ]
 
-    static func run(_ argv: [String]) throws {
-        let arguments = try ParsedArguments(argv, options: options)
-        if arguments.has("--help") {
-            print(help)
-            return
-        }
+    static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 1, let sceneID = arguments.positionals.first else {
             throw ThrobberError("preview takes one SCENE (one of \(SceneRegistry.ids.joined(separator: ", ")))", exitCode: .usage)
         }

@@ -3,7 +3,7 @@ import Throbber
 import ThrobberPNG
 
 /// `throbber render`: a clip of one scene as a PNG sequence.
-enum RenderCommand {
+enum RenderCommand: Subcommand {
     static let help = """
         USAGE: throbber render SCENE -o DIR [options]
 
@@ -31,15 +31,9 @@ enum RenderCommand {
         OptionSpec("-o", "--output"), OptionSpec("--frames"), OptionSpec("--fps"), OptionSpec("--start"),
         OptionSpec("--shader-dir"), OptionSpec("--png-level"),
         OptionSpec("--overwrite", value: false), OptionSpec("-q", "--quiet", value: false),
-        OptionSpec("-h", "--help", value: false),
     ]
 
-    static func run(_ argv: [String]) throws {
-        let arguments = try ParsedArguments(argv, options: options)
-        if arguments.has("--help") {
-            print(help)
-            return
-        }
+    static func execute(_ arguments: ParsedArguments) throws {
         guard let sceneID = arguments.positionals.first else {
             throw ThrobberError("render needs a SCENE (one of \(SceneRegistry.ids.joined(separator: ", "))); see throbber render --help",
                                 exitCode: .usage)

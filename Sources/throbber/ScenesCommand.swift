@@ -2,7 +2,7 @@ import Foundation
 import Throbber
 
 /// `throbber scenes`: every scene with its parameters, defaults, units and ranges.
-enum ScenesCommand {
+enum ScenesCommand: Subcommand {
     static let help = """
         USAGE: throbber scenes [--json]
 
@@ -21,12 +21,9 @@ enum ScenesCommand {
         var parameters: [ParameterInfo]
     }
 
-    static func run(_ argv: [String]) throws {
-        let arguments = try ParsedArguments(argv, options: [OptionSpec("--json", value: false), OptionSpec("-h", "--help", value: false)])
-        if arguments.has("--help") {
-            print(help)
-            return
-        }
+    static let options: [OptionSpec] = [OptionSpec("--json", value: false)]
+
+    static func execute(_ arguments: ParsedArguments) throws {
         let listings = SceneRegistry.all.map { type -> Listing in
             let model = type.init()
             return Listing(id: type.id, summary: type.summary,

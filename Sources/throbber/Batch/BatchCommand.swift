@@ -4,7 +4,7 @@ import ThrobberPNG
 import ThrobberDigest
 
 /// `throbber batch`: every render of a job file, on every core, optionally one shard of many.
-enum BatchCommand {
+enum BatchCommand: Subcommand {
     static let help = """
         USAGE: throbber batch JOB.json [options]
 
@@ -40,15 +40,9 @@ enum BatchCommand {
         OptionSpec("--shard"), OptionSpec("--shards"), OptionSpec("--shard-mode"), OptionSpec("--skip-existing", value: false),
         OptionSpec("--overwrite", value: false), OptionSpec("--backend"), OptionSpec("--device"), OptionSpec("--base"), OptionSpec("--manifest"),
         OptionSpec("--threads"), OptionSpec("--progress", value: false), OptionSpec("-q", "--quiet", value: false),
-        OptionSpec("-h", "--help", value: false),
     ]
 
-    static func run(_ argv: [String]) throws {
-        let arguments = try ParsedArguments(argv, options: options)
-        if arguments.has("--help") {
-            print(help)
-            return
-        }
+    static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 1, let jobPath = arguments.positionals.first else {
             throw ThrobberError("batch takes one job file; see throbber batch --help", exitCode: .usage)
         }

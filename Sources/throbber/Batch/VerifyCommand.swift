@@ -4,7 +4,7 @@ import ThrobberPNG
 import ThrobberDigest
 
 /// `throbber verify`: the manifests of a job's shards, together, complete and intact.
-enum VerifyCommand {
+enum VerifyCommand: Subcommand {
     static let help = """
         USAGE: throbber verify MANIFEST.json... [options]
 
@@ -19,12 +19,9 @@ enum VerifyCommand {
           -h, --help             show this help
         """
 
-    static func run(_ argv: [String]) throws {
-        let arguments = try ParsedArguments(argv, options: [OptionSpec("--quick", value: false), OptionSpec("-h", "--help", value: false)])
-        if arguments.has("--help") {
-            print(help)
-            return
-        }
+    static let options: [OptionSpec] = [OptionSpec("--quick", value: false)]
+
+    static func execute(_ arguments: ParsedArguments) throws {
         guard !arguments.positionals.isEmpty else { throw ThrobberError("verify needs one or more manifest files", exitCode: .usage) }
         let manifests = try arguments.positionals.map { path -> (String, Manifest) in
             guard let data = FileManager.default.contents(atPath: path) else { throw ThrobberError("cannot read \(path)", exitCode: .noInput) }

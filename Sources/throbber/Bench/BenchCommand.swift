@@ -5,7 +5,7 @@ import ThrobberGL
 import ThrobberPNG
 
 /// `throbber bench`: throughput stage by stage, with the ceilings measured in the same run.
-enum BenchCommand {
+enum BenchCommand: Subcommand {
     static let help = """
         USAGE: throbber bench [options]
 
@@ -48,7 +48,7 @@ enum BenchCommand {
         OptionSpec("--scenes"), OptionSpec("--sizes"), OptionSpec("--backends"), OptionSpec("--stages"),
         OptionSpec("--device"), OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"), OptionSpec("--png-level"),
         OptionSpec("--no-startup", value: false), OptionSpec("--png-sweep", value: false), OptionSpec("--json"), OptionSpec("--plot"),
-        OptionSpec("--allow-debug", value: false), OptionSpec("-h", "--help", value: false),
+        OptionSpec("--allow-debug", value: false),
     ]
 
     static let allStages = ["render", "readback", "frame", "async", "encode", "write", "pipeline"]
@@ -66,12 +66,7 @@ enum BenchCommand {
         var device: Int?
     }
 
-    static func run(_ argv: [String]) throws {
-        let arguments = try ParsedArguments(argv, options: options)
-        if arguments.has("--help") {
-            print(help)
-            return
-        }
+    static func execute(_ arguments: ParsedArguments) throws {
         var configuration = "release"
         #if DEBUG
         configuration = "debug"

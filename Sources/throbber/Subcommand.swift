@@ -1,0 +1,25 @@
+/// One `throbber` command: its help text, its options, and what it does with them.
+protocol Subcommand {
+    /// The text `throbber COMMAND --help` prints.
+    static var help: String { get }
+    /// The options it accepts (`-h`/`--help` is added for every command).
+    static var options: [OptionSpec] { get }
+    /// Runs the command on parsed arguments.
+    ///
+    /// - Throws: a `ThrobberError` carrying the message and exit code.
+    static func execute(_ arguments: ParsedArguments) throws
+}
+
+extension Subcommand {
+    /// Parses `argv` against the command's options, answers `--help`, or runs the command.
+    ///
+    /// - Throws: a usage error for an unknown option, or what `execute` throws.
+    static func run(_ argv: [String]) throws {
+        let arguments = try ParsedArguments(argv, options: options + [OptionSpec("-h", "--help", value: false)])
+        if arguments.has("--help") {
+            print(help)
+            return
+        }
+        try execute(arguments)
+    }
+}
