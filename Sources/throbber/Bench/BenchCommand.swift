@@ -155,7 +155,7 @@ enum BenchCommand: Subcommand {
             return (clock.now - start).seconds * 1000
         }
         let renderers = try settings.backends.map { try FrameRenderer($0, device: $0 == .egl ? settings.device : nil, shaderDirectory: nil) }
-        let gl = renderers.first { $0.backend == .gl }?.glRenderer
+        let gl = renderers.compactMap(\.glRenderer).first
         var report = BenchReport(method: methodInfo(settings, gl: gl?.info, configuration: configuration))
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("throbber-bench-\(getpid())")
         try AtomicFile.prepareDirectory(scratch)
@@ -195,12 +195,14 @@ enum BenchCommand: Subcommand {
                     source[copies.count % source.count] &+= 1
                 }
                 addCeiling("memcpy", copies)
-                if let gl {
+                // Each GL backend's own floor: clear + readback with no drawing.
+                for renderer in renderers {
+                    guard let gl = renderer.glRenderer else { continue }
                     var floor: [Double] = []
                     for _ in 0..<(settings.frames * settings.repeats) {
                         floor.append(try milliseconds { try buffer.withUnsafeMutableBytes { try gl.clearAndReadBack(width: width, height: height, into: $0.baseAddress!) } })
                     }
-                    addCeiling("gl clear+readback", floor)
+                    addCeiling("\(renderer.backend.rawValue) clear+readback", floor)
                 }
                 let referenceRenderer = renderers.first!
                 reference = try lists.map { try referenceRenderer.render($0) }
@@ -278,7 +280,7 @@ enum BenchCommand: Subcommand {
                                     checksum &+= UInt64(buffer[buffer.count / 2])
                                 }
                             }
-                            addRow(name, "frame", samples, checksum, ceiling: "gl clear+readback")
+                            addRow(name, "frame", samples, checksum, ceiling: "\(name) clear+readback")
                         }
                         if settings.stages.contains("async") {
                             var samples: [Double] = []
@@ -290,7 +292,7 @@ enum BenchCommand: Subcommand {
                                     for image in try gl.drainPipelined() { checksum &+= UInt64(image.pixels[image.pixels.count / 2]) }
                                 } / Double(lists.count))
                             }
-                            addRow(name, "async", samples, checksum, ceiling: "gl clear+readback")
+                            addRow(name, "async", samples, checksum, ceiling: "\(name) clear+readback")
                         }
                     } else if let cpu = renderer.cpuRenderer, !settings.stages.isDisjoint(with: ["render", "frame"]) {
                         var samples: [Double] = []
