@@ -16,11 +16,8 @@ public enum PNGCodec {
         /// No row filter (`PNG_FILTER_NONE`).
         public static let noFilter = 0x08
 
-        /// The default zlib level (`defaultPNGLevel`, chosen by measurement).
-        public static let defaultLevel = defaultPNGLevel
-
         /// Creates settings; the defaults are the measured choice for batch work.
-        public init(level: Int = Settings.defaultLevel, strategy: Int? = nil, filters: Int? = Settings.noFilter) {
+        public init(level: Int = defaultPNGLevel, strategy: Int? = nil, filters: Int? = Settings.noFilter) {
             self.level = level
             self.strategy = strategy
             self.filters = filters

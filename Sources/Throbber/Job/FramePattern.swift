@@ -17,9 +17,6 @@ public struct FramePattern: Sendable, Equatable, CustomStringConvertible {
     /// The pattern as written.
     public let description: String
 
-    /// Whether the pattern numbers frames (has a `%d` directive).
-    public var numbersFrames: Bool { pieces.contains { if case .frame = $0 { return true } else { return false } } }
-
     /// Parses a pattern.
     ///
     /// - Parameter frameDirective: whether a `%d` directive is required (frame sequences) or
