@@ -40,6 +40,87 @@ struct CPURendererTests {
         #expect(abs(Int(top.b) - Int((WaveBall().tickBackground.b * 255).rounded())) <= 1)
     }
 
+    /// The output buffer is not zeroed before the bands write it: every byte outside what is
+    /// painted must still be the background's, even when the allocator hands back memory that held
+    /// an earlier, fully painted frame.
+    @Test(arguments: [RGBA.clear, RGBA(0.2, 0.4, 0.6, 0.8)])
+    func unpaintedPixelsAreExactlyTheBackground(background: RGBA) throws {
+        let side = 96
+        let renderer = CPURenderer(threadCount: 2)
+        let cover = DrawList(width: side, height: side, background: PaintColor(RGBA(1, 1, 1, 1)),
+                             items: [.disc(Disc(centerX: 48, centerY: 48, radius: 90, color: RGBA(0.9, 0.1, 0.3, 1), width: side, height: side))])
+        let small = DrawList(width: side, height: side, background: PaintColor(background),
+                             items: [.disc(Disc(centerX: 30, centerY: 40, radius: 6, color: RGBA(0, 1, 0, 1), width: side, height: side))])
+        let paint = PaintColor(background)
+        let expected = resolvePixel(paint.r * paint.a, paint.g * paint.a, paint.b * paint.a, paint.a)
+        for _ in 0..<4 {
+            _ = renderer.render(cover)
+            let image = renderer.render(small)
+            for y in 0..<side {
+                for x in 0..<side where (x - 30) * (x - 30) + (y - 40) * (y - 40) > 64 {
+                    let p = image[x, y]
+                    #expect(p == (expected.0, expected.1, expected.2, expected.3), "pixel (\(x), \(y))")
+                    if p != (expected.0, expected.1, expected.2, expected.3) { return }
+                }
+            }
+            #expect(image[30, 40] == (0, 255, 0, 255))
+        }
+    }
+
+    /// Tilted boxes are shaded only along each row's columns inside the box (grown by the edge);
+    /// the pixels are the same as shading the whole bounding square.
+    @Test func tiltedBoxesMatchShadingTheirWholeBounds() throws {
+        let side = 64
+        var instances: [QuadInstance] = []
+        for k in 0..<24 {
+            let angle = Double(k) * .pi / 12 + 0.01 * Double(k % 3)
+            instances.append(QuadInstance(centerX: 32 + 20 * cos(angle), centerY: 32 + 20 * sin(angle), halfX: 6.3, halfY: 1.2 + 0.4 * Double(k % 4),
+                                          rotation: angle, cornerRadius: Double(k % 2) * 0.6, color: RGBA(0.9, 0.8, 0.1, k % 5 == 0 ? 0.6 : 1)))
+        }
+        let list = DrawList(width: side, height: side, background: PaintColor(.clear),
+                            items: [.quads(QuadBatch(instances, width: side, height: side))])
+        let image = CPURenderer(threadCount: 1).render(list)
+        // Reference: every pixel centre of every bounding square, in paint order (SPEC §0).
+        var reference = [Float](repeating: 0, count: side * side * 4)
+        for q in instances {
+            let rect = q.bounds(width: side, height: side)
+            let c = cos(q.rotation), s = sin(q.rotation)
+            for y in rect.y0..<rect.y1 {
+                for x in rect.x0..<rect.x1 {
+                    let dx = Float(x) + 0.5 - q.centerX, dy = Float(y) + 0.5 - q.centerY
+                    let coverage = min(max(0.5 - boxDistance(dx * c + dy * s, -dx * s + dy * c, q), 0), 1)
+                    guard coverage > 0 else { continue }
+                    let i = (y * side + x) * 4
+                    let sa = q.color.a * coverage
+                    if coverage == 1 && q.color.a == 1 {
+                        reference[i] = q.color.r; reference[i + 1] = q.color.g; reference[i + 2] = q.color.b; reference[i + 3] = 1
+                        continue
+                    }
+                    reference[i] = q.color.r * q.color.a * coverage + reference[i] * (1 - sa)
+                    reference[i + 1] = q.color.g * q.color.a * coverage + reference[i + 1] * (1 - sa)
+                    reference[i + 2] = q.color.b * q.color.a * coverage + reference[i + 2] * (1 - sa)
+                    reference[i + 3] = sa + reference[i + 3] * (1 - sa)
+                }
+            }
+        }
+        var mismatches = 0
+        for y in 0..<side {
+            for x in 0..<side {
+                let i = (y * side + x) * 4
+                let e = resolvePixel(reference[i], reference[i + 1], reference[i + 2], reference[i + 3])
+                if image[x, y] != (e.0, e.1, e.2, e.3) { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(image.pixels.contains { $0 != 0 })
+    }
+
+    private func boxDistance(_ qx: Float, _ qy: Float, _ q: QuadInstance) -> Float {
+        let kx = abs(qx) - (q.halfX - q.cornerRadius), ky = abs(qy) - (q.halfY - q.cornerRadius)
+        let ox = max(kx, 0), oy = max(ky, 0)
+        return (ox * ox + oy * oy).squareRoot() + min(max(kx, ky), 0) - q.cornerRadius
+    }
+
     @Test func backgroundColourFillsTheCorners() throws {
         let scene = Scene(WaveBall(), background: RGBA(1, 0, 0, 0.5))
         let image = CPURenderer().render(scene.drawList(at: 0))
