@@ -31,16 +31,30 @@ struct BenchTests {
         #expect(method["configuration"] as? String == "debug")
         let rows = try #require(report["rows"] as? [[String: Any]])
         let stages = Set(rows.map { "\($0["backend"]!) \($0["stage"]!)" })
-        for stage in ["gl render", "gl readback", "gl frame", "gl async", "gl pipeline", "cpu render", "cpu pipeline", "png encode", "file write"] {
+        for stage in ["gl render", "gl readback", "gl frame", "gl async", "gl pipeline", "cpu render", "cpu pipeline", "png encode",
+                      "sha256 hash", "file write"] {
             #expect(stages.contains(stage), "no \(stage) row")
         }
-        let rowsPerCase = 2 + 5 + 3  // encode and write, five GL stages, three CPU stages
+        let rowsPerCase = 3 + 5 + 3  // encode, hash and write, five GL stages, three CPU stages
         #expect(rows.count == 4 * rowsPerCase)
         for row in rows {
             let ms = try #require(row["ms"] as? [String: Any])
             #expect((ms["median"] as? Double ?? -1) > 0)
         }
         #expect(rows.contains { $0["stage"] as? String == "pipeline" && $0["ratioToCeiling"] as? Double != nil })
+        for row in rows where ["frame", "encode", "hash", "write", "pipeline"].contains(row["stage"] as? String) {
+            #expect((row["cpuMs"] as? Double ?? -1) > 0, "\(row["backend"]!) \(row["stage"]!) has no CPU time")
+        }
+        // One budget per scene × size × backend: the parts' CPU costs and the bound they allow.
+        let budgets = try #require(report["budgets"] as? [[String: Any]])
+        #expect(budgets.count == 2 * 2 * 2)
+        for budget in budgets {
+            let parts = ["encodeCpuMs", "renderCpuMs", "hashCpuMs", "writeCpuMs"].map { budget[$0] as? Double ?? -1 }
+            #expect(parts.allSatisfy { $0 > 0 }, "\(budget)")
+            let bound = try #require(budget["bound"] as? Double)
+            #expect(abs(bound - parts[0] / parts.reduce(0, +)) < 1e-9)
+        }
+        #expect(result.stdout.contains("| scene | px | backend | encode (ceiling) | frame | SHA-256 | write | bound |"))
         let ceilings = Set((report["ceilings"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
         #expect(ceilings == ["memcpy", "gl clear+readback", "png encode, all cores"])
         #expect((report["fits"] as? [[String: Any]])?.isEmpty == false)

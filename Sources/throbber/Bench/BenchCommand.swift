@@ -3,6 +3,7 @@ import Throbber
 import ThrobberCPU
 import ThrobberGL
 import ThrobberPNG
+import ThrobberDigest
 
 /// `throbber bench`: throughput stage by stage, with the ceilings measured in the same run.
 enum BenchCommand: Subcommand {
@@ -10,10 +11,13 @@ enum BenchCommand: Subcommand {
         USAGE: throbber bench [options]
 
         Times each stage per scene × size × backend — render (until the driver is done), readback,
-        frame (render + readback), PNG encode, write, and the end-to-end pipeline (render on one
-        thread, encode + write on every core) — with min/median/max ms per frame, frames/s and
-        Mpix/s. Ceilings measured in the same run put a ratio beside each figure: memory copy
-        of a frame (readback), GL clear + readback (frame), libpng encoding on all cores (pipeline).
+        frame (render + readback), PNG encode, SHA-256 of the pixels (hash), write, and the
+        end-to-end pipeline (render on one thread, encode + hash + write on every core) — with
+        min/median/max ms per frame, frames/s, Mpix/s and the process's CPU time per frame (every
+        thread, user + system). Ceilings measured in the same run put a ratio beside each figure:
+        memory copy of a frame (readback), GL clear + readback (frame), libpng encoding on all
+        cores (pipeline). A budget table adds up what the pipeline's parts cost in CPU time alone
+        and the best ratio to the encode ceiling that leaves.
         A least-squares fit ms = overhead + cost·Mpix per scene, backend and stage shows per-frame
         overhead; a frames-per-job sweep shows start-up (context, shader compile) is paid once.
         Release builds only: a debug build's figures mean nothing.
@@ -22,7 +26,7 @@ enum BenchCommand: Subcommand {
           --scenes all|A,B       scenes to measure (default wave-ball)
           --sizes N,…            canvas sizes: the longer side in px (default 64,128,256,512,1024)
           --backends gl,cpu      backends to measure (default gl,cpu)
-          --stages S,…           render,readback,frame,async,encode,write,pipeline (default all);
+          --stages S,…           render,readback,frame,async,encode,hash,write,pipeline (default all);
                                  async is render + readback through a ring of pixel-buffer
                                  objects mapped a frame late (GL backends), against frame (sync)
           --device N             with egl: EGL device N (see `throbber info`)
@@ -33,7 +37,8 @@ enum BenchCommand: Subcommand {
 
         The pipeline stage is `throbber batch` itself on a job of the same frames (render, PNG with
         tEXt chunks, SHA-256 of the pixels, atomic write, manifest); its ceiling encodes the same
-        frames with the same settings on every core and does nothing else.
+        frames with the same settings on every core and does nothing else, sampled right before
+        each pipeline repeat.
           --no-startup           skip the frames-per-job sweep
           --png-sweep            instead: size and encode time of zlib levels × strategies × row
                                  filters on the scenes' frames, and the fastest setting whose files
@@ -51,7 +56,7 @@ enum BenchCommand: Subcommand {
         OptionSpec("--allow-debug", value: false),
     ]
 
-    static let allStages = ["render", "readback", "frame", "async", "encode", "write", "pipeline"]
+    static let allStages = ["render", "readback", "frame", "async", "encode", "hash", "write", "pipeline"]
 
     struct Settings {
         var scenes: [String]
@@ -147,12 +152,21 @@ enum BenchCommand: Subcommand {
         return scene
     }
 
+    static let encodeCeilingName = "png encode, all cores"
+
     static func measure(_ settings: Settings, configuration: String) throws -> BenchReport {
         let clock = ContinuousClock()
         func milliseconds(_ body: () throws -> Void) rethrows -> Double {
             let start = clock.now
             try body()
             return (clock.now - start).seconds * 1000
+        }
+        /// Runs `body` and returns the CPU time the whole process spent meanwhile (user + system,
+        /// every thread: llvmpipe's and the encoders' too), in ms.
+        func cpuMilliseconds(_ body: () throws -> Void) rethrows -> Double {
+            let start = processCPUSeconds()
+            try body()
+            return (processCPUSeconds() - start) * 1000
         }
         let renderers = try settings.backends.map { try FrameRenderer($0, device: $0 == .egl ? settings.device : nil, shaderDirectory: nil) }
         let gl = renderers.compactMap(\.glRenderer).first
@@ -171,20 +185,21 @@ enum BenchCommand: Subcommand {
                 var reference: [Image] = []
                 var ceilings: [String: Double] = [:]
 
-                func addRow(_ backend: String, _ stage: String, _ samples: [Double], _ checksum: UInt64, ceiling: String? = nil) {
+                func addRow(_ backend: String, _ stage: String, _ samples: [Double], _ checksum: UInt64, ceiling: String? = nil,
+                            ceilingFramesPerSecond: Double? = nil, cpuMs: Double? = nil) {
                     let summary = Summary(samples)
                     let fps = 1000 / summary.median
-                    let ratio = ceiling.flatMap { ceilings[$0] }.map { fps / $0 }
+                    let ratio = (ceilingFramesPerSecond ?? ceiling.flatMap { ceilings[$0] }).map { fps / $0 }
                     report.rows.append(.init(scene: id, size: size, width: width, height: height, megapixels: megapixels,
                                              backend: backend, stage: stage, ms: summary, framesPerSecond: fps,
                                              megapixelsPerSecond: fps * megapixels, ceiling: ratio == nil ? nil : ceiling,
-                                             ratioToCeiling: ratio, checksum: checksum))
+                                             ratioToCeiling: ratio, cpuMs: cpuMs, checksum: checksum))
                 }
-                func addCeiling(_ name: String, _ samples: [Double]) {
+                func addCeiling(_ name: String, _ samples: [Double], cpuMs: Double? = nil) {
                     let summary = Summary(samples)
                     ceilings[name] = 1000 / summary.median
                     report.ceilings.append(.init(name: name, size: size, width: width, height: height, ms: summary,
-                                                 framesPerSecond: 1000 / summary.median))
+                                                 framesPerSecond: 1000 / summary.median, cpuMs: cpuMs))
                 }
 
                 // Ceilings first, so every stage can be set against them.
@@ -206,18 +221,27 @@ enum BenchCommand: Subcommand {
                 }
                 let referenceRenderer = renderers.first!
                 reference = try lists.map { try referenceRenderer.render($0) }
-                if !settings.stages.isDisjoint(with: ["encode", "pipeline"]) {
-                    var samples: [Double] = []
-                    for _ in 0..<settings.repeats {
-                        let images = reference
-                        let png = settings.png
-                        samples.append(milliseconds {
+                // libpng alone on every core over the same frames: the pipeline's ceiling.
+                var encodeCeilingCPU = 0.0
+                func encodeCeilingSample() -> Double {
+                    let images = reference
+                    let png = settings.png
+                    var wall = 0.0
+                    encodeCeilingCPU += cpuMilliseconds {
+                        wall = milliseconds {
                             DispatchQueue.concurrentPerform(iterations: images.count) { index in
                                 _ = try? PNGCodec.encode(images[index], settings: png)
                             }
-                        } / Double(images.count))
+                        }
                     }
-                    addCeiling("png encode, all cores", samples)
+                    return wall / Double(images.count)
+                }
+                // With the pipeline stage, the ceiling is sampled right before each pipeline repeat
+                // instead (below), so drift in the machine's speed hits both alike.
+                var encodeCeilingSamples: [Double] = []
+                if settings.stages.contains("encode") && !settings.stages.contains("pipeline") {
+                    let samples = (0..<settings.repeats).map { _ in encodeCeilingSample() }
+                    addCeiling(encodeCeilingName, samples, cpuMs: encodeCeilingCPU / Double(samples.count * reference.count))
                 }
 
                 // Backend-independent stages: encode and write, one thread.
@@ -225,27 +249,47 @@ enum BenchCommand: Subcommand {
                 if settings.stages.contains("encode") {
                     var samples: [Double] = []
                     var checksum: UInt64 = 0
-                    for _ in 0..<settings.repeats {
-                        encoded = []
-                        for image in reference {
-                            var data = Data()
-                            samples.append(try milliseconds { data = try PNGCodec.encode(image, settings: settings.png) })
-                            checksum &+= UInt64(data.count)
-                            encoded.append(data)
+                    let cpu = try cpuMilliseconds {
+                        for _ in 0..<settings.repeats {
+                            encoded = []
+                            for image in reference {
+                                var data = Data()
+                                samples.append(try milliseconds { data = try PNGCodec.encode(image, settings: settings.png) })
+                                checksum &+= UInt64(data.count)
+                                encoded.append(data)
+                            }
                         }
                     }
-                    addRow("png", "encode", samples, checksum)
+                    addRow("png", "encode", samples, checksum, cpuMs: cpu / Double(samples.count))
+                }
+                if settings.stages.contains("hash") {
+                    // The manifest's SHA-256 of each frame's pixels, one thread.
+                    var samples: [Double] = []
+                    var checksum: UInt64 = 0
+                    let cpu = cpuMilliseconds {
+                        for _ in 0..<settings.repeats {
+                            for image in reference {
+                                var digest = ""
+                                samples.append(milliseconds { digest = PixelDigest.sha256Hex(image.pixels) })
+                                checksum &+= UInt64(digest.utf8.first ?? 0)
+                            }
+                        }
+                    }
+                    addRow("sha256", "hash", samples, checksum, cpuMs: cpu / Double(samples.count))
                 }
                 if settings.stages.contains("write") {
                     if encoded.isEmpty { encoded = try reference.map { try PNGCodec.encode($0, settings: settings.png) } }
                     var samples: [Double] = []
-                    for repeatIndex in 0..<settings.repeats {
-                        for (index, data) in encoded.enumerated() {
-                            let file = scratch.appendingPathComponent("w\(repeatIndex)_\(index).png")
-                            samples.append(try milliseconds { try AtomicFile.write(data, to: file, overwrite: true) })
+                    // New files, as a batch makes them: a temporary name, then link(2) to the final one.
+                    let cpu = try cpuMilliseconds {
+                        for repeatIndex in 0..<settings.repeats {
+                            for (index, data) in encoded.enumerated() {
+                                let file = scratch.appendingPathComponent("w-\(id)-\(size)-\(repeatIndex)-\(index).png")
+                                samples.append(try milliseconds { try AtomicFile.write(data, to: file, overwrite: false) })
+                            }
                         }
                     }
-                    addRow("file", "write", samples, UInt64(encoded.map(\.count).reduce(0, +)))
+                    addRow("file", "write", samples, UInt64(encoded.map(\.count).reduce(0, +)), cpuMs: cpu / Double(samples.count))
                 }
 
                 for renderer in renderers {
@@ -274,13 +318,15 @@ enum BenchCommand: Subcommand {
                         }
                         if settings.stages.contains("frame") {
                             var samples: [Double] = []
-                            for _ in 0..<settings.repeats {
-                                for list in lists {
-                                    samples.append(try milliseconds { try buffer.withUnsafeMutableBytes { try gl.render(list, into: $0.baseAddress!) } })
-                                    checksum &+= UInt64(buffer[buffer.count / 2])
+                            let cpu = try cpuMilliseconds {
+                                for _ in 0..<settings.repeats {
+                                    for list in lists {
+                                        samples.append(try milliseconds { try buffer.withUnsafeMutableBytes { try gl.render(list, into: $0.baseAddress!) } })
+                                        checksum &+= UInt64(buffer[buffer.count / 2])
+                                    }
                                 }
                             }
-                            addRow(name, "frame", samples, checksum, ceiling: "\(name) clear+readback")
+                            addRow(name, "frame", samples, checksum, ceiling: "\(name) clear+readback", cpuMs: cpu / Double(samples.count))
                         }
                         if settings.stages.contains("async") {
                             var samples: [Double] = []
@@ -296,21 +342,28 @@ enum BenchCommand: Subcommand {
                         }
                     } else if let cpu = renderer.cpuRenderer, !settings.stages.isDisjoint(with: ["render", "frame"]) {
                         var samples: [Double] = []
-                        for _ in 0..<settings.repeats {
-                            for list in lists {
-                                var image: Image?
-                                samples.append(milliseconds { image = cpu.render(list) })
-                                checksum &+= image!.checksum
+                        let cpuTime = cpuMilliseconds {
+                            for _ in 0..<settings.repeats {
+                                for list in lists {
+                                    var image: Image?
+                                    samples.append(milliseconds { image = cpu.render(list) })
+                                    // One byte, as for GL: a whole-image checksum would cost more CPU than the render.
+                                    checksum &+= UInt64(image!.pixels[image!.pixels.count / 2])
+                                }
                             }
                         }
                         // The CPU renderer writes straight into memory: render and frame are one stage.
-                        if settings.stages.contains("render") { addRow(name, "render", samples, checksum) }
-                        if settings.stages.contains("frame") { addRow(name, "frame", samples, checksum) }
+                        let cpuMs = cpuTime / Double(samples.count)
+                        if settings.stages.contains("render") { addRow(name, "render", samples, checksum, cpuMs: cpuMs) }
+                        if settings.stages.contains("frame") { addRow(name, "frame", samples, checksum, cpuMs: cpuMs) }
                     }
                     if settings.stages.contains("pipeline") {
                         // The real thing: `throbber batch` on a job of these frames, manifest and all.
                         var samples: [Double] = []
+                        var ceilingSamples: [Double] = []
+                        var pipelineCPU = 0.0
                         for repeatIndex in 0..<settings.repeats {
+                            ceilingSamples.append(encodeCeilingSample())
                             let directory = scratch.appendingPathComponent("pipeline-\(name)-\(id)-\(size)-\(repeatIndex)")
                             let jobFile = directory.appendingPathComponent("job.json")
                             try AtomicFile.prepareDirectory(directory)
@@ -324,11 +377,23 @@ enum BenchCommand: Subcommand {
                                                    threads: ProcessInfo.processInfo.activeProcessorCount,
                                                    manifestPath: directory.appendingPathComponent("job.manifest.json").path,
                                                    progress: false, quiet: true)
-                            samples.append(try milliseconds { try run.execute(renderer: renderer) } / Double(settings.frames))
-                            try? FileManager.default.removeItem(at: directory)
+                            pipelineCPU += try cpuMilliseconds {
+                                samples.append(try milliseconds { try run.execute(renderer: renderer) } / Double(settings.frames))
+                            }
+                            // The files stay until the end: deleting them here would make the next
+                            // repeat pay for it (ext4 without a journal scans recently freed inodes
+                            // on every file it creates: 4 % of a run in `perf`).
                         }
-                        addRow(name, "pipeline", samples, 0, ceiling: "png encode, all cores")
+                        encodeCeilingSamples += ceilingSamples
+                        addRow(name, "pipeline", samples, 0, ceiling: encodeCeilingName,
+                               ceilingFramesPerSecond: 1000 / Summary(ceilingSamples).median,
+                               cpuMs: pipelineCPU / Double(settings.repeats * settings.frames))
                     }
+                }
+                if !encodeCeilingSamples.isEmpty {
+                    addCeiling(encodeCeilingName, encodeCeilingSamples,
+                               cpuMs: encodeCeilingCPU / Double(encodeCeilingSamples.count * reference.count))
+                    report.budgets += budgets(report.rows.filter { $0.scene == id && $0.size == size }, ceiling: report.ceilings.last!)
                 }
             }
         }
@@ -347,6 +412,23 @@ enum BenchCommand: Subcommand {
             }
         }
         return report
+    }
+
+    /// What the pipeline could reach at best, from the CPU time each of its parts costs alone.
+    ///
+    /// On n busy cores a frame costs the pipeline at least (encode + render + hash + write) / n of
+    /// wall time, while the ceiling spends encode / n; their ratio bounds the pipeline's ratio to
+    /// the ceiling whatever the scheduling. Needs the encode ceiling, the hash and write stages
+    /// and the backend's frame stage, all measured in this run.
+    static func budgets(_ rows: [BenchReport.Row], ceiling: BenchReport.Ceiling) -> [BenchReport.Budget] {
+        func cpu(_ backend: String, _ stage: String) -> Double? { rows.first { $0.backend == backend && $0.stage == stage }?.cpuMs }
+        guard let encode = ceiling.cpuMs, let hash = cpu("sha256", "hash"), let write = cpu("file", "write") else { return [] }
+        return rows.filter { $0.stage == "pipeline" }.compactMap { pipeline in
+            guard let render = cpu(pipeline.backend, "frame"), let measured = pipeline.ratioToCeiling else { return nil }
+            return .init(scene: pipeline.scene, size: pipeline.size, width: pipeline.width, height: pipeline.height,
+                         backend: pipeline.backend, encodeCpuMs: encode, renderCpuMs: render, hashCpuMs: hash, writeCpuMs: write,
+                         bound: encode / (encode + render + hash + write), measured: measured, pipelineCpuMs: pipeline.cpuMs ?? .nan)
+        }
     }
 
     /// ms/frame = overhead + cost·Mpix per scene, backend and stage, over the sizes measured.
@@ -387,4 +469,12 @@ enum BenchCommand: Subcommand {
         let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return process.terminationStatus == 0 && !text.isEmpty ? text : "unknown"
     }
+}
+
+/// User + system CPU time of the whole process so far, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }

@@ -36,6 +36,9 @@ struct BenchReport: Codable {
         var ceiling: String?
         /// This stage's frames/s over the ceiling's.
         var ratioToCeiling: Double?
+        /// CPU time of the whole process per frame while the stage ran (user + system, every
+        /// thread), in ms.
+        var cpuMs: Double?
         /// Checksum of what the stage produced, so the work cannot be optimised away.
         var checksum: UInt64
     }
@@ -48,6 +51,31 @@ struct BenchReport: Codable {
         var height: Int
         var ms: Summary
         var framesPerSecond: Double
+        /// CPU time per frame (user + system, every thread), in ms, where measured.
+        var cpuMs: Double?
+    }
+
+    /// The pipeline's CPU budget per frame: what each part costs alone, the best ratio to the
+    /// encode ceiling those costs allow, and the ratio measured.
+    struct Budget: Codable {
+        var scene: String
+        var size: Int
+        var width: Int
+        var height: Int
+        var backend: String
+        /// The ceiling's CPU time per frame (libpng on every core).
+        var encodeCpuMs: Double
+        /// The backend's frame stage (render + readback).
+        var renderCpuMs: Double
+        /// SHA-256 of the pixels, for the manifest.
+        var hashCpuMs: Double
+        /// Writing the PNG to a new file (temporary name, then link).
+        var writeCpuMs: Double
+        /// encode / (encode + render + hash + write).
+        var bound: Double
+        var measured: Double
+        /// The pipeline's own CPU time per frame.
+        var pipelineCpuMs: Double
     }
 
     /// ms/frame = overhead + cost·Mpix for one backend and stage, over the sizes measured.
@@ -74,6 +102,7 @@ struct BenchReport: Codable {
     var ceilings: [Ceiling] = []
     var fits: [Fit] = []
     var startup: [Startup] = []
+    var budgets: [Budget] = []
 
     /// The report as Markdown tables.
     var markdown: String {
@@ -85,20 +114,34 @@ struct BenchReport: Codable {
             + "LP_NUM_THREADS \(method.lpNumThreads), \(method.frames) frames × \(method.repeats) repeats after \(method.warmup) warm-up, "
             + "PNG level \(method.pngLevel), \(method.date)")
         lines.append("")
-        lines.append("| scene | px | backend | stage | min ms | median ms | max ms | frames/s | Mpix/s | vs ceiling |")
-        lines.append("|---|---|---|---|---:|---:|---:|---:|---:|---|")
+        func cpu(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "" }
+        lines.append("| scene | px | backend | stage | min ms | median ms | max ms | frames/s | Mpix/s | CPU ms | vs ceiling |")
+        lines.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
         for r in rows {
             let ratio = r.ratioToCeiling.map { String(format: "%.2f× of %@", $0, r.ceiling!) } ?? ""
-            lines.append(String(format: "| %@ | %d×%d | %@ | %@ | %.3f | %.3f | %.3f | %.1f | %.1f | %@ |", r.scene, r.width, r.height,
-                                r.backend, r.stage, r.ms.min, r.ms.median, r.ms.max, r.framesPerSecond, r.megapixelsPerSecond, ratio))
+            lines.append(String(format: "| %@ | %d×%d | %@ | %@ | %.3f | %.3f | %.3f | %.1f | %.1f | %@ | %@ |", r.scene, r.width, r.height,
+                                r.backend, r.stage, r.ms.min, r.ms.median, r.ms.max, r.framesPerSecond, r.megapixelsPerSecond,
+                                cpu(r.cpuMs), ratio))
         }
         if !ceilings.isEmpty {
             lines.append("")
-            lines.append("| ceiling | px | min ms | median ms | max ms | frames/s |")
-            lines.append("|---|---|---:|---:|---:|---:|")
+            lines.append("| ceiling | px | min ms | median ms | max ms | frames/s | CPU ms |")
+            lines.append("|---|---|---:|---:|---:|---:|---:|")
             for c in ceilings {
-                lines.append(String(format: "| %@ | %d×%d | %.3f | %.3f | %.3f | %.1f |", c.name, c.width, c.height,
-                                    c.ms.min, c.ms.median, c.ms.max, c.framesPerSecond))
+                lines.append(String(format: "| %@ | %d×%d | %.3f | %.3f | %.3f | %.1f | %@ |", c.name, c.width, c.height,
+                                    c.ms.min, c.ms.median, c.ms.max, c.framesPerSecond, cpu(c.cpuMs)))
+            }
+        }
+        if !budgets.isEmpty {
+            lines.append("")
+            lines.append("Pipeline budget, CPU ms per frame (CPU ms: user + system time of every thread per frame). "
+                + "bound = encode / (encode + frame + SHA-256 + write): the best ratio to the ceiling these costs allow.")
+            lines.append("")
+            lines.append("| scene | px | backend | encode (ceiling) | frame | SHA-256 | write | bound | measured | pipeline CPU ms |")
+            lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
+            for b in budgets {
+                lines.append(String(format: "| %@ | %d×%d | %@ | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.3f |", b.scene, b.width, b.height,
+                                    b.backend, b.encodeCpuMs, b.renderCpuMs, b.hashCpuMs, b.writeCpuMs, b.bound, b.measured, b.pipelineCpuMs))
             }
         }
         if !fits.isEmpty {
