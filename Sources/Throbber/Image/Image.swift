@@ -26,17 +26,6 @@ public struct Image: Sendable, Equatable {
         let i = (y * width + x) * 4
         return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
     }
-
-    /// FNV-1a over the raw pixels: a cheap fingerprint for logs and benchmarks.
-    public var checksum: UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        pixels.withUnsafeBufferPointer { buffer in
-            for byte in buffer {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            }
-        }
-        return hash
-    }
 }
 
 /// Turns premultiplied floating-point accumulators into the stored 8-bit form (SPEC §0 "Colour"):
