@@ -391,9 +391,9 @@ enum BenchCommand: Subcommand {
                     }
                 }
                 if !encodeCeilingSamples.isEmpty {
-                    addCeiling(encodeCeilingName, encodeCeilingSamples,
-                               cpuMs: encodeCeilingCPU / Double(encodeCeilingSamples.count * reference.count))
-                    report.budgets += budgets(report.rows.filter { $0.scene == id && $0.size == size }, ceiling: report.ceilings.last!)
+                    let encodeCPU = encodeCeilingCPU / Double(encodeCeilingSamples.count * reference.count)
+                    addCeiling(encodeCeilingName, encodeCeilingSamples, cpuMs: encodeCPU)
+                    report.budgets += budgets(report.rows.filter { $0.scene == id && $0.size == size }, encodeCpuMs: encodeCPU)
                 }
             }
         }
@@ -420,9 +420,9 @@ enum BenchCommand: Subcommand {
     /// wall time, while the ceiling spends encode / n; their ratio bounds the pipeline's ratio to
     /// the ceiling whatever the scheduling. Needs the encode ceiling, the hash and write stages
     /// and the backend's frame stage, all measured in this run.
-    static func budgets(_ rows: [BenchReport.Row], ceiling: BenchReport.Ceiling) -> [BenchReport.Budget] {
+    static func budgets(_ rows: [BenchReport.Row], encodeCpuMs encode: Double) -> [BenchReport.Budget] {
         func cpu(_ backend: String, _ stage: String) -> Double? { rows.first { $0.backend == backend && $0.stage == stage }?.cpuMs }
-        guard let encode = ceiling.cpuMs, let hash = cpu("sha256", "hash"), let write = cpu("file", "write") else { return [] }
+        guard let hash = cpu("sha256", "hash"), let write = cpu("file", "write") else { return [] }
         return rows.filter { $0.stage == "pipeline" }.compactMap { pipeline in
             guard let render = cpu(pipeline.backend, "frame"), let measured = pipeline.ratioToCeiling else { return nil }
             return .init(scene: pipeline.scene, size: pipeline.size, width: pipeline.width, height: pipeline.height,
