@@ -13,6 +13,10 @@ public struct CPURenderer: Sendable {
     /// evaluating coverage per pixel, and tilted boxes visit only the columns they can touch.
     /// The bytes are the same either way (a test renders every scene both ways); off is slower.
     public var shortcuts = true
+    /// How many solid runs (columns of one flat colour, written at resolve as repeated bytes) a
+    /// row keeps; a run beyond them is written to the accumulators instead. At least 1. The bytes
+    /// are the same whatever the number (a test renders every scene with 1, 2 and the default).
+    public var solidRunsPerRow = 16
     /// Band accumulators kept between frames: fresh pages would cost a page fault and a zeroing
     /// pass each (measured: ~0.4 ms of a 512×512 frame).
     private let scratch = ScratchPool()
@@ -25,8 +29,12 @@ public struct CPURenderer: Sendable {
     /// A description in the form GL_RENDERER strings take, for reports.
     public var rendererDescription: String { "Throbber CPU reference (\(threadCount) threads)" }
 
-    /// Renders one frame.
-    public func render(_ list: DrawList) -> Image {
+    /// Renders one frame on `threadCount` threads.
+    public func render(_ list: DrawList) -> Image { render(list, threads: threadCount) }
+
+    /// Renders one frame on `threads` threads (at least 1); the bytes do not depend on it.
+    public func render(_ list: DrawList, threads: Int) -> Image {
+        let threadCount = max(1, threads)
         let width = list.width, height = list.height
         guard width > 0, height > 0 else { return Image(width: width, height: height) }
         // A wave's height and slope depend on x only: evaluate sin and cos once per column, not
@@ -39,15 +47,16 @@ public struct CPURenderer: Sendable {
         // how rows are split.
         let bandHeight = max(1, min(16, height / (threadCount * 4)))
         let bands = (height + bandHeight - 1) / bandHeight
+        let runCapacity = max(1, solidRunsPerRow)
         // Not zeroed first: the bands write every byte (a zeroing pass cost ~0.2 ms of a 512×512
         // frame in the batch pipeline's profile).
         let output = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
             let out = SharedBuffer(buffer.baseAddress!)
             let work: @Sendable (Int) -> Void = { band in
                 let y0 = band * bandHeight
-                let storage = scratch.take(count: width * bandHeight * 4)
+                let storage = scratch.take(byteCount: Band.byteCount(width: width, rows: bandHeight, runCapacity: runCapacity))
                 let band = Band(width: width, y0: y0, y1: min(height, y0 + bandHeight), background: list.background, shortcuts: shortcuts,
-                                storage: storage)
+                                runCapacity: runCapacity, storage: storage)
                 for (index, item) in list.items.enumerated() { band.paint(item, columns[index]) }
                 band.resolve(into: out.pointer)
                 scratch.give(storage)
@@ -63,12 +72,12 @@ public struct CPURenderer: Sendable {
     }
 }
 
-/// Float buffers lent to band workers and returned, so frames reuse warm memory.
+/// Buffers lent to band workers and returned, so frames reuse warm memory.
 private final class ScratchPool: @unchecked Sendable {
     /// One lent buffer.
     struct Buffer: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<Float>
-        let count: Int
+        let pointer: UnsafeMutableRawPointer
+        let byteCount: Int
     }
 
     private let lock = NSLock()
@@ -76,16 +85,16 @@ private final class ScratchPool: @unchecked Sendable {
 
     deinit { free.forEach { $0.pointer.deallocate() } }
 
-    /// A buffer of at least `count` floats (contents undefined).
-    func take(count: Int) -> Buffer {
+    /// A buffer of at least `byteCount` bytes, aligned for SIMD4<Float> (contents undefined).
+    func take(byteCount: Int) -> Buffer {
         lock.lock()
-        if let index = free.firstIndex(where: { $0.count >= count }) {
+        if let index = free.firstIndex(where: { $0.byteCount >= byteCount }) {
             let buffer = free.remove(at: index)
             lock.unlock()
             return buffer
         }
         lock.unlock()
-        return Buffer(pointer: .allocate(capacity: count), count: count)
+        return Buffer(pointer: .allocate(byteCount: byteCount, alignment: 64), byteCount: byteCount)
     }
 
     /// Returns a buffer for later frames (a few are kept; the rest are freed).
@@ -163,54 +172,138 @@ private struct SolidSpan {
     }
 }
 
-/// The premultiplied floating-point accumulators of a band of rows. Only the part of each row
-/// that some item touches is ever initialised, painted and resolved; the rest is background.
+/// Columns [lo, hi) of a row that all hold one premultiplied value, kept as a run instead of
+/// in the accumulators (which are not written there).
+private struct SolidRun {
+    var lo: Int32
+    var hi: Int32
+    var value: SIMD4<Float>
+}
+
+/// The premultiplied floating-point accumulators of a band of rows.
+///
+/// Each row starts as one solid run of the background. Painting a pixel first moves the run's
+/// value into the accumulators under it (`cut`); an opaque colour certainly covering a run of
+/// columns replaces whatever was there with a new solid run (`setSolid`). Resolving writes solid
+/// runs as repeated bytes and quantises only the accumulators, so flat areas cost a fill, not a
+/// per-pixel conversion. The values are the ones per-pixel painting would hold, so are the bytes.
 private final class Band {
     let width: Int
     let y0: Int
     let y1: Int
-    let background: (Float, Float, Float, Float)
+    let background: SIMD4<Float>
     let accum: UnsafeMutablePointer<Float>
-    /// See `CPURenderer.shortcuts`.
+    /// See `CPURenderer.shortcuts`; off, every pixel lives in the accumulators and no run is kept.
     let shortcuts: Bool
-    /// Per row, the columns [lo, hi) initialised so far.
-    var spans: [(lo: Int, hi: Int)]
+    /// `runCapacity` slots per row, the first `runCounts[row]` in use, sorted and disjoint.
+    let runSlots: UnsafeMutablePointer<SolidRun>
+    let runCounts: UnsafeMutablePointer<Int32>
 
-    init(width: Int, y0: Int, y1: Int, background: PaintColor, shortcuts: Bool, storage: ScratchPool.Buffer) {
+    /// Solid runs a row can hold; a run that finds no slot goes into the accumulators instead.
+    let runCapacity: Int
+
+    /// One coverage value per column, for the run being painted.
+    let coverageRow: UnsafeMutablePointer<Float>
+
+    /// The scratch bytes a band of `rows` rows needs: accumulators, runs, run counts, coverage.
+    static func byteCount(width: Int, rows: Int, runCapacity: Int) -> Int {
+        width * rows * MemoryLayout<SIMD4<Float>>.stride + rows * runCapacity * MemoryLayout<SolidRun>.stride
+            + rows * MemoryLayout<Int32>.stride + width * MemoryLayout<Float>.stride
+    }
+
+    /// The fewest columns of full coverage by an opaque colour kept as a solid run when painted
+    /// (shorter ones are blended: each run costs a slot and splits its neighbours).
+    static let shortestSolidRun = 8
+
+    init(width: Int, y0: Int, y1: Int, background: PaintColor, shortcuts: Bool, runCapacity: Int, storage: ScratchPool.Buffer) {
         self.shortcuts = shortcuts
+        self.runCapacity = runCapacity
         self.width = width
         self.y0 = y0
         self.y1 = y1
         let a = background.a
-        self.background = (background.r * a, background.g * a, background.b * a, a)
-        accum = storage.pointer
-        spans = Array(repeating: (0, 0), count: y1 - y0)
-    }
-
-    /// Makes columns [lo, hi) of row `y` ready to paint, filling newly reached pixels with the
-    /// background.
-    @inline(__always)
-    func prepare(_ y: Int, _ lo: Int, _ hi: Int) {
-        let r = y - y0
-        let (oldLo, oldHi) = spans[r]
-        if oldLo < oldHi && lo >= oldLo && hi <= oldHi { return }
-        let newLo = oldLo < oldHi ? min(lo, oldLo) : lo
-        let newHi = oldLo < oldHi ? max(hi, oldHi) : hi
-        let row = accum + r * width * 4
-        func fill(_ a: Int, _ b: Int) {
-            var p = row + a * 4
-            for _ in a..<b {
-                p[0] = background.0; p[1] = background.1; p[2] = background.2; p[3] = background.3
-                p += 4
+        self.background = SIMD4(background.r * a, background.g * a, background.b * a, a)
+        let rows = y1 - y0
+        let accumBytes = width * rows * MemoryLayout<SIMD4<Float>>.stride
+        let runBytes = rows * runCapacity * MemoryLayout<SolidRun>.stride
+        accum = storage.pointer.bindMemory(to: Float.self, capacity: width * rows * 4)
+        runSlots = (storage.pointer + accumBytes).bindMemory(to: SolidRun.self, capacity: rows * runCapacity)
+        runCounts = (storage.pointer + accumBytes + runBytes).bindMemory(to: Int32.self, capacity: rows)
+        coverageRow = (storage.pointer + accumBytes + runBytes + rows * MemoryLayout<Int32>.stride)
+            .bindMemory(to: Float.self, capacity: width)
+        for r in 0..<rows {
+            if shortcuts {
+                runSlots[r * runCapacity] = SolidRun(lo: 0, hi: Int32(width), value: self.background)
+                runCounts[r] = 1
+            } else {
+                store(self.background, r, 0, width)
+                runCounts[r] = 0
             }
         }
-        if oldLo < oldHi {
-            fill(newLo, oldLo)
-            fill(oldHi, newHi)
-        } else {
-            fill(newLo, newHi)
+    }
+
+    /// Writes `value` to the accumulators of columns [a, b) of band row `r`.
+    @inline(__always)
+    func store(_ value: SIMD4<Float>, _ r: Int, _ a: Int, _ b: Int) {
+        guard a < b else { return }
+        let raw = UnsafeMutableRawPointer(accum + (r * width + a) * 4)
+        for i in 0..<(b - a) { raw.storeBytes(of: value, toByteOffset: i * 16, as: SIMD4<Float>.self) }
+    }
+
+    /// Takes columns [a, b) of band row `r` out of its solid runs; with `materialize`, their
+    /// values are written to the accumulators first (the columns are about to be blended over).
+    @inline(__always)
+    func cut(_ r: Int, _ a: Int, _ b: Int, materialize: Bool) {
+        var n = Int(runCounts[r])
+        guard a < b, n > 0 else { return }
+        let slots = runSlots + r * runCapacity
+        let a32 = Int32(a), b32 = Int32(b)
+        var i = 0
+        while i < n {
+            let run = slots[i]
+            if run.hi <= a32 { i += 1; continue }
+            if run.lo >= b32 { break }
+            let o0 = max(run.lo, a32), o1 = min(run.hi, b32)
+            if materialize { store(run.value, r, Int(o0), Int(o1)) }
+            if run.lo < o0 && run.hi > o1 {
+                // [a, b) splits the run in two.
+                if n < runCapacity {
+                    var j = n
+                    while j > i + 1 { slots[j] = slots[j - 1]; j -= 1 }
+                    slots[i + 1] = SolidRun(lo: o1, hi: run.hi, value: run.value)
+                    n += 1
+                } else {
+                    store(run.value, r, Int(o1), Int(run.hi))
+                }
+                slots[i].hi = o0
+                break
+            } else if run.lo < o0 {
+                slots[i].hi = o0
+                i += 1
+            } else if run.hi > o1 {
+                slots[i].lo = o1
+                break
+            } else {
+                var j = i
+                while j < n - 1 { slots[j] = slots[j + 1]; j += 1 }
+                n -= 1
+            }
         }
-        spans[r] = (newLo, newHi)
+        runCounts[r] = Int32(n)
+    }
+
+    /// Columns [a, b) of band row `r` now hold `value`, whatever they held before.
+    @inline(__always)
+    func setSolid(_ r: Int, _ a: Int, _ b: Int, _ value: SIMD4<Float>) {
+        guard a < b else { return }
+        cut(r, a, b, materialize: false)
+        let n = Int(runCounts[r])
+        guard shortcuts, n < runCapacity else { return store(value, r, a, b) }
+        let slots = runSlots + r * runCapacity
+        var i = n
+        while i > 0 && slots[i - 1].lo >= Int32(b) { slots[i] = slots[i - 1]; i -= 1 }
+        slots[i] = SolidRun(lo: Int32(a), hi: Int32(b), value: value)
+        runCounts[r] = Int32(n + 1)
     }
 
     /// SPEC §0: s = (r·a·c, g·a·c, b·a·c, a·c); dst = s + dst·(1 − s.a).
@@ -279,24 +372,53 @@ private final class Band {
     @inline(__always)
     func run(_ y: Int, _ py: Float, _ columns: Range<Int>, _ solid: SolidSpan, _ full: SolidSpan?, _ color: PaintColor,
              _ coverage: (Int, Float, Float, Bool) -> Float) {
-        prepare(y, columns.lowerBound, columns.upperBound)
-        let row = accum + (y - y0) * width * 4
-        func evaluate(_ range: Range<Int>) {
-            var p = row + range.lowerBound * 4
-            for x in range {
-                let px = Float(x) + 0.5
-                let c = coverage(x, px, py, solid.contains(px))
+        let r = y - y0
+        let row = accum + r * width * 4
+        /// Blends columns [a, b) with the coverage already in `coverageRow`.
+        func blendColumns(_ a: Int, _ b: Int) {
+            guard a < b else { return }
+            cut(r, a, b, materialize: true)
+            var p = row + a * 4
+            for x in a..<b {
+                let c = coverageRow[x]
                 if c > 0 { blend(p, color, c) }
                 p += 4
+            }
+        }
+        func evaluate(_ range: Range<Int>) {
+            guard !range.isEmpty else { return }
+            for x in range {
+                let px = Float(x) + 0.5
+                coverageRow[x] = coverage(x, px, py, solid.contains(px))
+            }
+            guard shortcuts else { return blendColumns(range.lowerBound, range.upperBound) }
+            // Columns of no coverage keep whatever run they are in; stretches of full coverage by
+            // an opaque colour become solid runs (blend would write the colour itself there).
+            let opaque = color.a == 1
+            var x = range.lowerBound
+            let end = range.upperBound
+            while x < end {
+                while x < end && coverageRow[x] == 0 { x += 1 }
+                var blendFrom = x
+                while x < end && coverageRow[x] > 0 {
+                    guard opaque && coverageRow[x] == 1 else { x += 1; continue }
+                    var full = x
+                    while full < end && coverageRow[full] == 1 { full += 1 }
+                    if full - x >= Band.shortestSolidRun {
+                        blendColumns(blendFrom, x)
+                        setSolid(r, x, full, SIMD4(color.r, color.g, color.b, 1))
+                        blendFrom = full
+                    }
+                    x = full
+                }
+                blendColumns(blendFrom, x)
             }
         }
         guard let full else { return evaluate(columns) }
         // Opaque and certainly covered: blend's result is the colour itself, written as a run.
         let filled = full.columns(within: columns)
         evaluate(columns.lowerBound..<filled.lowerBound)
-        let value = SIMD4<Float>(color.r, color.g, color.b, 1)
-        let raw = UnsafeMutableRawPointer(row)
-        for x in filled { raw.storeBytes(of: value, toByteOffset: x * 16, as: SIMD4<Float>.self) }
+        setSolid(r, filled.lowerBound, filled.upperBound, SIMD4(color.r, color.g, color.b, 1))
         evaluate(filled.upperBound..<columns.upperBound)
     }
 
@@ -361,47 +483,59 @@ private final class Band {
         }
     }
 
-    /// Quantises the band into the output rows (SPEC §0, `resolvePixel`); untouched pixels get
-    /// the background's bytes.
+    /// Quantises the band into the output rows (SPEC §0, `resolvePixel`): a solid run's bytes
+    /// once, repeated; the accumulators pixel by pixel. Every output byte is written exactly once.
     func resolve(into out: UnsafeMutablePointer<UInt8>) {
-        let fill = resolvePixel(background.0, background.1, background.2, background.3)
-        let fillIsZero = fill == (0, 0, 0, 0)
-        /// Writes the background's bytes to columns [a, b) of a row (the output starts
-        /// uninitialised: every byte is written exactly once, by this or by the painted span).
-        func fillColumns(_ row: UnsafeMutablePointer<UInt8>, _ a: Int, _ b: Int) {
-            guard a < b else { return }
-            if fillIsZero {
-                (row + a * 4).initialize(repeating: 0, count: (b - a) * 4)
-                return
-            }
-            for x in a..<b {
-                row[x * 4] = fill.0; row[x * 4 + 1] = fill.1; row[x * 4 + 2] = fill.2; row[x * 4 + 3] = fill.3
-            }
-        }
         for r in 0..<(y1 - y0) {
-            let (lo, hi) = spans[r]
             let rowOut = out + (y0 + r) * width * 4
-            guard lo < hi else {
-                fillColumns(rowOut, 0, width)
-                continue
+            let slots = runSlots + r * runCapacity
+            var x = 0
+            for i in 0..<Int(runCounts[r]) {
+                let run = slots[i]
+                quantise(r, x, Int(run.lo), rowOut)
+                let bytes = resolvePixel(run.value[0], run.value[1], run.value[2], run.value[3])
+                let pattern = (UInt32(bytes.0) | UInt32(bytes.1) << 8 | UInt32(bytes.2) << 16 | UInt32(bytes.3) << 24).littleEndian
+                fill(rowOut + Int(run.lo) * 4, count: Int(run.hi - run.lo), with: pattern)
+                x = Int(run.hi)
             }
-            fillColumns(rowOut, 0, lo)
-            fillColumns(rowOut, hi, width)
-            var p = accum + (r * width + lo) * 4
-            var o = rowOut + lo * 4
-            // Flat colour is the common case: a pixel equal to its left neighbour reuses its bytes.
-            var last: (Float, Float, Float, Float) = (.nan, 0, 0, 0)
-            var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-            for _ in lo..<hi {
-                let value = (p[0], p[1], p[2], p[3])
-                if value != last {
-                    bytes = resolvePixel(value.0, value.1, value.2, value.3)
-                    last = value
-                }
-                o[0] = bytes.0; o[1] = bytes.1; o[2] = bytes.2; o[3] = bytes.3
-                p += 4
-                o += 4
+            quantise(r, x, width, rowOut)
+        }
+    }
+
+    /// Writes `count` copies of a pixel's four bytes (as one little-endian word), eight at a time.
+    @inline(__always)
+    func fill(_ out: UnsafeMutablePointer<UInt8>, count: Int, with pattern: UInt32) {
+        let raw = UnsafeMutableRawPointer(out)
+        let eight = SIMD8<UInt32>(repeating: pattern)
+        var i = 0
+        while i + 8 <= count {
+            raw.storeBytes(of: eight, toByteOffset: i * 4, as: SIMD8<UInt32>.self)
+            i += 8
+        }
+        while i < count {
+            raw.storeBytes(of: pattern, toByteOffset: i * 4, as: UInt32.self)
+            i += 1
+        }
+    }
+
+    /// Quantises the accumulators of columns [a, b) of band row `r` into `rowOut`.
+    @inline(__always)
+    func quantise(_ r: Int, _ a: Int, _ b: Int, _ rowOut: UnsafeMutablePointer<UInt8>) {
+        guard a < b else { return }
+        var p = accum + (r * width + a) * 4
+        var o = rowOut + a * 4
+        // Flat colour is the common case: a pixel equal to its left neighbour reuses its bytes.
+        var last: (Float, Float, Float, Float) = (.nan, 0, 0, 0)
+        var bytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        for _ in a..<b {
+            let value = (p[0], p[1], p[2], p[3])
+            if value != last {
+                bytes = resolvePixel(value.0, value.1, value.2, value.3)
+                last = value
             }
+            o[0] = bytes.0; o[1] = bytes.1; o[2] = bytes.2; o[3] = bytes.3
+            p += 4
+            o += 4
         }
     }
 }

@@ -87,19 +87,29 @@ struct CPURendererTests {
         #expect(image.pixels.contains { $0 != 0 })
     }
 
-    /// The shortcuts (opaque runs written whole, tilted boxes visiting only their columns) must
-    /// not change a byte: every scene at fractional and whole scales, over its animation.
+    /// The shortcuts (flat runs kept as solid runs and written as repeated bytes, opaque runs
+    /// written whole, tilted boxes visiting only their columns) must not change a byte: every
+    /// scene at fractional and whole scales, over its animation, also when rows run out of slots
+    /// for solid runs (1 and 2 per row) and spill them into the accumulators.
     @Test(arguments: SceneRegistry.ids)
     func shortcutsChangeNoByte(id: String) throws {
         let model = try SceneRegistry.model(id)
         var plain = CPURenderer(threadCount: 1)
         plain.shortcuts = false
         let fast = CPURenderer(threadCount: 1)
+        var cramped = [CPURenderer(threadCount: 1), CPURenderer(threadCount: 1)]
+        cramped[0].solidRunsPerRow = 1
+        cramped[1].solidRunsPerRow = 2
         for scale in [1, 1.7, 3] {
             let scene = Scene(model, scale: scale)
             for t in [0, 0.37, 1.3, 2.9] {
                 let list = scene.drawList(at: t)
-                #expect(firstDifference(fast.render(list), plain.render(list)) == nil, "\(id) @\(scale)x t = \(t)")
+                let reference = plain.render(list)
+                #expect(firstDifference(fast.render(list), reference) == nil, "\(id) @\(scale)x t = \(t)")
+                for renderer in cramped {
+                    #expect(firstDifference(renderer.render(list), reference) == nil,
+                            "\(id) @\(scale)x t = \(t), \(renderer.solidRunsPerRow) runs per row")
+                }
             }
         }
     }
