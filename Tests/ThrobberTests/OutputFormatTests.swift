@@ -200,4 +200,58 @@ struct OutputFormatTests {
             #expect(SpriteSheet.quoted("a\"b\\c\u{1}") == "\"a\\\"b\\\\c\\u0001\"")
         }
     }
+
+    /// Files land whole or not at all, never over an existing one unless asked.
+    struct AtomicFileTests {
+        func scratch() throws -> URL {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("throbber-atomic-\(getpid())-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return directory
+        }
+
+        @Test func writesTheBytesAndLeavesNothingElse() throws {
+            let directory = try scratch()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("a.bin")
+            let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            try AtomicFile.write(bytes, to: file, overwrite: false)
+            #expect(try Data(contentsOf: file) == bytes)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a.bin"])
+            let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+            #expect(mode == 0o644 & ~Int(umaskValue()))
+        }
+
+        @Test func refusesToReplaceUnlessAsked() throws {
+            let directory = try scratch()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("a.txt")
+            try AtomicFile.write(Data("first".utf8), to: file, overwrite: false)
+            #expect {
+                try AtomicFile.write(Data("second".utf8), to: file, overwrite: false)
+            } throws: { error in
+                (error as? ThrobberError)?.exitCode == .cannotCreate && "\(error)".contains(file.path)
+            }
+            #expect(try String(contentsOf: file, encoding: .utf8) == "first")
+            try AtomicFile.write(Data("third".utf8), to: file, overwrite: true)
+            #expect(try String(contentsOf: file, encoding: .utf8) == "third")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a.txt"])
+        }
+
+        @Test func missingDirectoryIsCannotCreate() throws {
+            let directory = try scratch()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("gone/a.txt")
+            #expect {
+                try AtomicFile.write(Data("x".utf8), to: file, overwrite: false)
+            } throws: { error in
+                (error as? ThrobberError)?.exitCode == .cannotCreate && "\(error)".contains(file.path)
+            }
+        }
+
+        func umaskValue() -> mode_t {
+            let old = umask(0)
+            umask(old)
+            return old
+        }
+    }
 }

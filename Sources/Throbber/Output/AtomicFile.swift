@@ -13,30 +13,71 @@ public enum AtomicFile {
     ///   for example on a full disk.
     public static func write(_ data: Data, to url: URL, overwrite: Bool) throws {
         let directory = url.deletingLastPathComponent().path
+        if !overwrite, try writeUnnamed(data, directory: directory, path: url.path) { return }
         let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw ThrobberError("cannot create \(url.path): \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
         }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = writeAll(data, to: fd)
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
             throw ThrobberError("cannot write \(url.path): \(String(cString: strerror(failure)))", exitCode: .ioError)
         }
         try place(temporary, at: url.path, overwrite: overwrite)
+    }
+
+    /// Writes a new file the way `write` does without ever giving it a temporary name: the bytes go
+    /// to an unnamed file (O_TMPFILE) in the directory, which link(2) then names — one directory
+    /// change instead of three (create, link, unlink), and a crash leaves nothing at all.
+    ///
+    /// - Returns: false when the file system or the system cannot make unnamed files (or /proc
+    ///   is not mounted); the caller then uses a named temporary file.
+    /// - Throws: as `write`.
+    private static func writeUnnamed(_ data: Data, directory: String, path: String) throws -> Bool {
+        let fd = open(directory.isEmpty ? "." : directory, O_WRONLY | O_CLOEXEC | unnamedFileFlag, 0o644)
+        guard fd >= 0 else {
+            if errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL { return false }
+            throw ThrobberError("cannot create \(path): \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
+        }
+        defer { close(fd) }
+        let failure = writeAll(data, to: fd)
+        if failure != 0 {
+            // Closing the descriptor frees the unnamed file: nothing partial exists anywhere.
+            throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", exitCode: .ioError)
+        }
+        guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
+            let code = errno
+            if code == EEXIST {
+                throw ThrobberError("\(path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
+            }
+            // No /proc to name the descriptor by: fall back to a named temporary file.
+            if code == ENOENT && access("/proc/self/fd", F_OK) != 0 { return false }
+            throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", exitCode: .ioError)
+        }
+        return true
+    }
+
+    /// O_TMPFILE, which Glibc's module does not export (it is __O_TMPFILE | O_DIRECTORY).
+    private static let unnamedFileFlag: Int32 = 0o20000000 | O_DIRECTORY
+
+    /// Writes all of `data` to `fd`, retrying interrupted and short writes.
+    ///
+    /// - Returns: 0, or the errno of the write that failed.
+    private static func writeAll(_ data: Data, to fd: Int32) -> Int32 {
+        data.withUnsafeBytes { bytes -> Int32 in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return 0
+        }
     }
 
     /// Moves a finished temporary file (in the same directory) to `path`: replacing what is there
