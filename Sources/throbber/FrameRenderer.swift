@@ -109,9 +109,12 @@ final class FrameRenderer {
     var maxCanvasSide: Int { gl?.info.maxCanvasSide ?? Scene.maximumPixelSide }
 
     /// Renders one frame.
-    func render(_ list: DrawList) throws -> Image {
+    ///
+    /// - Parameter cpuThreads: how many threads the CPU renderer uses for it (default: every
+    ///   core); the GL backends ignore it.
+    func render(_ list: DrawList, cpuThreads: Int? = nil) throws -> Image {
         if let gl { return try gl.render(list) }
-        return cpu!.render(list)
+        return cpu!.render(list, threads: cpuThreads ?? cpu!.threadCount)
     }
 
     /// The GL renderer, for the benchmark's per-stage timings; nil for the CPU backend.

@@ -65,11 +65,12 @@ struct BenchReport: Codable {
         var backend: String
         /// The ceiling's CPU time per frame (libpng on every core).
         var encodeCpuMs: Double
-        /// The backend's frame stage (render + readback).
+        /// The backend's frame stage (render + readback), with the CPU renderer on as many
+        /// threads as the pipeline gives it.
         var renderCpuMs: Double
         /// SHA-256 of the pixels, for the manifest.
         var hashCpuMs: Double
-        /// Writing the PNG to a new file (temporary name, then link).
+        /// Writing the PNG to a new file (unnamed, then linked).
         var writeCpuMs: Double
         /// encode / (encode + render + hash + write).
         var bound: Double
@@ -135,7 +136,8 @@ struct BenchReport: Codable {
         if !budgets.isEmpty {
             lines.append("")
             lines.append("Pipeline budget, CPU ms per frame (CPU ms: user + system time of every thread per frame). "
-                + "bound = encode / (encode + frame + SHA-256 + write): the best ratio to the ceiling these costs allow.")
+                + "bound = encode / (encode + frame + SHA-256 + write): the best ratio to the ceiling these costs allow. "
+                + "The CPU renderer's frame is timed on the threads the pipeline gives it (one per eight encoders, at least one).")
             lines.append("")
             lines.append("| scene | px | backend | encode (ceiling) | frame | SHA-256 | write | bound | measured | pipeline CPU ms |")
             lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
