@@ -1,8 +1,9 @@
 import Foundation
 
-/// Writes files so that a reader never sees half of one: the bytes go to a temporary file in the
-/// same directory, which is then renamed over the final name. A failure removes the temporary
-/// file, so nothing partial is ever left on disk.
+/// Writes files so that a reader never sees half of one: a new file's bytes go to an unnamed file
+/// in its directory that is linked to the final name when whole; a replacement's (and a new file's
+/// where unnamed files are not available) go to a temporary file renamed or linked into place. A
+/// failure removes what was written, so nothing partial is ever left on disk.
 public enum AtomicFile {
     /// Writes `data` to `url` atomically.
     ///

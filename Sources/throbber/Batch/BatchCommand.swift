@@ -12,8 +12,9 @@ enum BatchCommand: Subcommand {
         scales, written as PNG sequences, sprite sheets with a TexturePacker JSON atlas, raw RGBA
         or Y4M streams, or GIF/WebP/APNG/MP4 through ffmpeg. The whole file is checked before the
         first frame. One thread renders; encoding and writing run on every core. Every file is
-        written to a temporary name and renamed. A manifest records every frame's file and the
-        SHA-256 of its pixels; `throbber verify` checks shards together.
+        written unnamed (or under a temporary name) and linked into place when whole. A manifest
+        records every frame's file and the SHA-256 of its pixels; `throbber verify` checks shards
+        together.
 
         OPTIONS:
           --shard K/N            render shard K (0-based) of N; also taken from SLURM_ARRAY_TASK_ID

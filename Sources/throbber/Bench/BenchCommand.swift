@@ -282,7 +282,7 @@ enum BenchCommand: Subcommand {
                 if settings.stages.contains("write") {
                     if encoded.isEmpty { encoded = try reference.map { try PNGCodec.encode($0, settings: settings.png) } }
                     var samples: [Double] = []
-                    // New files, as a batch makes them: a temporary name, then link(2) to the final one.
+                    // New files, as a batch makes them: unnamed (O_TMPFILE), then linked to the final name.
                     let cpu = try cpuMilliseconds {
                         for repeatIndex in 0..<settings.repeats {
                             for (index, data) in encoded.enumerated() {
