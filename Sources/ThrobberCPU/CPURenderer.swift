@@ -9,9 +9,11 @@ import Throbber
 public struct CPURenderer: Sendable {
     /// How many threads share the rows; at least 1.
     public var threadCount: Int
-    /// Whether runs that are certainly covered by an opaque colour are written without
-    /// evaluating coverage per pixel, and tilted boxes visit only the columns they can touch.
-    /// The bytes are the same either way (a test renders every scene both ways); off is slower.
+    /// Whether flat stretches of a row (the background, opaque full coverage) are kept as solid
+    /// runs instead of per-pixel accumulators, runs certainly covered by an opaque colour are
+    /// written without evaluating coverage per pixel, and tilted boxes visit only the columns they
+    /// can touch. Off, every pixel is blended and quantised one by one. The bytes are the same
+    /// either way (a test renders every scene both ways); off is slower.
     public var shortcuts = true
     /// How many solid runs (columns of one flat colour, written at resolve as repeated bytes) a
     /// row keeps; a run beyond them is written to the accumulators instead. At least 1. The bytes
