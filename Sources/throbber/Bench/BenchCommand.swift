@@ -187,10 +187,10 @@ enum BenchCommand: Subcommand {
                 var ceilings: [String: Double] = [:]
 
                 func addRow(_ backend: String, _ stage: String, _ samples: [Double], _ checksum: UInt64, ceiling: String? = nil,
-                            ceilingFramesPerSecond: Double? = nil, ratioToCeiling: Double? = nil, cpuMs: Double? = nil) {
+                            ratioToCeiling: Double? = nil, cpuMs: Double? = nil) {
                     let summary = Summary(samples)
                     let fps = 1000 / summary.median
-                    let ratio = ratioToCeiling ?? (ceilingFramesPerSecond ?? ceiling.flatMap { ceilings[$0] }).map { fps / $0 }
+                    let ratio = ratioToCeiling ?? ceiling.flatMap { ceilings[$0] }.map { fps / $0 }
                     report.rows.append(.init(scene: id, size: size, width: width, height: height, megapixels: megapixels,
                                              backend: backend, stage: stage, ms: summary, framesPerSecond: fps,
                                              megapixelsPerSecond: fps * megapixels, ceiling: ratio == nil ? nil : ceiling,
@@ -396,7 +396,6 @@ enum BenchCommand: Subcommand {
                         }
                         encodeCeilingSamples += ceilingSamples
                         addRow(name, "pipeline", samples, 0, ceiling: encodeCeilingName,
-                               ceilingFramesPerSecond: 1000 / Summary(ceilingSamples).median,
                                // Each repeat against the ceiling sampled just before it: the machine's
                                // drift between repeats cancels out of the ratio.
                                ratioToCeiling: Summary(zip(ceilingSamples, samples).map { $0 / $1 }).median,
