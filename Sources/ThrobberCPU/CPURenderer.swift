@@ -19,13 +19,33 @@ public struct CPURenderer: Sendable {
     /// row keeps; a run beyond them is written to the accumulators instead. At least 1. The bytes
     /// are the same whatever the number (a test renders every scene with 1, 2 and the default).
     public var solidRunsPerRow = 16
+    /// Whether rows are kept from earlier frames instead of painted again where they would come
+    /// out the same: a band of rows that an earlier frame painted from the same things (the same
+    /// canvas and background, the same items reaching those rows, of a quad batch the same boxes)
+    /// is left as it is when the frame is drawn into that frame's recycled memory, or copied from
+    /// the latest frame. Animations leave much of a frame as it was: the tick ring, the empty disc
+    /// above the water, the water under the waves. The bytes are the same either way (a test renders
+    /// every scene's frames in sequence both ways). Only with `shortcuts`.
+    public var reusesUnchangedRows = true
     /// Band accumulators kept between frames: fresh pages would cost a page fault and a zeroing
     /// pass each (measured: ~0.4 ms of a 512×512 frame).
     private let scratch = ScratchPool()
+    /// The latest frames rendered, for `reusesUnchangedRows`.
+    private let memory = FrameMemory()
 
     /// Creates a renderer using `threadCount` threads (default: every active core).
     public init(threadCount: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threadCount = max(1, threadCount)
+    }
+
+    /// How many of its latest frames the renderer keeps (at least 2, at most 512 MB of them; none
+    /// above 256 MB a frame), drawing each new frame into the oldest one's memory once
+    /// the caller has let go of it. Set it above the number of frames a caller holds at once (a
+    /// pipeline's frames in flight): memory still held elsewhere is copied first (Array's
+    /// copy-on-write), which is correct but slower. Shared by copies of this renderer.
+    public var keptFrames: Int {
+        get { memory.capacity }
+        nonmutating set { memory.capacity = max(2, newValue) }
     }
 
     /// A description in the form GL_RENDERER strings take, for reports.
@@ -49,15 +69,33 @@ public struct CPURenderer: Sendable {
         // how rows are split.
         let bandHeight = max(1, min(16, height / (threadCount * 4)))
         let bands = (height + bandHeight - 1) / bandHeight
+        let byteCount = width * height * 4
         let runCapacity = max(1, solidRunsPerRow)
-        // Not zeroed first: the bands write every byte (a zeroing pass cost ~0.2 ms of a 512×512
-        // frame in the batch pipeline's profile).
-        let output = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
-            let out = SharedBuffer(buffer.baseAddress!)
+        let reuse = shortcuts && reusesUnchangedRows
+        var lent = reuse ? memory.lend(byteCount: byteCount) : FrameMemory.Lent()
+        let latest = lent.latest.flatMap { $0.list.sameCanvas(as: list) ? $0 : nil }
+        let kept = lent.oldest.flatMap { $0.list.sameCanvas(as: list) ? $0.list : nil }
+        let outcomes = UnsafeMutableBufferPointer<BandOutcome>.allocate(capacity: bands)
+        outcomes.initialize(repeating: .painted)
+        defer { outcomes.deallocate() }
+        let record = SharedOutcomes(outcomes)
+
+        /// Draws every band into `out`, which holds the frame `kept` was rendered from (or nothing).
+        func draw(into out: SharedBuffer, keeping kept: DrawList?) {
             let work: @Sendable (Int) -> Void = { band in
-                let y0 = band * bandHeight
+                let y0 = band * bandHeight, y1 = min(height, y0 + bandHeight)
+                if let kept, kept.paintsTheSame(rows: y0..<y1, as: list) {
+                    record.buffer[band] = .kept
+                    return
+                }
+                if let latest, latest.list.paintsTheSame(rows: y0..<y1, as: list) {
+                    let start = y0 * width * 4
+                    latest.pixels.withUnsafeBufferPointer { (out.pointer + start).update(from: $0.baseAddress! + start, count: (y1 - y0) * width * 4) }
+                    record.buffer[band] = .copied
+                    return
+                }
                 let storage = scratch.take(byteCount: Band.byteCount(width: width, rows: bandHeight, runCapacity: runCapacity))
-                let band = Band(width: width, y0: y0, y1: min(height, y0 + bandHeight), background: list.background, shortcuts: shortcuts,
+                let band = Band(width: width, y0: y0, y1: y1, background: list.background, shortcuts: shortcuts,
                                 runCapacity: runCapacity, storage: storage)
                 for (index, item) in list.items.enumerated() { band.paint(item, columns[index]) }
                 band.resolve(into: out.pointer)
@@ -68,9 +106,219 @@ public struct CPURenderer: Sendable {
             } else {
                 DispatchQueue.concurrentPerform(iterations: bands, execute: work)
             }
-            initialized = width * height * 4
+        }
+
+        let output: [UInt8]
+        let recycling = lent.oldest != nil
+        var duplicated = false
+        if var recycled = lent.oldest.take()?.pixels {
+            // Moved out of the memory: unless the caller still holds the frame, this is its only
+            // reference and it is written in place; otherwise copy-on-write copies it first.
+            let address = recycled.withUnsafeBufferPointer { $0.baseAddress }
+            recycled.withUnsafeMutableBufferPointer { buffer in
+                duplicated = UnsafePointer(buffer.baseAddress) != address
+                draw(into: SharedBuffer(buffer.baseAddress!), keeping: kept)
+            }
+            output = recycled
+        } else {
+            // Not zeroed first: the bands write every byte (a zeroing pass cost ~0.2 ms of a
+            // 512×512 frame in the batch pipeline's profile).
+            output = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+                draw(into: SharedBuffer(buffer.baseAddress!), keeping: nil)
+                initialized = byteCount
+            }
+        }
+        if reuse {
+            memory.keep(FrameMemory.Frame(list: list, pixels: output), outcomes: UnsafeBufferPointer(outcomes),
+                        recycled: recycling, duplicated: duplicated)
         }
         return Image(width: width, height: height, pixels: output)
+    }
+
+    /// What `reusesUnchangedRows` has done over this renderer's life (shared by its copies).
+    public var reuseStatistics: ReuseStatistics { memory.statistics }
+}
+
+/// Counts of what a CPU renderer did with its bands and frames (`CPURenderer.reusesUnchangedRows`).
+public struct ReuseStatistics: Sendable, Equatable {
+    /// Bands left as they were in a recycled frame.
+    public var keptBands = 0
+    /// Bands copied from the latest frame.
+    public var copiedBands = 0
+    /// Bands painted.
+    public var paintedBands = 0
+    /// Frames drawn into a kept frame's memory.
+    public var recycledFrames = 0
+    /// Of those, frames whose memory was still held by the caller and had to be copied first.
+    public var duplicatedFrames = 0
+}
+
+/// What became of one band of a frame.
+private enum BandOutcome { case painted, kept, copied }
+
+/// The latest frames a renderer drew, oldest first, lent to later renders.
+private final class FrameMemory: @unchecked Sendable {
+    struct Frame: Sendable {
+        let list: DrawList
+        let pixels: [UInt8]
+    }
+
+    /// What a render borrows: the oldest frame (taken away, to draw into) once as many frames as
+    /// kept are there, and the latest (still kept, read only).
+    struct Lent {
+        var oldest: Frame?
+        var latest: Frame?
+    }
+
+    private let lock = NSLock()
+    private var frames: [Frame] = []
+    private var statisticsSoFar = ReuseStatistics()
+    private var capacityValue = 2 * ProcessInfo.processInfo.activeProcessorCount + 4
+
+    /// Frames kept, at least 2.
+    var capacity: Int {
+        get { lock.withLock { capacityValue } }
+        set { lock.withLock { capacityValue = max(2, newValue) } }
+    }
+
+    /// How many frames of `byteCount` bytes are kept: `capacity`, but no more than 512 MB in all;
+    /// 0 when two frames would not fit (above 256 MB a frame: 8192 × 8192 px), since frames that
+    /// large would hold more memory than they save time.
+    private func limit(byteCount: Int) -> Int {
+        let fitting = (512 << 20) / max(1, byteCount)
+        return fitting < 2 ? 0 : min(capacityValue, fitting)
+    }
+
+    func lend(byteCount: Int) -> Lent {
+        lock.withLock {
+            guard limit(byteCount: byteCount) > 0 else {
+                frames.removeAll()
+                return Lent()
+            }
+            var lent = Lent(latest: frames.last)
+            if frames.count >= limit(byteCount: byteCount) {
+                let oldest = frames.removeFirst()
+                // Memory of another size is of no use; let it go.
+                if oldest.pixels.count == byteCount { lent.oldest = oldest }
+            }
+            return lent
+        }
+    }
+
+    func keep(_ frame: Frame, outcomes: UnsafeBufferPointer<BandOutcome>, recycled: Bool, duplicated: Bool) {
+        lock.withLock {
+            frames.append(frame)
+            while frames.count > limit(byteCount: frame.pixels.count) { frames.removeFirst() }
+            for outcome in outcomes {
+                switch outcome {
+                case .painted: statisticsSoFar.paintedBands += 1
+                case .kept: statisticsSoFar.keptBands += 1
+                case .copied: statisticsSoFar.copiedBands += 1
+                }
+            }
+            if recycled { statisticsSoFar.recycledFrames += 1 }
+            if duplicated { statisticsSoFar.duplicatedFrames += 1 }
+        }
+    }
+
+    var statistics: ReuseStatistics { lock.withLock { statisticsSoFar } }
+}
+
+/// Per-band outcomes written by the band workers, each its own.
+private struct SharedOutcomes: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<BandOutcome>
+    init(_ buffer: UnsafeMutableBufferPointer<BandOutcome>) { self.buffer = buffer }
+}
+
+extension DrawList {
+    /// Same pixel size and background.
+    fileprivate func sameCanvas(as other: DrawList) -> Bool {
+        width == other.width && height == other.height && background == other.background
+    }
+
+    /// Whether `rows` come out the same painted from `other` (on the same canvas): the same items
+    /// reach them, in the same order, and of a quad batch the same boxes. `Band` paints an item
+    /// only on rows inside its bounds (a box only inside its own), so nothing else touches them.
+    fileprivate func paintsTheSame(rows: Range<Int>, as other: DrawList) -> Bool {
+        var mine = ItemsReaching(items, rows), theirs = ItemsReaching(other.items, rows)
+        while true {
+            switch (mine.next(), theirs.next()) {
+            case (nil, nil):
+                return true
+            case let (.item(a)?, .item(b)?):
+                if items[a] == other.items[b] { continue }
+                guard case .wave(let x) = items[a], case .wave(let y) = other.items[b], x.paintsTheSame(rows: rows, as: y) else { return false }
+            case let (.box(a, ai)?, .box(b, bi)?):
+                guard case .quads(let x) = items[a], case .quads(let y) = other.items[b], x.instances[ai] == y.instances[bi] else { return false }
+            default:
+                return false
+            }
+        }
+    }
+}
+
+extension Wave {
+    /// A y at and below which every pixel centre lies certainly more than half a pixel under the
+    /// curve: f(x) + 0.501·sqrt(1 + f′(x)²) is at most baseline + |A| + 0.501·sqrt(1 + (A·k)²),
+    /// and 0.05 px absorbs the rounding of both sides (`WaveColumns.lowestFullRow`, the exact
+    /// maximum over the columns, is never above it).
+    fileprivate var coveredBelow: Float {
+        baseline + abs(amplitude) + 0.501 * (1 + amplitude * k * amplitude * k).squareRoot() + 0.05
+    }
+
+    /// Whether the wave paints `rows` as `other` does although the two differ (in phase,
+    /// amplitude or level): on rows wholly below both curves the coverage is the clip's and the
+    /// bottom edge's alone (`Band.paint`: the curve's test never fires there), so the same colour,
+    /// clip, bottom and columns paint the same pixels.
+    fileprivate func paintsTheSame(rows: Range<Int>, as other: Wave) -> Bool {
+        guard color == other.color, clipCenterX == other.clipCenterX, clipCenterY == other.clipCenterY,
+              clipRadius == other.clipRadius, bottom == other.bottom,
+              bounds.x0 == other.bounds.x0, bounds.x1 == other.bounds.x1 else { return false }
+        func painted(_ rect: PixelRect) -> Range<Int> {
+            let top = max(rows.lowerBound, rect.y0), bottom = min(rows.upperBound, rect.y1)
+            return top < bottom ? top..<bottom : rows.lowerBound..<rows.lowerBound
+        }
+        let mine = painted(bounds)
+        guard mine == painted(other.bounds) else { return false }
+        guard let first = mine.first else { return true }
+        let py = Float(first) + 0.5
+        return py >= coveredBelow && py >= other.coveredBelow
+    }
+}
+
+/// The items (by index) whose bounds reach a range of rows, in paint order; of a quad batch,
+/// each box whose own bounds do.
+private struct ItemsReaching: IteratorProtocol {
+    enum Element { case item(Int), box(Int, Int) }
+
+    let items: [DrawItem]
+    let rows: Range<Int>
+    var item = 0
+    var box = 0
+
+    init(_ items: [DrawItem], _ rows: Range<Int>) {
+        self.items = items
+        self.rows = rows
+    }
+
+    @inline(__always) func reaches(_ rect: PixelRect) -> Bool { rect.y0 < rows.upperBound && rect.y1 > rows.lowerBound }
+
+    mutating func next() -> Element? {
+        while item < items.count {
+            if case .quads(let batch) = items[item] {
+                if box == 0 && !reaches(batch.bounds) { box = batch.instances.count }
+                while box < batch.instances.count {
+                    box += 1
+                    if reaches(batch.instanceBounds[box - 1]) { return .box(item, box - 1) }
+                }
+                item += 1
+                box = 0
+                continue
+            }
+            item += 1
+            if reaches(items[item - 1].bounds) { return .item(item - 1) }
+        }
+        return nil
     }
 }
 

@@ -114,6 +114,58 @@ struct CPURendererTests {
         }
     }
 
+    /// Rows kept from earlier frames (left in recycled memory, or copied from the latest frame)
+    /// must be exactly the rows painting would give: every scene's frames in sequence, then jumps
+    /// in time, against a renderer that paints everything. The caller holds some frames meanwhile,
+    /// as a pipeline does; those must not change when later frames are drawn.
+    @Test(arguments: SceneRegistry.ids)
+    func reusingRowsChangesNoByte(id: String) throws {
+        let model = try SceneRegistry.model(id)
+        var plain = CPURenderer(threadCount: 1)
+        plain.reusesUnchangedRows = false
+        let reusing = CPURenderer(threadCount: 2)
+        reusing.keptFrames = 3
+        for scale in [1, 1.7] {
+            let scene = Scene(model, scale: scale)
+            var held: [(Double, Image)] = []
+            for k in 0..<40 {
+                let t = k < 32 ? Double(k) / 60 : 0.37 * Double(k)
+                let image = reusing.render(scene.drawList(at: t))
+                #expect(firstDifference(image, plain.render(scene.drawList(at: t))) == nil, "\(id) @\(scale)x frame \(k), t = \(t)")
+                if k % 4 == 1 { held.append((t, image)) }
+            }
+            for (t, image) in held {
+                #expect(firstDifference(image, plain.render(scene.drawList(at: t))) == nil, "\(id) @\(scale)x held frame t = \(t)")
+            }
+        }
+        let statistics = reusing.reuseStatistics
+        // The test covers what it means to: rows left as they were, frames drawn into recycled
+        // memory, and recycled memory the caller still held (copied first).
+        #expect(statistics.keptBands > 0 && statistics.recycledFrames > 0 && statistics.duplicatedFrames > 0, "\(statistics)")
+        #expect(statistics.paintedBands > 0)
+    }
+
+    /// Frames of other sizes and backgrounds in between: nothing is kept across a change of canvas.
+    @Test func reusingRowsFollowsCanvasChanges() throws {
+        var plain = CPURenderer(threadCount: 1)
+        plain.reusesUnchangedRows = false
+        let reusing = CPURenderer(threadCount: 1)
+        reusing.keptFrames = 2
+        let lists = [
+            Scene(WaveBall(), scale: 0.5).drawList(at: 0.5),
+            Scene(WaveBall(), scale: 0.5, background: RGBA(0.2, 0.3, 0.4, 1)).drawList(at: 0.5),
+            Scene(WaveBall(), scale: 0.5).drawList(at: 0.5),
+            Scene(WaveBall(), scale: 0.4).drawList(at: 0.5),
+            Scene(WaveBall(), scale: 0.5).drawList(at: 0.6),
+            Scene(WaveBall(), scale: 0.5, background: RGBA(0.2, 0.3, 0.4, 1)).drawList(at: 0.6),
+            Scene(WaveBall(), scale: 0.5).drawList(at: 0.6),
+        ]
+        for (index, list) in lists.enumerated() {
+            #expect(firstDifference(reusing.render(list), plain.render(list)) == nil, "list \(index)")
+        }
+        #expect(reusing.reuseStatistics.keptBands + reusing.reuseStatistics.copiedBands > 0)
+    }
+
     @Test func backgroundColourFillsTheCorners() throws {
         let scene = Scene(WaveBall(), background: RGBA(1, 0, 0, 0.5))
         let image = CPURenderer().render(scene.drawList(at: 0))
