@@ -164,6 +164,10 @@ final class BatchRun {
         let progress = ProgressLine(total: total, forced: progressForced, quiet: quiet)
         let pool = EncodePool(inFlight: 2 * threads)
         let renderThreads = BatchRun.renderThreads(encoders: threads)
+        // The CPU renderer draws each frame into the memory of the oldest it kept: keep more than
+        // can be in flight (the pool's, the one this loop holds, the one being rendered), so that
+        // one has been let go of and is written in place, not copied first.
+        renderer.cpuRenderer?.keptFrames = 2 * threads + 4
         let records = ManifestRecords()
         let clock = ContinuousClock()
         let began = clock.now

@@ -39,7 +39,9 @@ enum BenchCommand: Subcommand {
         tEXt chunks, SHA-256 of the pixels, atomic write, manifest); its ceiling encodes the same
         frames with the same settings on every core and does nothing else, sampled right before
         each pipeline repeat; the ratio is the median over repeats of each repeat's frames/s over
-        its own ceiling sample's.
+        its own ceiling sample's. Frames are rendered in time order, as a batch renders them:
+        the CPU renderer keeps the rows an earlier frame drew from the same things and paints the
+        rest; its rows say what share of row bands it painted.
           --no-startup           skip the frames-per-job sweep
           --png-sweep            instead: size and encode time of zlib levels × strategies × row
                                  filters on the scenes' frames, and the fastest setting whose files
@@ -155,6 +157,14 @@ enum BenchCommand: Subcommand {
 
     static let encodeCeilingName = "png encode, all cores"
 
+    /// The share of the row bands the CPU renderer painted between two readings of its
+    /// statistics (nil when it rendered none).
+    static func paintedShare(from before: ReuseStatistics, to after: ReuseStatistics) -> Double? {
+        let painted = after.paintedBands - before.paintedBands
+        let total = painted + after.keptBands - before.keptBands + after.copiedBands - before.copiedBands
+        return total > 0 ? Double(painted) / Double(total) : nil
+    }
+
     static func measure(_ settings: Settings, configuration: String) throws -> BenchReport {
         let clock = ContinuousClock()
         func milliseconds(_ body: () throws -> Void) rethrows -> Double {
@@ -187,14 +197,14 @@ enum BenchCommand: Subcommand {
                 var ceilings: [String: Double] = [:]
 
                 func addRow(_ backend: String, _ stage: String, _ samples: [Double], _ checksum: UInt64, ceiling: String? = nil,
-                            ratioToCeiling: Double? = nil, cpuMs: Double? = nil) {
+                            ratioToCeiling: Double? = nil, cpuMs: Double? = nil, paintedBands: Double? = nil) {
                     let summary = Summary(samples)
                     let fps = 1000 / summary.median
                     let ratio = ratioToCeiling ?? ceiling.flatMap { ceilings[$0] }.map { fps / $0 }
                     report.rows.append(.init(scene: id, size: size, width: width, height: height, megapixels: megapixels,
                                              backend: backend, stage: stage, ms: summary, framesPerSecond: fps,
                                              megapixelsPerSecond: fps * megapixels, ceiling: ratio == nil ? nil : ceiling,
-                                             ratioToCeiling: ratio, cpuMs: cpuMs, checksum: checksum))
+                                             ratioToCeiling: ratio, cpuMs: cpuMs, paintedBands: paintedBands, checksum: checksum))
                 }
                 func addCeiling(_ name: String, _ samples: [Double], cpuMs: Double? = nil) {
                     let summary = Summary(samples)
@@ -344,6 +354,7 @@ enum BenchCommand: Subcommand {
                         }
                     } else if let cpu = renderer.cpuRenderer, !settings.stages.isDisjoint(with: ["render", "frame"]) {
                         var samples: [Double] = []
+                        let reuseBefore = cpu.reuseStatistics
                         let cpuTime = cpuMilliseconds {
                             for _ in 0..<settings.repeats {
                                 for list in lists {
@@ -356,8 +367,9 @@ enum BenchCommand: Subcommand {
                         }
                         // The CPU renderer writes straight into memory: render and frame are one stage.
                         let cpuMs = cpuTime / Double(samples.count)
-                        if settings.stages.contains("render") { addRow(name, "render", samples, checksum, cpuMs: cpuMs) }
-                        if settings.stages.contains("frame") { addRow(name, "frame", samples, checksum, cpuMs: cpuMs) }
+                        let painted = paintedShare(from: reuseBefore, to: cpu.reuseStatistics)
+                        if settings.stages.contains("render") { addRow(name, "render", samples, checksum, cpuMs: cpuMs, paintedBands: painted) }
+                        if settings.stages.contains("frame") { addRow(name, "frame", samples, checksum, cpuMs: cpuMs, paintedBands: painted) }
                         // The pipeline renders on fewer threads (its encoders keep the cores busy);
                         // its budget takes the CPU time a frame costs that way.
                         let pipelineThreads = BatchRun.renderThreads(encoders: ProcessInfo.processInfo.activeProcessorCount)
@@ -372,6 +384,7 @@ enum BenchCommand: Subcommand {
                         var samples: [Double] = []
                         var ceilingSamples: [Double] = []
                         var pipelineCPU = 0.0
+                        let reuseBefore = renderer.cpuRenderer?.reuseStatistics
                         for repeatIndex in 0..<settings.repeats {
                             ceilingSamples.append(encodeCeilingSample())
                             let directory = scratch.appendingPathComponent("pipeline-\(name)-\(id)-\(size)-\(repeatIndex)")
@@ -399,7 +412,8 @@ enum BenchCommand: Subcommand {
                                // Each repeat against the ceiling sampled just before it: the machine's
                                // drift between repeats cancels out of the ratio.
                                ratioToCeiling: Summary(zip(ceilingSamples, samples).map { $0 / $1 }).median,
-                               cpuMs: pipelineCPU / Double(settings.repeats * settings.frames))
+                               cpuMs: pipelineCPU / Double(settings.repeats * settings.frames),
+                               paintedBands: reuseBefore.flatMap { before in renderer.cpuRenderer.flatMap { paintedShare(from: before, to: $0.reuseStatistics) } })
                     }
                 }
                 if !encodeCeilingSamples.isEmpty {

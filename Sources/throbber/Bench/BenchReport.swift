@@ -39,6 +39,9 @@ struct BenchReport: Codable {
         /// CPU time of the whole process per frame while the stage ran (user + system, every
         /// thread), in ms.
         var cpuMs: Double?
+        /// With the CPU renderer: the share of its row bands it painted; the others were kept
+        /// from earlier frames, which drew them from the same things (`reusesUnchangedRows`).
+        var paintedBands: Double?
         /// Checksum of what the stage produced, so the work cannot be optimised away.
         var checksum: UInt64
     }
@@ -119,7 +122,9 @@ struct BenchReport: Codable {
         lines.append("| scene | px | backend | stage | min ms | median ms | max ms | frames/s | Mpix/s | CPU ms | vs ceiling |")
         lines.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
         for r in rows {
-            let ratio = r.ratioToCeiling.map { String(format: "%.2f× of %@", $0, r.ceiling!) } ?? ""
+            let notes = [r.ratioToCeiling.map { String(format: "%.2f× of %@", $0, r.ceiling!) },
+                         r.paintedBands.map { String(format: "%.0f %% of row bands painted", $0 * 100) }]
+            let ratio = notes.compactMap { $0 }.joined(separator: "; ")
             lines.append(String(format: "| %@ | %d×%d | %@ | %@ | %.3f | %.3f | %.3f | %.1f | %.1f | %@ | %@ |", r.scene, r.width, r.height,
                                 r.backend, r.stage, r.ms.min, r.ms.median, r.ms.max, r.framesPerSecond, r.megapixelsPerSecond,
                                 cpu(r.cpuMs), ratio))
