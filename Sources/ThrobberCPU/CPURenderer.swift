@@ -727,7 +727,9 @@ private final class Band {
                 for y in max(rect.y0, y0)..<min(rect.y1, y1) {
                     let py = Float(y) + 0.5
                     let columns = shortcuts ? q.rowColumns(py, cos: cosR, sin: sinR).clamped(to: rect.x0..<rect.x1) : rect.x0..<rect.x1
-                    if !columns.isEmpty { run(y, py, columns, .empty, nil, q.color, coverage) }
+                    // An opaque box writes its certain interior as a run, without distances.
+                    let full = shortcuts && q.color.a == 1 ? q.certainlyCovered(py, cos: cosR, sin: sinR) : nil
+                    if !columns.isEmpty { run(y, py, columns, .empty, full, q.color, coverage) }
                 }
             }
         }
@@ -796,25 +798,48 @@ extension QuadInstance {
     /// (roundedBoxDistance ≥ max(|qx| − halfX, |qy| − halfY), so coverage is 0 outside).
     @inline(__always)
     func rowColumns(_ py: Float, cos c: Float, sin s: Float) -> Range<Int> {
-        let reachX = halfX + 0.75, reachY = halfY + 0.75
+        // Parallel to the row, |dx·slope| < 0.01 on any canvas: an edge then counts as crossing.
+        guard let (lo, hi) = offsets(py, reachX: halfX + 0.75, reachY: halfY + 0.75, cos: c, sin: s, parallelSlack: 0.01) else {
+            return 0..<0
+        }
+        // Pixel x has its centre at x + ½; one more column each side absorbs rounding.
+        let first = (centerX + lo - 0.5).rounded(.down) - 1
+        let last = (centerX + hi - 0.5).rounded(.up) + 1
+        return Int(max(first, -1)) ..< Int(min(last, Float(Int32.max))) + 1
+    }
+
+    /// Pixel-centre x values of the row at `py` where the box certainly covers (coverage exactly
+    /// 1): inside the box shrunk by max(cornerRadius, ½) and 0.05 px more. There |qx| ≤ halfX −
+    /// cornerRadius and |qy| ≤ halfY − cornerRadius, so roundedBoxDistance is max(|qx| − halfX,
+    /// |qy| − halfY) ≤ −½ − 0.05; the margin dwarfs the rounding of qx, qy and of this interval.
+    @inline(__always)
+    fileprivate func certainlyCovered(_ py: Float, cos c: Float, sin s: Float) -> SolidSpan {
+        let inset = max(cornerRadius, 0.5) + 0.05
+        // Parallel to the row, |dx·slope| < 0.02 on any canvas: the row must clear the edge by that.
+        guard halfX > inset, halfY > inset,
+              let (lo, hi) = offsets(py, reachX: halfX - inset, reachY: halfY - inset, cos: c, sin: s, parallelSlack: -0.02) else {
+            return .empty
+        }
+        return SolidSpan(lo: centerX + lo, hi: centerX + hi)
+    }
+
+    /// The offsets dx from the centre, along the row at `py`, with |dx·c + dy·s| < reachX and
+    /// |−dx·s + dy·c| < reachY (dy = py − centerY): an interval, nil when empty. A constraint
+    /// parallel to the row holds for all dx or none, judged with `parallelSlack` added to its reach.
+    @inline(__always)
+    private func offsets(_ py: Float, reachX: Float, reachY: Float, cos c: Float, sin s: Float,
+                         parallelSlack: Float) -> (Float, Float)? {
         let dy = py - centerY
         var lo = -Float.infinity, hi = Float.infinity
         /// Narrows [lo, hi] to the dx with |dx·slope + offset| < reach; false when none is left.
         @inline(__always) func narrow(_ slope: Float, _ offset: Float, _ reach: Float) -> Bool {
-            if abs(slope) < 1e-6 {
-                // Parallel to the row: all or nothing (|dx·slope| < 0.01 on any canvas).
-                return abs(offset) < reach + 0.01
-            }
+            if abs(slope) < 1e-6 { return abs(offset) < reach + parallelSlack }
             let a = (-reach - offset) / slope, b = (reach - offset) / slope
             lo = max(lo, min(a, b))
             hi = min(hi, max(a, b))
             return lo < hi
         }
-        // |dx·c + dy·s| < reachX and |−dx·s + dy·c| < reachY.
-        guard narrow(c, dy * s, reachX), narrow(-s, dy * c, reachY), lo < hi else { return 0..<0 }
-        // Pixel x has its centre at x + ½; one more column each side absorbs rounding.
-        let first = (centerX + lo - 0.5).rounded(.down) - 1
-        let last = (centerX + hi - 0.5).rounded(.up) + 1
-        return Int(max(first, -1)) ..< Int(min(last, Float(Int32.max))) + 1
+        guard narrow(c, dy * s, reachX), narrow(-s, dy * c, reachY), lo < hi else { return nil }
+        return (lo, hi)
     }
 }
