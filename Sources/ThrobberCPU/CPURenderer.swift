@@ -80,8 +80,9 @@ public struct CPURenderer: Sendable {
         defer { outcomes.deallocate() }
         let record = SharedOutcomes(outcomes)
 
-        /// Draws every band into `out`, which holds the frame `kept` was rendered from (or nothing).
-        func draw(into out: SharedBuffer, keeping kept: DrawList?) {
+        /// Draws every band into `out`, which holds the frame `kept` was rendered from (recycled
+        /// memory) or nothing yet (fresh memory, `kept` nil).
+        func draw(into out: SharedBuffer) {
             let work: @Sendable (Int) -> Void = { band in
                 let y0 = band * bandHeight, y1 = min(height, y0 + bandHeight)
                 if let kept, kept.paintsTheSame(rows: y0..<y1, as: list) {
@@ -117,14 +118,14 @@ public struct CPURenderer: Sendable {
             let address = recycled.withUnsafeBufferPointer { $0.baseAddress }
             recycled.withUnsafeMutableBufferPointer { buffer in
                 duplicated = UnsafePointer(buffer.baseAddress) != address
-                draw(into: SharedBuffer(buffer.baseAddress!), keeping: kept)
+                draw(into: SharedBuffer(buffer.baseAddress!))
             }
             output = recycled
         } else {
             // Not zeroed first: the bands write every byte (a zeroing pass cost ~0.2 ms of a
             // 512×512 frame in the batch pipeline's profile).
             output = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-                draw(into: SharedBuffer(buffer.baseAddress!), keeping: nil)
+                draw(into: SharedBuffer(buffer.baseAddress!))
                 initialized = byteCount
             }
         }
