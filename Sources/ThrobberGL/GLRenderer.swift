@@ -192,16 +192,20 @@ public final class GLRenderer {
         gl.ActiveTexture(GLenum(GL_TEXTURE0))
         gl.BindTexture(GLenum(GL_TEXTURE_2D), target!.accumTexture)
         gl.Uniform1i(resolve["u_accum"], 0)
-        // Resolve only where something was painted: each item's ring (or rectangle), skipping
-        // rings inside one already resolved. Resolving a pixel twice writes the same value.
-        var resolved: [Annulus] = []
+        // Resolve only where something was painted: each item's ring (or rectangle) within its
+        // bounds, skipping an item only when an area already resolved holds all of it — its ring
+        // inside that ring AND its bounds inside those bounds, since each was resolved over
+        // ring ∩ bounds. (A ring alone is not enough: a tick batch of 6 ticks has the ring of 100
+        // but bounds that miss the top and bottom of it.) Resolving a pixel twice writes the
+        // same value.
+        var resolved: [(ring: Annulus, bounds: PixelRect)] = []
         for item in list.items where !item.bounds.isEmpty {
             guard let ring = item.annulus else {
                 drawArea(resolve, item.bounds, nil)
                 continue
             }
-            if resolved.contains(where: { $0.contains(ring) }) { continue }
-            resolved.append(ring)
+            if resolved.contains(where: { $0.ring.contains(ring) && $0.bounds.contains(item.bounds) }) { continue }
+            resolved.append((ring, item.bounds))
             drawArea(resolve, item.bounds, ring)
         }
         gl.Disable(GLenum(GL_SCISSOR_TEST))

@@ -70,6 +70,11 @@ public struct PixelRect: Sendable, Equatable {
         self.y1 = y1
     }
 
+    /// Whether every pixel of `other` lies in this rectangle (an empty `other` always does).
+    public func contains(_ other: PixelRect) -> Bool {
+        other.isEmpty || (other.x0 >= x0 && other.y0 >= y0 && other.x1 <= x1 && other.y1 <= y1)
+    }
+
     /// The smallest rectangle holding every non-empty rectangle of `rects` (empty when none is).
     public static func union(_ rects: some Sequence<PixelRect>) -> PixelRect {
         var union = PixelRect(x0: .max, y0: .max, x1: .min, y1: .min)
