@@ -130,6 +130,14 @@ public struct Annulus: Sendable, Equatable {
     public var inner: Float
     public var outer: Float
 
+    /// A ring around (centerX, centerY) between radii `inner` and `outer` (px).
+    public init(centerX: Float, centerY: Float, inner: Float, outer: Float) {
+        self.centerX = centerX
+        self.centerY = centerY
+        self.inner = inner
+        self.outer = outer
+    }
+
     /// The ring's area in px².
     public var area: Double { Double.pi * (Double(outer) * Double(outer) - Double(inner) * Double(inner)) }
 
@@ -314,9 +322,16 @@ public struct QuadBatch: Sendable, Equatable {
     /// A ring around the instances' centroid holding every box (1 px margin included), when it
     /// is smaller than `bounds`: tick rings and spinner leaves sit on one.
     public var annulus: Annulus?
+    /// How the boxes repeat around a centre, when the scene that made them says so.
+    public var ring: QuadRing?
 
-    public init(_ instances: [QuadInstance], width: Int, height: Int) {
+    /// A batch of `instances`, painted in order.
+    ///
+    /// - Parameter ring: how the instances repeat around a centre (tick rings, spinner leaves):
+    ///   instance i must be `ring.base` turned by `ring.slots[i]` steps.
+    public init(_ instances: [QuadInstance], ring: QuadRing? = nil, width: Int, height: Int) {
         self.instances = instances
+        self.ring = ring
         instanceBounds = instances.map { $0.bounds(width: width, height: height) }
         let union = PixelRect.union(instanceBounds)
         bounds = union
@@ -334,6 +349,33 @@ public struct QuadBatch: Sendable, Equatable {
         let ring = Annulus(centerX: Float(cx), centerY: Float(cy), inner: Float(max(0, inner)), outer: Float(outer))
         let boundsArea = Double((union.x1 - union.x0) * (union.y1 - union.y0))
         if ring.area < boundsArea { annulus = ring }
+    }
+}
+
+/// Boxes that are one box turned about a centre by whole steps: a tick ring, spinner leaves.
+///
+/// The instances stay what is drawn (the CPU renderer paints them one by one); the ring lets a
+/// renderer find the few boxes near a pixel from the pixel's angle instead of trying every box.
+/// Step k turns the base box by k·2π/`steps` about the centre: its centre moves on the circle
+/// through the base's centre and its rotation grows by the same angle.
+public struct QuadRing: Sendable, Equatable {
+    /// The centre the boxes turn about (px).
+    public var centerX: Float
+    public var centerY: Float
+    /// Steps in a full turn (at least 1).
+    public var steps: Int
+    /// The box at step 0 (its colour is not used).
+    public var base: QuadInstance
+    /// Each instance's step, in instance order.
+    public var slots: [Int]
+
+    /// Creates a ring description.
+    public init(centerX: Double, centerY: Double, steps: Int, base: QuadInstance, slots: [Int]) {
+        self.centerX = Float(centerX)
+        self.centerY = Float(centerY)
+        self.steps = steps
+        self.base = base
+        self.slots = slots
     }
 }
 

@@ -110,13 +110,19 @@ public struct WaveBall: SceneModel {
     /// The clock positions θ of the lit ticks, bottom first, alternating sides, each once.
     public func litTickAngles(count: Int) -> [Double] {
         let step = 2 * Double.pi / Double(tickCount)
-        var angles: [Double] = []
+        return litTickSlots(count: count).map { .pi / 2 + Double($0) * step }
+    }
+
+    /// The lit ticks as steps of 2π/N from the bottom one (SPEC §1), in paint order: 0, then
+    /// +j and −j for j = 1 … count − 1, the top tick (2j = N) once.
+    public func litTickSlots(count: Int) -> [Int] {
+        var slots: [Int] = []
         for j in 0..<count {
-            angles.append(.pi / 2 + Double(j) * step)
+            slots.append(j)
             // j = 0 is the bottom tick itself; 2j = N is the top tick reached from both sides.
-            if j > 0 && 2 * j != tickCount { angles.append(.pi / 2 - Double(j) * step) }
+            if j > 0 && 2 * j != tickCount { slots.append(-j) }
         }
-        return angles
+        return slots
     }
 
     public func drawItems(for state: FrameState, scale s: Double, width: Int, height: Int) -> [DrawItem] {
@@ -142,7 +148,13 @@ public struct WaveBall: SceneModel {
         }
         let step = 2 * Double.pi / Double(tickCount)
         let backgroundTicks = (0..<tickCount).map { tick(at: Double($0) * step, color: tickBackground) }
-        let litTicks = litTickAngles(count: state.litCount).map { tick(at: $0, color: tickLit) }
+        let litSlots = litTickSlots(count: state.litCount)
+        let litTicks = litSlots.map { tick(at: .pi / 2 + Double($0) * step, color: tickLit) }
+        // Both rings turn one tick about the centre: the background from 3 o'clock, the lit
+        // ticks from the bottom (off the background's steps unless N is a multiple of 4).
+        func ring(from theta: Double, _ slots: [Int]) -> QuadRing {
+            QuadRing(centerX: c * s, centerY: c * s, steps: tickCount, base: tick(at: theta, color: tickLit), slots: slots)
+        }
 
         // SPEC §1 paint order.
         var items: [DrawItem] = [
@@ -150,12 +162,12 @@ public struct WaveBall: SceneModel {
             wave(phase: state.frontPhase, color: frontWater),
             // cos(x) = sin(x + π/2): the back wave is the same primitive a quarter period on.
             wave(phase: state.backPhase + .pi / 2, color: backWater),
-            .quads(QuadBatch(backgroundTicks, width: width, height: height)),
+            .quads(QuadBatch(backgroundTicks, ring: ring(from: 0, Array(0..<tickCount)), width: width, height: height)),
             .arc(Arc(centerX: c * s, centerY: c * s, radius: max(0, ringWidth / 2 - tickLength - 3) * s,
                      lineWidth: 0.5 * s, start: 0, sweep: 2 * .pi, color: tickBackground, width: width, height: height)),
         ]
         if !litTicks.isEmpty {
-            items.append(.quads(QuadBatch(litTicks, width: width, height: height)))
+            items.append(.quads(QuadBatch(litTicks, ring: ring(from: .pi / 2, litSlots), width: width, height: height)))
         }
         return items
     }
