@@ -4,6 +4,8 @@
 //
 // Pixel convention: GL row j holds image row j (image y down), so gl_FragCoord.xy is the pixel
 // centre (x + 0.5, y + 0.5) in image coordinates and the read-back rows come out top-down.
+// Frames of a stack lie one above the other in one target (GLRenderer): a frame whose top row is
+// `top` sees its pixel centre at gl_FragCoord.xy − (0, top).
 
 const float TWO_PI = 6.28318530717958647692;
 const float HALF_PI = 1.57079632679489661923;
@@ -60,4 +62,104 @@ float ringMask(vec2 v, float rotation) { return angleMask(mod(clockAngle(v) - ro
 vec4 premultiplied(vec4 color, float coverage) {
     float a = color.a * coverage;
     return vec4(color.rgb * a, a);
+}
+
+// SPEC §0: source-over on premultiplied colour, dst = s + dst·(1 − s.a).
+vec4 sourceOver(vec4 s, vec4 dst) { return s + dst * (1.0 - s.a); }
+
+// The one quantisation (SPEC §0 "Colour"): premultiplied float → straight-alpha 8-bit steps.
+// Twin of resolvePixel in Sources/Throbber/Image/Image.swift: un-premultiply with the unquantised
+// alpha (one reciprocal, as there), then v8 = floor(clamp(v, 0, 1)·255 + 0.5); a pixel whose
+// quantised alpha is 0 becomes (0, 0, 0, 0). The RGBA8 target stores n/255 as n exactly.
+vec4 resolvePixel(vec4 c) {
+    vec4 straight = vec4(c.rgb * (1.0 / c.a), c.a);
+    vec4 q = floor(clamp(straight, 0.0, 1.0) * 255.0 + 0.5) * (1.0 / 255.0);
+    return q.a == 0.0 ? vec4(0.0) : q;
+}
+
+// Coverage of one primitive at pixel centre p, per DrawItem case. Their Swift twins are the
+// cases of `Band.paint` in Sources/ThrobberCPU/CPURenderer.swift, built from the same functions.
+
+// SPEC §0 filled circle (DrawItem.disc): circle = (cx, cy, r).
+float discCoverage(vec2 p, vec3 circle) { return fillCoverage(circleDistance(p, circle.xy, circle.z)); }
+
+// SPEC §0 "below a curve" (DrawItem.wave) and above an anti-aliased bottom edge (Wave.noBottom
+// = 1e30: none), with no clip circle.
+float waveBandCoverage(vec2 p, float originX, float amplitude, float k, float phase, float baseline, float bottom) {
+    return fillCoverage(waveDistance(p, originX, amplitude, k, phase, baseline)) * fillCoverage(p.y - bottom);
+}
+
+// The same clipped to a circle (clip.z < 0: none).
+float waveCoverage(vec2 p, float originX, float amplitude, float k, float phase, float baseline, float bottom, vec3 clip) {
+    float coverage = waveBandCoverage(p, originX, amplitude, k, phase, baseline, bottom);
+    if (clip.z >= 0.0) coverage *= fillCoverage(circleDistance(p, clip.xy, clip.z));
+    return coverage;
+}
+
+// SPEC §0 full circle stroke (an arc whose sweep is ≥ 2π): δ = |p − c| − R.
+float circleStrokeCoverage(vec2 p, vec2 c, float radius, float lineWidth) {
+    return strokeCoverage(circleDistance(p, c, radius), lineWidth);
+}
+
+// SPEC §0 arc with round caps (DrawItem.arc), under SPEC §5's angle mask when maskRotation ≥ 0.
+float arcCoverage(vec2 p, vec2 c, float radius, float lineWidth, float start, float sweep, float maskRotation) {
+    float coverage = strokeCoverage(arcDistance(p, c, radius, start, sweep), lineWidth);
+    if (maskRotation >= 0.0 && coverage > 0.0) coverage *= ringMask(p - c, maskRotation);
+    return coverage;
+}
+
+// SPEC §0 instanced rounded box (a QuadInstance): the pixel in the box's own frame is
+// q = R(−θ)·(p − c), with (cos θ, sin θ) computed once per box in Swift, as the CPU renderer does.
+float boxCoverage(vec2 p, vec2 c, vec2 halfExtents, vec2 axis, float corner) {
+    vec2 d = p - c;
+    vec2 q = vec2(d.x * axis.x + d.y * axis.y, -d.x * axis.y + d.y * axis.x);
+    return fillCoverage(roundedBoxDistance(q, halfExtents, corner));
+}
+
+// SPEC §0 instanced rounded box, for a ring of boxes (QuadRing): box k is the base box turned
+// by k steps about c. Of the boxes near the pixel's angle — k = the nearest step + j — the
+// coverage of box k, or 0 when k is not in the batch: its steps run from `first` through
+// `first + span` (mod `steps`, a full turn). `place` is k's place in that run, for per-box colours.
+float ringBoxCoverage(vec2 p, vec2 c, float baseAngle, float stepAngle, vec2 baseOffset, vec2 halfExtents, vec2 axis,
+                      float corner, float steps, float first, float span, float j, out float place) {
+    vec2 v = p - c;
+    float k = floor((atan(v.y, v.x) - baseAngle) / stepAngle + 0.5) + j;
+    place = k - first;
+    place -= steps * floor(place / steps);
+    float angle = k * stepAngle;
+    float cs = cos(angle), sn = sin(angle);
+    // The pixel turned back by k steps, seen from the base box's centre, in the base box's frame.
+    vec2 w = vec2(v.x * cs + v.y * sn, -v.x * sn + v.y * cs) - baseOffset;
+    vec2 q = vec2(w.x * axis.x + w.y * axis.y, -w.x * axis.y + w.y * axis.x);
+    return place <= span + 0.5 ? fillCoverage(roundedBoxDistance(q, halfExtents, corner)) : 0.0;
+}
+
+// 1 when the pixel centre lies strictly inside bounds (x0, y0, x1, y1), else 0: an item shades
+// only its bounds (DrawItem.bounds).
+float inside(vec2 p, vec4 bounds) {
+    return step(bounds.x, p.x) * step(bounds.y, p.y) * step(p.x, bounds.z) * step(p.y, bounds.w);
+}
+
+// dst with `color` (straight alpha) painted over it at `coverage` (SPEC §0).
+vec4 paint(vec4 dst, vec4 color, float coverage) { return sourceOver(premultiplied(color, coverage), dst); }
+
+// One item of a draw list (a record: GLRenderer's `FrameStack`), in 5 vec4s:
+//   bounds = (x0, y0, x1, y1): the item shades only pixel centres strictly inside;
+//   head = (kind, …), a, b: its parameters; then its colour (straight alpha).
+// kind 0 disc:  head = (0, cx, cy, r)
+// kind 1 wave:  head = (1, originX, amplitude, k), a = (phase, baseline, bottom, clipRadius), b = (clipX, clipY, 0, 0)
+// kind 2 arc:   head = (2, cx, cy, radius), a = (lineWidth, start, sweep, maskRotation)
+// kind 3 box:   head = (3, cx, cy, cornerRadius), a = (halfX, halfY, cos θ, sin θ)
+const int KIND_DISC = 0;
+const int KIND_WAVE = 1;
+const int KIND_ARC = 2;
+const int KIND_BOX = 3;
+
+float itemCoverage(vec2 p, vec4 bounds, vec4 head, vec4 a, vec4 b) {
+    if (p.x < bounds.x || p.y < bounds.y || p.x > bounds.z || p.y > bounds.w) return 0.0;
+    int kind = int(head.x);
+    if (kind == KIND_DISC) return discCoverage(p, head.yzw);
+    if (kind == KIND_WAVE) return waveCoverage(p, head.y, head.z, head.w, a.x, a.y, a.z, vec3(b.xy, a.w));
+    if (kind == KIND_ARC) return arcCoverage(p, head.yz, head.w, a.x, a.y, a.z, a.w);
+    return boxCoverage(p, head.yz, a.xy, a.zw, head.w);
 }

@@ -84,9 +84,11 @@ typedef OSMESAproc (GLAPIENTRY *COSMesa_PFNGETPROCADDRESS)(const char *funcName)
     X(PFNGLUNIFORM2FPROC, Uniform2f, "glUniform2f") \
     X(PFNGLUNIFORM3FPROC, Uniform3f, "glUniform3f") \
     X(PFNGLUNIFORM4FPROC, Uniform4f, "glUniform4f") \
+    X(PFNGLUNIFORM4FVPROC, Uniform4fv, "glUniform4fv") \
     X(PFNGLENABLEVERTEXATTRIBARRAYPROC, EnableVertexAttribArray, "glEnableVertexAttribArray") \
     X(PFNGLVERTEXATTRIBPOINTERPROC, VertexAttribPointer, "glVertexAttribPointer") \
     X(PFNGLVERTEXATTRIBDIVISORPROC, VertexAttribDivisor, "glVertexAttribDivisor") \
+    X(PFNGLVERTEXATTRIBIPOINTERPROC, VertexAttribIPointer, "glVertexAttribIPointer") \
     X(PFNGLBLENDFUNCSEPARATEPROC, BlendFuncSeparate, "glBlendFuncSeparate") \
     X(PFNGLGENBUFFERSPROC, GenBuffers, "glGenBuffers") \
     X(PFNGLBINDBUFFERPROC, BindBuffer, "glBindBuffer") \

@@ -6,13 +6,23 @@ struct GLProgram {
     let id: GLuint
     private var locations: [String: GLint] = [:]
 
-    /// Compiles and links `vertex` + `fragment` from the library.
+    /// Compiles and links `vertex` + `fragment` from the library, with `defines` (`#define NAME`
+    /// lines right after each shader's `#version`).
     ///
     /// - Throws: a backend-failure error carrying the driver's log and the shader's file name.
-    init(_ gl: COSMesa_GL, library: ShaderLibrary, vertex: String, fragment: String, uniforms: [String]) throws {
-        let vs = try GLProgram.compile(gl, GLenum(GL_VERTEX_SHADER), name: vertex, source: library.source(vertex))
+    init(_ gl: COSMesa_GL, library: ShaderLibrary, vertex: String, fragment: String, defines: [String] = [],
+         uniforms: [String]) throws {
+        func source(_ name: String) throws -> String {
+            var text = try library.source(name)
+            if !defines.isEmpty, let endOfVersion = text.firstIndex(of: "\n") {
+                // `#line 2` keeps the driver's line numbers those of the file.
+                text.insert(contentsOf: defines.map { "#define \($0)\n" }.joined() + "#line 2\n", at: text.index(after: endOfVersion))
+            }
+            return text
+        }
+        let vs = try GLProgram.compile(gl, GLenum(GL_VERTEX_SHADER), name: vertex, source: source(vertex))
         defer { gl.DeleteShader(vs) }
-        let fs = try GLProgram.compile(gl, GLenum(GL_FRAGMENT_SHADER), name: fragment, source: library.source(fragment))
+        let fs = try GLProgram.compile(gl, GLenum(GL_FRAGMENT_SHADER), name: fragment, source: source(fragment))
         defer { gl.DeleteShader(fs) }
         let program = gl.CreateProgram()
         gl.AttachShader(program, vs)
@@ -34,6 +44,9 @@ struct GLProgram {
 
     /// The location of a uniform named at creation (−1 when the driver optimised it away).
     subscript(_ name: String) -> GLint { locations[name] ?? -1 }
+
+    /// Makes `alias` name the same uniform as `name`.
+    mutating func alias(_ alias: String, to name: String) { locations[alias] = self[name] }
 
     private static func compile(_ gl: COSMesa_GL, _ type: GLenum, name: String, source: String) throws -> GLuint {
         let shader = gl.CreateShader(type)

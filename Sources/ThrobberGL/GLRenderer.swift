@@ -14,12 +14,22 @@ public struct GLInfo: Sendable, Equatable, Codable {
     public var maxCanvasSide: Int
 }
 
-/// Renders draw lists with OpenGL through an OSMesa core-profile context.
+/// Renders draw lists with OpenGL through an OSMesa or EGL core-profile context.
 ///
-/// Full-area primitives (disc, wave, arc) are bounding quads whose fragment shader computes the
-/// SPEC §0 coverage per pixel; rounded boxes are one instanced draw call per batch. Painting
-/// accumulates premultiplied colour in an RGBA32F texture; one resolve pass quantises into an
-/// RGBA8 renderbuffer, which is read back.
+/// One pass where one pass can do it, writing final 8-bit pixels — no float target, no separate
+/// resolve:
+/// - *layers* (Shaders/layers.frag): one quad over the frame, whose fragment shader paints every
+///   disc, wave, arc, single box and ring of boxes (tick rings, spinner leaves) per pixel, in
+///   paint order, blending source-over in registers and quantising once (SPEC §0). The program
+///   is compiled once per shape of draw list (`LayerPlan`) and reads only uniforms.
+/// - *boxes* (Shaders/boxes.frag), only for quad batches that are not a usable ring: instanced
+///   quads, each pixel of a box computing its whole stack — every item that can reach it — the
+///   same way, over what the layers pass wrote there (`FrameStack`).
+///
+/// Many frames per flush: `render(_ lists:)` paints a stack of frames one above the other in one
+/// target — a layers draw per frame, one instanced boxes draw for all of them — and reads the
+/// stack back with one `glReadPixels`, so the fixed cost of a flush and a readback is paid per
+/// stack, not per frame.
 ///
 /// Rows: GL row j holds image row j (image y down) — the vertex shaders map image coordinates
 /// to clip space unflipped — so `glReadPixels`, which returns row 0 first, yields the image's
@@ -31,29 +41,49 @@ public final class GLRenderer {
     private let gl: COSMesa_GL
     /// The driver's strings and limits.
     public let info: GLInfo
-    private let disc: GLProgram
-    private let wave: GLProgram
-    private let arc: GLProgram
-    private let quad: GLProgram
-    private let resolve: GLProgram
+    private let library: ShaderLibrary
+    /// Layers programs by shape (`LayerPlan.code`).
+    private var layerPrograms: [String: GLProgram] = [:]
+    /// The most uniform vec4s a fragment shader may have (`GL_MAX_FRAGMENT_UNIFORM_VECTORS`).
+    private let maxUniformVectors: Int
+    /// The most vec4 a fragment shader takes in (`GL_MAX_FRAGMENT_INPUT_COMPONENTS` / 4).
+    private let maxVaryingVectors: Int
+    private let boxes: GLProgram
+    /// `boxes` without the branch on the kind, for stacks whose boxes overlap only boxes.
+    private let boxesOnly: GLProgram
     private var vertexArray: GLuint = 0
+    /// The layers pass's tiles (area.vert's `i_rect`), in their own vertex array.
+    private var tileArray: GLuint = 0
+    private var tileBuffer: GLuint = 0
     private var instanceBuffer: GLuint = 0
-    private var instanceData: [Float] = []
+    private var recordTexture: GLuint = 0
+    private var entryTexture: GLuint = 0
+    /// Rows a texture may have (`GL_MAX_TEXTURE_SIZE`): the records and lists are textures
+    /// `FrameStack.textureWidth` texels wide.
+    private let maxTextureRows: Int
     private var target: Target?
+    /// The rows of the target the last frame drawn by `draw` occupies.
+    private var frameRows = 0..<0
     private var pixelBuffers: [GLuint] = []
     private var pixelBufferSize = 0
     private var nextPixelBuffer = 0
     private var pending: [(buffer: GLuint, fence: GLsync?, width: Int, height: Int)] = []
 
-    /// The framebuffers of one canvas size.
+    /// The framebuffer of one stack size.
     private struct Target {
         var width: Int
         var height: Int
-        var accumTexture: GLuint = 0
-        var accumFramebuffer: GLuint = 0
-        var outputRenderbuffer: GLuint = 0
-        var outputFramebuffer: GLuint = 0
+        var renderbuffer: GLuint = 0
+        var framebuffer: GLuint = 0
     }
+
+    /// The most layers programs kept compiled; past it the cache starts again.
+    static let maximumLayerPrograms = 64
+    /// The most frames one stack holds: enough that the fixed cost of a flush vanishes against
+    /// the frames' own, few enough that a stack's memory stays small.
+    public static let maximumFramesPerStack = 64
+    /// The most pixels one stack holds (16 MB of RGBA8), whatever the frame size.
+    public static let maximumStackPixels = 1 << 22
 
     /// Opens a context of `platform` on this thread and compiles the shaders.
     ///
@@ -75,19 +105,23 @@ public final class GLRenderer {
         gl.GetIntegerv(GLenum(GL_MAX_RENDERBUFFER_SIZE), &renderbufferSide)
         gl.GetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &textureSide)
         gl.GetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
+        maxTextureRows = Int(textureSide)
+        var uniformVectors: GLint = 0
+        gl.GetIntegerv(GLenum(GL_MAX_FRAGMENT_UNIFORM_VECTORS), &uniformVectors)
+        maxUniformVectors = Int(uniformVectors)
+        var inputComponents: GLint = 0
+        gl.GetIntegerv(GLenum(GL_MAX_FRAGMENT_INPUT_COMPONENTS), &inputComponents)
+        maxVaryingVectors = Int(inputComponents) / 4
+        library = shaders
         info = GLInfo(platform: context.platform, vendor: string(GL_VENDOR), renderer: string(GL_RENDERER), version: string(GL_VERSION),
-                      maxCanvasSide: Int(min(renderbufferSide, textureSide, viewport[0], viewport[1])))
-        let area = ["u_resolution", "u_rect", "u_annulus", "u_segments", "u_color"]
-        disc = try GLProgram(gl, library: shaders, vertex: "area.vert", fragment: "disc.frag",
-                             uniforms: area + ["u_circle"])
-        wave = try GLProgram(gl, library: shaders, vertex: "area.vert", fragment: "wave.frag",
-                             uniforms: area + ["u_wave", "u_baseline", "u_clip", "u_bottom"])
-        arc = try GLProgram(gl, library: shaders, vertex: "area.vert", fragment: "arc.frag",
-                            uniforms: area + ["u_arc", "u_sweep", "u_maskRotation"])
-        quad = try GLProgram(gl, library: shaders, vertex: "quad.vert", fragment: "quad.frag", uniforms: ["u_resolution"])
-        resolve = try GLProgram(gl, library: shaders, vertex: "area.vert", fragment: "resolve.frag",
-                                uniforms: ["u_resolution", "u_rect", "u_annulus", "u_segments", "u_color", "u_accum"])
-        setUpInstancing()
+                      maxCanvasSide: Int(min(renderbufferSide, viewport[0], viewport[1])))
+        let boxUniforms = ["u_resolution", "u_items", "u_lists"]
+        boxes = try GLProgram(gl, library: shaders, vertex: "boxes.vert", fragment: "boxes.frag", uniforms: boxUniforms)
+        boxesOnly = try GLProgram(gl, library: shaders, vertex: "boxes.vert", fragment: "boxes.frag", defines: ["BOXES_ONLY"],
+                                  uniforms: boxUniforms)
+        setUpBuffers()
+        // The plainest shape compiles now, so a broken shader is reported before any frame.
+        _ = try layerProgram("", vectorCount: 1)
     }
 
     /// The EGL devices this machine offers (a GPU each, and Mesa's software device).
@@ -100,19 +134,52 @@ public final class GLRenderer {
     deinit {
         releasePixelBuffers()
         releaseTarget()
+        var textures = [recordTexture, entryTexture]
+        gl.DeleteTextures(2, &textures)
         gl.DeleteBuffers(1, &instanceBuffer)
+        gl.DeleteBuffers(1, &tileBuffer)
         gl.DeleteVertexArrays(1, &vertexArray)
-        for program in [disc, wave, arc, quad, resolve] { gl.DeleteProgram(program.id) }
+        gl.DeleteVertexArrays(1, &tileArray)
+        for program in Array(layerPrograms.values) + [boxes, boxesOnly] { gl.DeleteProgram(program.id) }
     }
 
     /// Renders one frame and reads it back.
     ///
-    /// - Throws: a usage error when the canvas exceeds the driver's limits; backend-failure when
-    ///   the framebuffer is incomplete or GL reports an error.
+    /// - Throws: a usage error when the canvas exceeds the driver's limits or the list more
+    ///   primitives than the driver's uniforms hold; backend-failure when the framebuffer is
+    ///   incomplete, a layers program does not compile or GL reports an error.
     public func render(_ list: DrawList) throws -> Image {
-        var pixels = [UInt8](repeating: 0, count: list.width * list.height * 4)
-        try pixels.withUnsafeMutableBytes { try render(list, into: $0.baseAddress!) }
-        return Image(width: list.width, height: list.height, pixels: pixels)
+        try render([list])[0]
+    }
+
+    /// Renders frames in order, a stack of them per flush and per readback.
+    ///
+    /// Consecutive lists of one canvas size share a stack (`framesPerDraw(width:height:)` at most).
+    ///
+    /// - Returns: one image per list, in order.
+    /// - Throws: as `render(_:)`.
+    public func render(_ lists: [DrawList]) throws -> [Image] {
+        var images: [Image] = []
+        images.reserveCapacity(lists.count)
+        var start = lists.startIndex
+        while start < lists.endIndex {
+            let (width, height) = (lists[start].width, lists[start].height)
+            let limit = framesPerDraw(width: width, height: height)
+            var end = start + 1
+            while end < lists.endIndex, end - start < limit, lists[end].width == width, lists[end].height == height { end += 1 }
+            try draw(lists[start..<end])
+            let frameBytes = width * height * 4
+            for f in 0..<(end - start) {
+                let pixels = [UInt8](unsafeUninitializedCapacity: frameBytes) { buffer, count in
+                    readBack(rows: (f * height)..<((f + 1) * height), into: UnsafeMutableRawPointer(buffer.baseAddress!))
+                    count = frameBytes
+                }
+                images.append(Image(width: width, height: height, pixels: pixels))
+            }
+            try checkError()
+            start = end
+        }
+        return images
     }
 
     /// Renders one frame into `pixels` (width × height × 4 bytes, top-down straight-alpha RGBA8).
@@ -121,103 +188,159 @@ public final class GLRenderer {
     public func render(_ list: DrawList, into pixels: UnsafeMutableRawPointer) throws {
         try draw(list)
         readBack(into: pixels)
+        try checkError()
+    }
+
+    /// How many frames of `width` × `height` px one stack holds: as many as fit the driver's
+    /// largest target side and `maximumStackPixels`, at most `maximumFramesPerStack`, at least 1.
+    public func framesPerDraw(width: Int, height: Int) -> Int {
+        let bySide = info.maxCanvasSide / max(1, height)
+        let byPixels = GLRenderer.maximumStackPixels / max(1, width * height)
+        return max(1, min(GLRenderer.maximumFramesPerStack, bySide, byPixels))
+    }
+
+    /// Paints one frame without reading it back (for the benchmark's stages).
+    ///
+    /// - Throws: as `render(_:)`.
+    public func draw(_ list: DrawList) throws {
+        try draw([list][...])
+    }
+
+    /// Paints a stack of frames of one canvas size.
+    private func draw(_ lists: ArraySlice<DrawList>) throws {
+        let width = lists.first!.width, height = lists.first!.height
+        guard width >= 1, height >= 1, width <= info.maxCanvasSide, height <= info.maxCanvasSide else {
+            throw ThrobberError.invalid("canvas", "\(width)×\(height) px",
+                                        allowed: "each side between 1 and \(info.maxCanvasSide) px on \(info.renderer)")
+        }
+        let plans = lists.map(LayerPlan.init)
+        let stackHeight = height * lists.count
+        try prepareTarget(width: width, height: stackHeight)
+        frameRows = 0..<height
+        let resolution = (Float(width), Float(stackHeight))
+        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), target!.framebuffer)
+        gl.Viewport(0, 0, GLsizei(width), GLsizei(stackHeight))
+        gl.BindVertexArray(vertexArray)
+        gl.Enable(GLenum(GL_SCISSOR_TEST))
+        for (f, (list, plan)) in zip(lists, plans).enumerated() {
+            let top = f * height
+            // The background where nothing can paint, then the layers over their union.
+            let bg = list.background
+            let final = resolvePixel(bg.r * bg.a, bg.g * bg.a, bg.b * bg.a, bg.a)
+            gl.Scissor(0, GLint(top), GLsizei(width), GLsizei(height))
+            gl.ClearColor(Float(final.0) / 255, Float(final.1) / 255, Float(final.2) / 255, Float(final.3) / 255)
+            gl.Clear(GLbitfield(GL_COLOR_BUFFER_BIT))
+            guard !plan.bounds.isEmpty else { continue }
+            // Tiles grouped by the layers that can reach them: each group is drawn by a program
+            // holding those layers alone.
+            let side = GLRenderer.tileSide(width: width, height: height)
+            var groups: [[Int]: [Float]] = [:]
+            var order: [[Int]] = []
+            for y0 in stride(from: 0, to: height, by: side) {
+                for x0 in stride(from: 0, to: width, by: side) {
+                    let tile = PixelRect(x0: x0, y0: y0, x1: min(width, x0 + side), y1: min(height, y0 + side))
+                    let reaching = plan.layers.indices.filter { plan.layers[$0].reaches(tile) }
+                    guard !reaching.isEmpty else { continue }
+                    if groups[reaching] == nil { order.append(reaching) }
+                    groups[reaching, default: []] += [Float(tile.x0), Float(tile.y0), Float(tile.x1), Float(tile.y1)]
+                }
+            }
+            var rects: [Float] = []
+            var ranges: [(layers: [Int], first: Int, count: Int)] = []
+            for layers in order {
+                ranges.append((layers, rects.count / 4, groups[layers]!.count / 4))
+                rects += groups[layers]!
+            }
+            gl.BindVertexArray(tileArray)
+            gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), tileBuffer)
+            rects.withUnsafeBytes { gl.BufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
+            for range in ranges {
+                let (code, vectors) = plan.program(range.layers)
+                let program = try layerProgram(code, vectorCount: vectors.count / 4)
+                gl.UseProgram(program.id)
+                gl.Uniform2f(program["u_resolution"], resolution.0, resolution.1)
+                gl.Uniform1f(program["u_frameTop"], Float(top))
+                vectors.withUnsafeBufferPointer { gl.Uniform4fv(program["v"], GLsizei(vectors.count / 4), $0.baseAddress) }
+                gl.VertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 16, UnsafeRawPointer(bitPattern: range.first * 16))
+                gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(range.count))
+            }
+        }
+        gl.Disable(GLenum(GL_SCISSOR_TEST))
+        guard plans.contains(where: { !$0.boxItems.isEmpty }) else { return }
+        gl.BindVertexArray(vertexArray)
+        let stack = FrameStack(lists, boxItems: plans.map(\.boxItems), width: width, height: height)
+        let maxTexels = FrameStack.textureWidth * maxTextureRows
+        guard stack.records.count / 4 <= maxTexels, stack.entries.count <= maxTexels else {
+            throw ThrobberError.invalid("draw list", "\(stack.recordCount) primitives",
+                                        allowed: "at most \(maxTexels / 5) primitives in a stack on \(info.renderer)")
+        }
+        let program = stack.boxesOnly ? boxesOnly : boxes
+        upload(stack.records, components: 4, to: recordTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
+        upload(stack.entries, components: 1, to: entryTexture, internalFormat: GL_R32I, format: GL_RED_INTEGER, type: GL_INT)
+        gl.UseProgram(program.id)
+        gl.Uniform2f(program["u_resolution"], resolution.0, resolution.1)
+        for (unit, texture, name) in [(0, recordTexture, "u_items"), (1, entryTexture, "u_lists")] {
+            gl.ActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+            gl.BindTexture(GLenum(GL_TEXTURE_2D), texture)
+            gl.Uniform1i(program[name], GLint(unit))
+        }
+        gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        stack.instances.withUnsafeBytes { bytes in
+            gl.BufferData(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
+        }
+        gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(stack.instanceCount))
+    }
+
+    /// The side of the tiles the layers pass groups by the layers reaching them: an eighth of
+    /// the frame's longer side, at least 32 px (a small frame is a tile or a few).
+    static func tileSide(width: Int, height: Int) -> Int {
+        max(64, (max(width, height) + 7) / 8)
+    }
+
+    /// The layers program of shape `code` (LAYERS) reading `vectorCount` vec4s, compiled on
+    /// first use.
+    ///
+    /// - Throws: backend-failure when it does not compile (with the driver's log).
+    private func layerProgram(_ code: String, vectorCount: Int) throws -> GLProgram {
+        let key = "\(vectorCount) \(code)"
+        if let program = layerPrograms[key] { return program }
+        if layerPrograms.count >= GLRenderer.maximumLayerPrograms {
+            for program in layerPrograms.values { gl.DeleteProgram(program.id) }
+            layerPrograms.removeAll()
+        }
+        // Flat varyings where they fit (a few are kept for the driver's own), else uniforms.
+        let fromUniforms = vectorCount > maxVaryingVectors - 2
+        guard !fromUniforms || vectorCount <= maxUniformVectors else {
+            throw ThrobberError.invalid("draw list", "\(vectorCount) vectors of discs, waves, arcs and boxes reaching one tile",
+                                        allowed: "at most \(maxUniformVectors) on \(info.renderer)")
+        }
+        var program = try GLProgram(gl, library: library, vertex: "area.vert", fragment: "layers.frag",
+                                    defines: ["LAYER_VECTORS \(vectorCount)", "LAYERS \(code)"] + (fromUniforms ? ["LAYERS_FROM_UNIFORMS"] : []),
+                                    uniforms: ["u_resolution", "u_frameTop", fromUniforms ? "v_v" : "u_v"])
+        program.alias("v", to: fromUniforms ? "v_v" : "u_v")
+        layerPrograms[key] = program
+        return program
+    }
+
+    /// Reads the frame of the last `draw` into `pixels`, top row first.
+    public func readBack(into pixels: UnsafeMutableRawPointer) {
+        readBack(rows: frameRows, into: pixels)
+    }
+
+    /// Reads rows of the current target into `pixels`, top row first.
+    private func readBack(rows: Range<Int>, into pixels: UnsafeMutableRawPointer) {
+        guard let target else { return }
+        gl.BindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), target.framebuffer)
+        gl.PixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        gl.ReadPixels(0, GLint(rows.lowerBound), GLsizei(target.width), GLsizei(rows.count), GLenum(GL_RGBA),
+                      GLenum(GL_UNSIGNED_BYTE), pixels)
+    }
+
+    private func checkError() throws {
         let error = gl.GetError()
         guard error == GL_NO_ERROR else {
             throw ThrobberError(String(format: "OpenGL error 0x%04X while rendering", error), exitCode: .backendFailure)
         }
-    }
-
-    /// Paints and resolves one frame without reading it back (for the benchmark's stages).
-    ///
-    /// - Throws: as `render(_:)`.
-    public func draw(_ list: DrawList) throws {
-        try prepareTarget(width: list.width, height: list.height)
-        let width = Float(list.width), height = Float(list.height)
-        // Only the union of the items' bounds can differ from the background, so only it is
-        // cleared, painted and resolved; the rest of the output is cleared to the background's
-        // final 8-bit colour directly.
-        let union = PixelRect.union(list.items.map(\.bounds))
-        let bg = list.background
-        gl.Viewport(0, 0, GLsizei(list.width), GLsizei(list.height))
-        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), target!.outputFramebuffer)
-        gl.Disable(GLenum(GL_SCISSOR_TEST))
-        let final = resolvePixel(bg.r * bg.a, bg.g * bg.a, bg.b * bg.a, bg.a)
-        gl.ClearColor(Float(final.0) / 255, Float(final.1) / 255, Float(final.2) / 255, Float(final.3) / 255)
-        gl.Clear(GLbitfield(GL_COLOR_BUFFER_BIT))
-        guard !union.isEmpty else { return }
-
-        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), target!.accumFramebuffer)
-        // Clearing a float target costs llvmpipe ~3 ns a pixel on one thread (measured), so only
-        // the union is cleared.
-        gl.Enable(GLenum(GL_SCISSOR_TEST))
-        scissor(union)
-        gl.ClearColor(bg.r * bg.a, bg.g * bg.a, bg.b * bg.a, bg.a)
-        gl.Clear(GLbitfield(GL_COLOR_BUFFER_BIT))
-        gl.Enable(GLenum(GL_BLEND))
-        // Premultiplied source-over: dst = s + dst·(1 − s.a) (SPEC §0).
-        gl.BlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        gl.BindVertexArray(vertexArray)
-        for item in list.items {
-            let rect = item.bounds
-            if rect.isEmpty { continue }
-            switch item {
-            case .disc(let d):
-                use(disc, width, height, rect, d.color)
-                gl.Uniform3f(disc["u_circle"], d.centerX, d.centerY, d.radius)
-                drawArea(disc, rect, item.annulus)
-            case .wave(let w):
-                use(wave, width, height, rect, w.color)
-                gl.Uniform4f(wave["u_wave"], w.originX, w.amplitude, w.k, w.phase)
-                gl.Uniform1f(wave["u_baseline"], w.baseline)
-                gl.Uniform3f(wave["u_clip"], w.clipCenterX, w.clipCenterY, w.clipRadius)
-                gl.Uniform1f(wave["u_bottom"], w.bottom)
-                drawArea(wave, rect, item.annulus)
-            case .arc(let a):
-                use(arc, width, height, rect, a.color)
-                gl.Uniform4f(arc["u_arc"], a.centerX, a.centerY, a.radius, a.lineWidth)
-                gl.Uniform2f(arc["u_sweep"], a.start, a.sweep)
-                gl.Uniform1f(arc["u_maskRotation"], a.maskRotation)
-                drawArea(arc, rect, item.annulus)
-            case .quads(let batch):
-                scissor(union)
-                drawQuads(batch, width, height)
-            }
-        }
-        // Resolve: the one quantisation, into the RGBA8 target.
-        gl.Disable(GLenum(GL_BLEND))
-        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), target!.outputFramebuffer)
-        gl.UseProgram(resolve.id)
-        gl.Uniform2f(resolve["u_resolution"], width, height)
-        gl.Uniform4f(resolve["u_color"], 0, 0, 0, 0)
-        gl.ActiveTexture(GLenum(GL_TEXTURE0))
-        gl.BindTexture(GLenum(GL_TEXTURE_2D), target!.accumTexture)
-        gl.Uniform1i(resolve["u_accum"], 0)
-        // Resolve only where something was painted: each item's ring (or rectangle) within its
-        // bounds, skipping an item only when an area already resolved holds all of it — its ring
-        // inside that ring AND its bounds inside those bounds, since each was resolved over
-        // ring ∩ bounds. (A ring alone is not enough: a tick batch of 6 ticks has the ring of 100
-        // but bounds that miss the top and bottom of it.) Resolving a pixel twice writes the
-        // same value.
-        var resolved: [(ring: Annulus, bounds: PixelRect)] = []
-        for item in list.items where !item.bounds.isEmpty {
-            guard let ring = item.annulus else {
-                drawArea(resolve, item.bounds, nil)
-                continue
-            }
-            if resolved.contains(where: { $0.ring.contains(ring) && $0.bounds.contains(item.bounds) }) { continue }
-            resolved.append((ring, item.bounds))
-            drawArea(resolve, item.bounds, ring)
-        }
-        gl.Disable(GLenum(GL_SCISSOR_TEST))
-    }
-
-    /// Reads the resolved frame of the last `draw` into `pixels`, top row first.
-    public func readBack(into pixels: UnsafeMutableRawPointer) {
-        guard let target else { return }
-        gl.BindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), target.outputFramebuffer)
-        gl.PixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-        gl.ReadPixels(0, 0, GLsizei(target.width), GLsizei(target.height), GLenum(GL_RGBA),
-                      GLenum(GL_UNSIGNED_BYTE), pixels)
     }
 
     /// Renders `list` and starts its readback into a pixel-buffer object, then returns the frame
@@ -244,7 +367,7 @@ public final class GLRenderer {
         }
         let buffer = pixelBuffers[nextPixelBuffer]
         nextPixelBuffer = (nextPixelBuffer + 1) % pixelBuffers.count
-        gl.BindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), target!.outputFramebuffer)
+        gl.BindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), target!.framebuffer)
         gl.BindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer)
         gl.PixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
         gl.ReadPixels(0, 0, GLsizei(list.width), GLsizei(list.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
@@ -300,98 +423,77 @@ public final class GLRenderer {
     /// - Throws: as `render(_:)`.
     public func clearAndReadBack(width: Int, height: Int, into pixels: UnsafeMutableRawPointer) throws {
         try prepareTarget(width: width, height: height)
-        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), target!.outputFramebuffer)
+        frameRows = 0..<height
+        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), target!.framebuffer)
         gl.Viewport(0, 0, GLsizei(width), GLsizei(height))
         gl.ClearColor(0, 0, 0, 0)
         gl.Clear(GLbitfield(GL_COLOR_BUFFER_BIT))
         readBack(into: pixels)
     }
 
-    private func use(_ program: GLProgram, _ width: Float, _ height: Float, _ rect: PixelRect, _ color: PaintColor) {
-        gl.UseProgram(program.id)
-        gl.Uniform2f(program["u_resolution"], width, height)
-        gl.Uniform4f(program["u_color"], color.r, color.g, color.b, color.a)
-    }
-
-    private func scissor(_ rect: PixelRect) {
-        gl.Scissor(GLint(rect.x0), GLint(rect.y0), GLsizei(rect.x1 - rect.x0), GLsizei(rect.y1 - rect.y0))
-    }
-
-    /// Draws the current program over `rect`, or over `annulus` scissored to `rect`.
-    private func drawArea(_ program: GLProgram, _ rect: PixelRect, _ annulus: Annulus?) {
-        gl.Uniform4f(program["u_rect"], Float(rect.x0), Float(rect.y0), Float(rect.x1), Float(rect.y1))
-        scissor(rect)
-        guard let annulus else {
-            gl.Uniform1i(program["u_segments"], 0)
-            gl.DrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-            return
+    /// Replaces `texture` with `values`: rows of `FrameStack.textureWidth` texels of `components`
+    /// values each (`FrameStack` pads them to whole rows), read by boxes.frag with `texelFetch`.
+    private func upload<T>(_ values: [T], components: Int, to texture: GLuint, internalFormat: Int32, format: Int32, type: Int32) {
+        let rows = values.count / (components * FrameStack.textureWidth)
+        gl.BindTexture(GLenum(GL_TEXTURE_2D), texture)
+        gl.PixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        values.withUnsafeBytes { bytes in
+            gl.TexImage2D(GLenum(GL_TEXTURE_2D), 0, internalFormat, GLsizei(FrameStack.textureWidth), GLsizei(rows), 0,
+                          GLenum(format), GLenum(type), bytes.baseAddress)
         }
-        // Enough sides that the circumscribed polygon wastes ~2 % of the ring's area.
-        let segments = Int32(min(256, max(12, (annulus.outer.squareRoot() * 2).rounded(.up))))
-        gl.Uniform4f(program["u_annulus"], annulus.centerX, annulus.centerY, annulus.inner, annulus.outer)
-        gl.Uniform1i(program["u_segments"], segments)
-        gl.DrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 2 * (segments + 1))
     }
 
-    private func drawQuads(_ batch: QuadBatch, _ width: Float, _ height: Float) {
-        guard !batch.instances.isEmpty else { return }
-        instanceData.removeAll(keepingCapacity: true)
-        for q in batch.instances {
-            instanceData.append(contentsOf: [q.centerX, q.centerY, q.halfX, q.halfY, q.rotation, q.cornerRadius,
-                                             q.color.r, q.color.g, q.color.b, q.color.a])
-        }
-        gl.UseProgram(quad.id)
-        gl.Uniform2f(quad["u_resolution"], width, height)
-        gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        instanceData.withUnsafeBytes { bytes in
-            gl.BufferData(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
-        }
-        gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(batch.instances.count))
-    }
-
-    private func setUpInstancing() {
+    /// The box instances' attributes (boxes.vert) and the two textures boxes.frag reads.
+    private func setUpBuffers() {
         gl.GenVertexArrays(1, &vertexArray)
         gl.BindVertexArray(vertexArray)
         gl.GenBuffers(1, &instanceBuffer)
         gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        // Per instance: centre (2), half extents (2), rotation, corner radius, colour (4).
-        let stride = GLsizei(10 * MemoryLayout<Float>.size)
-        let layout: [(location: GLuint, components: GLint, offset: Int)] = [(0, 2, 0), (1, 2, 2), (2, 1, 4), (3, 1, 5), (4, 4, 6)]
-        for attribute in layout {
-            gl.EnableVertexAttribArray(attribute.location)
-            gl.VertexAttribPointer(attribute.location, attribute.components, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
-                                   UnsafeRawPointer(bitPattern: attribute.offset * MemoryLayout<Float>.size))
-            gl.VertexAttribDivisor(attribute.location, 1)
+        // FrameStack.instanceWords per instance: centre, half extents, axis, list, background.
+        let stride = GLsizei(FrameStack.instanceWords * 4)
+        for (location, offset) in [(GLuint(0), 0), (1, 2), (2, 4), (4, 10)] {
+            gl.EnableVertexAttribArray(location)
+            gl.VertexAttribPointer(location, location == 4 ? 4 : 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
+                                   UnsafeRawPointer(bitPattern: offset * 4))
         }
+        gl.EnableVertexAttribArray(3)
+        gl.VertexAttribIPointer(3, 4, GLenum(GL_INT), stride, UnsafeRawPointer(bitPattern: 6 * 4))
+        for location: GLuint in 0...4 { gl.VertexAttribDivisor(location, 1) }
+        gl.GenVertexArrays(1, &tileArray)
+        gl.BindVertexArray(tileArray)
+        gl.GenBuffers(1, &tileBuffer)
+        gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), tileBuffer)
+        gl.EnableVertexAttribArray(0)
+        gl.VertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 16, nil)
+        gl.VertexAttribDivisor(0, 1)
+        var textures: [GLuint] = [0, 0]
+        gl.GenTextures(2, &textures)
+        (recordTexture, entryTexture) = (textures[0], textures[1])
+        for texture in textures {
+            gl.BindTexture(GLenum(GL_TEXTURE_2D), texture)
+            gl.TexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+            gl.TexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        }
+        gl.BindTexture(GLenum(GL_TEXTURE_2D), 0)
     }
 
     private func prepareTarget(width: Int, height: Int) throws {
         if let target, target.width == width, target.height == height { return }
-        guard width >= 1, height >= 1, width <= info.maxCanvasSide, height <= info.maxCanvasSide else {
-            throw ThrobberError.invalid("canvas", "\(width)×\(height) px",
-                                        allowed: "each side between 1 and \(info.maxCanvasSide) px on \(info.renderer)")
-        }
         releaseTarget()
         var t = Target(width: width, height: height)
-        gl.GenTextures(1, &t.accumTexture)
-        gl.BindTexture(GLenum(GL_TEXTURE_2D), t.accumTexture)
-        gl.TexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA32F, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
-                      GLenum(GL_FLOAT), nil)
-        gl.TexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        gl.TexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        gl.GenFramebuffers(1, &t.accumFramebuffer)
-        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), t.accumFramebuffer)
-        gl.FramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), t.accumTexture, 0)
-        try checkFramebuffer("accumulation (RGBA32F)")
-        gl.GenRenderbuffers(1, &t.outputRenderbuffer)
-        gl.BindRenderbuffer(GLenum(GL_RENDERBUFFER), t.outputRenderbuffer)
+        gl.GenRenderbuffers(1, &t.renderbuffer)
+        gl.BindRenderbuffer(GLenum(GL_RENDERBUFFER), t.renderbuffer)
         gl.RenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
-        gl.GenFramebuffers(1, &t.outputFramebuffer)
-        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), t.outputFramebuffer)
-        gl.FramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER),
-                                   t.outputRenderbuffer)
-        try checkFramebuffer("output (RGBA8)")
+        gl.GenFramebuffers(1, &t.framebuffer)
+        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), t.framebuffer)
+        gl.FramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), t.renderbuffer)
         target = t
+        do {
+            try checkFramebuffer("output (RGBA8)")
+        } catch {
+            releaseTarget()
+            throw error
+        }
     }
 
     private func checkFramebuffer(_ what: String) throws {
@@ -404,10 +506,8 @@ public final class GLRenderer {
 
     private func releaseTarget() {
         guard var t = target else { return }
-        gl.DeleteFramebuffers(1, &t.accumFramebuffer)
-        gl.DeleteFramebuffers(1, &t.outputFramebuffer)
-        gl.DeleteTextures(1, &t.accumTexture)
-        gl.DeleteRenderbuffers(1, &t.outputRenderbuffer)
+        gl.DeleteFramebuffers(1, &t.framebuffer)
+        gl.DeleteRenderbuffers(1, &t.renderbuffer)
         target = nil
     }
 }

@@ -53,6 +53,50 @@ struct GLParityTests {
         }
     }
 
+    /// Boxes without a ring go to the boxes pass: with discs and arcs in their lists, and alone.
+    @Test func boxesOutsideARingMatchTheCPUReference() throws {
+        let gl = try GLRenderer()
+        let cpu = CPURenderer()
+        let mixed = FrameStackTests.scatteredBoxes(count: 40)
+        var boxesOnly = mixed
+        boxesOnly.items = [mixed.items[1]]
+        for list in [mixed, boxesOnly] {
+            let diff = ImageDiff(expected: cpu.render(list), observed: try gl.render(list), tolerance: 2)
+            #expect(diff.pixelsOverTolerance == 0, "\(diff.failureLines.joined(separator: "\n"))")
+        }
+    }
+
+    /// More layers reach one tile than the driver has varyings for: they are read as uniforms.
+    @Test func manyLayersOnOneTileMatchTheCPUReference() throws {
+        var generator = SplitMix(seed: 3)
+        let items = (0..<60).map { _ in
+            DrawItem.disc(Disc(centerX: generator.next(in: 10...30), centerY: generator.next(in: 10...30), radius: generator.next(in: 2...12),
+                               color: RGBA(generator.next(in: 0...1), generator.next(in: 0...1), generator.next(in: 0...1), generator.next(in: 0.1...0.6)),
+                               width: 40, height: 40))
+        }
+        let list = DrawList(width: 40, height: 40, background: PaintColor(.clear), items: items)
+        let diff = ImageDiff(expected: CPURenderer().render(list), observed: try GLRenderer().render(list), tolerance: 2)
+        #expect(diff.pixelsOverTolerance == 0, "\(diff.failureLines.joined(separator: "\n"))")
+    }
+
+    /// Frames rendered many per draw — stacks of one size, sizes changing in between — are the
+    /// frames rendered one by one.
+    @Test func framesRenderedInStacksMatchTheCPUReference() throws {
+        var lists: [DrawList] = []
+        for (id, scale) in [("wave-ball", 0.3), ("ring", 1.0), ("wave-ball", 0.3), ("activity", 0.5)] {
+            let scene = Scene(try SceneRegistry.model(id), scale: scale)
+            lists += (0..<70).map { scene.drawList(at: 0.9 + Double($0) / 60) }
+        }
+        let gl = try GLRenderer()
+        let cpu = CPURenderer()
+        let images = try gl.render(lists)
+        #expect(images.count == lists.count)
+        for (k, (list, image)) in zip(lists, images).enumerated() {
+            let diff = ImageDiff(expected: cpu.render(list), observed: image, tolerance: 2)
+            #expect(diff.pixelsOverTolerance == 0, "frame \(k): \(diff.failureLines.joined(separator: "\n"))")
+        }
+    }
+
     func assertParity(_ scene: Scene, label: String, times: [Double],
                       sourceLocation: SourceLocation = #_sourceLocation) throws {
         let gl = try GLRenderer()
@@ -89,13 +133,13 @@ struct GLParityTests {
 
     @Test func brokenShaderReportsTheFileAndTheDriverLog() throws {
         var sources = ShaderLibrary.embedded.sources
-        sources["wave.frag"] = sources["wave.frag"]!.replacingOccurrences(of: "o_color = premultiplied", with: "o_color = undefinedThing")
+        sources["layers.frag"] = sources["layers.frag"]!.replacingOccurrences(of: "o_color = resolvePixel", with: "o_color = undefinedThing")
         let broken = ShaderLibrary(sources: sources, origin: "test")
         #expect {
             try GLRenderer(shaders: broken)
         } throws: { error in
             let error = error as! ThrobberError
-            return error.exitCode == .backendFailure && error.message.contains("wave.frag")
+            return error.exitCode == .backendFailure && error.message.contains("layers.frag")
                 && error.message.contains("undefinedThing")
         }
     }
@@ -110,7 +154,7 @@ struct GLParityTests {
         let library = try ShaderLibrary(directory: directory)
         let list = Scene().drawList(at: 1)
         #expect(try GLRenderer(shaders: library).render(list) == GLRenderer().render(list))
-        try FileManager.default.removeItem(at: directory.appendingPathComponent("arc.frag"))
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("layers.frag"))
         #expect(throws: ThrobberError.self) { try ShaderLibrary(directory: directory) }
     }
 }

@@ -1,0 +1,39 @@
+#version 330 core
+#include "common.glsl"
+// The whole stack of one pixel under a rounded box: every item that can reach the box (itself,
+// overlapping boxes, and any disc, wave or arc there), in paint order, blended in registers and
+// quantised once, overwriting what layers.frag wrote. Every box covering a pixel lists every
+// item covering it, so each box writes the same value there.
+//
+// u_items holds the records (common.glsl's layout, 5 RGBA32F texels each), u_lists each box's
+// record indices; both are 2D textures 1024 texels wide (GLRenderer.textureWidth), texel i at
+// (i mod 1024, i / 1024). With BOXES_ONLY defined (no list holds anything but boxes) the branch
+// on the kind is left out.
+uniform sampler2D u_items;
+uniform isampler2D u_lists;
+flat in ivec2 v_list;
+flat in float v_frameTop;
+flat in vec4 v_background;
+out vec4 o_color;
+
+ivec2 texel(int i) { return ivec2(i & 1023, i >> 10); }
+vec4 record(int i) { return texelFetch(u_items, texel(i), 0); }
+
+void main() {
+    vec2 p = vec2(gl_FragCoord.x, gl_FragCoord.y - v_frameTop);
+    vec4 dst = premultiplied(v_background, 1.0);
+    for (int i = 0; i < v_list.y; ++i) {
+        int base = 5 * texelFetch(u_lists, texel(v_list.x + i), 0).x;
+        vec4 bounds = record(base);
+        if (p.x < bounds.x || p.y < bounds.y || p.x > bounds.z || p.y > bounds.w) continue;
+        vec4 head = record(base + 1);
+        vec4 a = record(base + 2);
+#ifdef BOXES_ONLY
+        float coverage = boxCoverage(p, head.yz, a.xy, a.zw, head.w);
+#else
+        float coverage = itemCoverage(p, bounds, head, a, record(base + 3));
+#endif
+        if (coverage > 0.0) dst = sourceOver(premultiplied(record(base + 4), coverage), dst);
+    }
+    o_color = resolvePixel(dst);
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Throbber
+
+/// The rounded boxes the layers pass leaves out (`LayerPlan.boxItems`: batches that are not a
+/// usable ring), for the boxes pass (Shaders/boxes.frag), over frames of one canvas size laid
+/// one above the other in one target.
+///
+/// Every item of every frame becomes a record (a box per instance); each left-out box is an
+/// instance carrying the list of the records that reach its bounds, in paint order, so its
+/// pixels get their whole stack. Pure Swift and free of GL, so it can be tested without a driver.
+struct FrameStack {
+    /// Floats per record: 5 vec4s (Shaders/common.glsl's layout).
+    static let recordFloats = 20
+    /// Texels per row of the record and list textures (boxes.frag's `texel`).
+    static let textureWidth = 1024
+    /// 32-bit words per box instance (boxes.vert): centre, half extents, axis (6 floats), list
+    /// (4 ints: first entry, count, frame's top row, 0), background (4 floats).
+    static let instanceWords = 14
+    /// The side of the cells boxes are looked up by when their lists are built.
+    private static let cellSide = 32
+
+    /// Canvas of every frame, in pixels.
+    let width: Int
+    let height: Int
+    /// Every record of every frame (layers and boxes), padded to whole texture rows.
+    private(set) var records: [Float] = []
+    /// How many records there are (before padding).
+    private(set) var recordCount = 0
+    /// The boxes' lists of record indices, one after another, padded to whole texture rows.
+    private(set) var entries: [Int32] = []
+    /// The box instances, `instanceWords` words each.
+    private(set) var instances: [UInt32] = []
+    /// Whether every box's list holds boxes only (boxes.frag then needs no branch on the kind).
+    private(set) var boxesOnly = true
+
+    /// How many boxes the boxes pass draws.
+    var instanceCount: Int { instances.count / FrameStack.instanceWords }
+
+    /// Lays out `lists`, which must all have the canvas `width` × `height`; `boxItems[f]` are
+    /// the items of frame f whose boxes are instances.
+    init(_ lists: ArraySlice<DrawList>, boxItems: [[Int]], width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        var reach: [Reach] = []
+        for (f, list) in zip(0..., lists) {
+            reach.removeAll(keepingCapacity: true)
+            let first = recordCount
+            var boxes: [Int] = []
+            func layer(_ fields: [Float], _ color: PaintColor, _ bounds: PixelRect, _ annulus: Annulus?) {
+                add(fields, color, bounds, annulus, isBox: false, &reach)
+            }
+            for (index, item) in list.items.enumerated() {
+                switch item {
+                case .disc(let d):
+                    layer([0, d.centerX, d.centerY, d.radius], d.color, d.bounds, item.annulus)
+                case .wave(let w):
+                    layer([1, w.originX, w.amplitude, w.k, w.phase, w.baseline, w.bottom, w.clipRadius, w.clipCenterX, w.clipCenterY],
+                          w.color, w.bounds, item.annulus)
+                case .arc(let a):
+                    layer([2, a.centerX, a.centerY, a.radius, a.lineWidth, a.start, a.sweep, a.maskRotation], a.color, a.bounds,
+                          item.annulus)
+                case .quads(let batch):
+                    for (q, bounds) in zip(batch.instances, batch.instanceBounds) where !bounds.isEmpty {
+                        // cos θ and sin θ in single precision, as the CPU renderer computes them.
+                        let fields: [Float] = [3, q.centerX, q.centerY, q.cornerRadius, q.halfX, q.halfY, cos(q.rotation), sin(q.rotation)]
+                        if boxItems[f].contains(index) { boxes.append(reach.count) }
+                        add(fields, q.color, bounds, nil, isBox: true, &reach)
+                    }
+                }
+            }
+            appendLists(boxes: boxes, reach: reach, firstRecord: first, top: f * height, background: list.background)
+        }
+        let rowFloats = 4 * FrameStack.textureWidth
+        records += repeatElement(0, count: rowFloats - records.count % rowFloats)
+        entries += repeatElement(0, count: FrameStack.textureWidth - entries.count % FrameStack.textureWidth)
+    }
+
+    /// Appends one record and where it reaches (nothing when its bounds are empty).
+    private mutating func add(_ fields: [Float], _ color: PaintColor, _ bounds: PixelRect, _ annulus: Annulus?,
+                              isBox: Bool, _ reach: inout [Reach]) {
+        guard !bounds.isEmpty else { return }
+        var record: [Float] = [Float(bounds.x0), Float(bounds.y0), Float(bounds.x1), Float(bounds.y1)]
+        record += fields
+        record += repeatElement(0, count: 16 - record.count)
+        record += [color.r, color.g, color.b, color.a]
+        records += record
+        recordCount += 1
+        reach.append(Reach(bounds: bounds, annulus: annulus, isBox: isBox))
+    }
+
+    /// For each box of a frame, the records reaching its bounds, in paint order; and its instance.
+    private mutating func appendLists(boxes: [Int], reach: [Reach], firstRecord: Int, top: Int, background: PaintColor) {
+        guard !boxes.isEmpty else { return }
+        let side = FrameStack.cellSide
+        let columns = (width + side - 1) / side, rows = (height + side - 1) / side
+        // Records by the cells their bounds cover.
+        var cells = [[Int32]](repeating: [], count: columns * rows)
+        for (index, r) in reach.enumerated() {
+            for cy in (r.bounds.y0 / side)...((r.bounds.y1 - 1) / side) {
+                for cx in (r.bounds.x0 / side)...((r.bounds.x1 - 1) / side) { cells[cy * columns + cx].append(Int32(index)) }
+            }
+        }
+        var seen = [Int](repeating: -1, count: reach.count)
+        var list: [Int32] = []
+        for b in boxes {
+            let box = reach[b].bounds
+            list.removeAll(keepingCapacity: true)
+            for cy in (box.y0 / side)...((box.y1 - 1) / side) {
+                for cx in (box.x0 / side)...((box.x1 - 1) / side) {
+                    for candidate in cells[cy * columns + cx] where seen[Int(candidate)] != b {
+                        seen[Int(candidate)] = b
+                        let r = reach[Int(candidate)]
+                        guard r.bounds.intersects(box), r.reaches(box) else { continue }
+                        if !r.isBox { boxesOnly = false }
+                        list.append(candidate)
+                    }
+                }
+            }
+            list.sort()
+            let start = entries.count
+            entries += list.lazy.map { Int32(firstRecord) + $0 }
+            let base = (firstRecord + b) * FrameStack.recordFloats
+            let (cx, cy, halfX, halfY, cosR, sinR) = (records[base + 5], records[base + 6], records[base + 8], records[base + 9],
+                                                      records[base + 10], records[base + 11])
+            instances += [cx.bitPattern, cy.bitPattern, halfX.bitPattern, halfY.bitPattern, cosR.bitPattern, sinR.bitPattern,
+                          UInt32(start), UInt32(list.count), UInt32(top), 0,
+                          background.r.bitPattern, background.g.bitPattern, background.b.bitPattern, background.a.bitPattern]
+        }
+    }
+
+    /// Where one record can paint: its bounds, and for a round layer its annulus.
+    struct Reach {
+        var bounds: PixelRect
+        var annulus: Annulus?
+        var isBox: Bool
+
+        /// Whether some pixel centre of `rect` can lie inside the annulus: the rectangle comes
+        /// within the outer circle and is not wholly inside the inner one.
+        func reaches(_ rect: PixelRect) -> Bool {
+            guard let a = annulus else { return true }
+            let x0 = Float(rect.x0), y0 = Float(rect.y0), x1 = Float(rect.x1), y1 = Float(rect.y1)
+            let nx = max(x0 - a.centerX, 0, a.centerX - x1), ny = max(y0 - a.centerY, 0, a.centerY - y1)
+            if nx * nx + ny * ny > a.outer * a.outer { return false }
+            let fx = max(abs(x0 - a.centerX), abs(x1 - a.centerX)), fy = max(abs(y0 - a.centerY), abs(y1 - a.centerY))
+            return fx * fx + fy * fy >= a.inner * a.inner
+        }
+    }
+}
+
+extension PixelRect {
+    /// Whether the two rectangles share a pixel.
+    func intersects(_ other: PixelRect) -> Bool {
+        x0 < other.x1 && other.x0 < x1 && y0 < other.y1 && other.y0 < y1
+    }
+}

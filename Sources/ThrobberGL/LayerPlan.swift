@@ -1,0 +1,191 @@
+import Foundation
+import Throbber
+
+/// One frame's draw list as the layers pass (Shaders/layers.frag) takes it: per layer, the
+/// statement that paints it and the numbers it reads; `program(_:)` puts a run of them together
+/// into a program's shape (LAYERS) and its numbers (`v_v`).
+///
+/// Discs, waves and arcs become one statement each; a quad batch becomes one statement per box
+/// when it has few, or one for the whole batch when it is a ring of boxes (`QuadRing`) whose boxes
+/// near any pixel are few; any other batch is left to the boxes pass (`boxItems`).
+struct LayerPlan {
+    /// The most boxes of a batch that is not a usable ring drawn as single layers; a larger one
+    /// goes to the boxes pass.
+    static let maximumSingleBoxes = 4
+    /// The most neighbours on each side a ring evaluates per pixel; a ring whose boxes reach
+    /// further (boxes wide against their spacing) goes to the boxes pass.
+    static let maximumRingReach = 4
+    /// The most places of a ring with per-box colours (their colours are uniforms).
+    static let maximumColouredRing = 32
+
+    /// One layer: its numbers (whole vec4s), the GLSL statement painting it — made from the place
+    /// of its first vec4 in `v_v` — and where it can paint.
+    struct Layer {
+        var values: [Float]
+        var statement: (Int) -> String
+        var bounds: PixelRect
+        var annulus: Annulus?
+
+        /// Whether some pixel centre of `rect` can lie in the layer's bounds and annulus.
+        func reaches(_ rect: PixelRect) -> Bool {
+            guard bounds.intersects(rect) else { return false }
+            return FrameStack.Reach(bounds: bounds, annulus: annulus, isBox: false).reaches(rect)
+        }
+    }
+
+    /// The layers, in paint order.
+    private(set) var layers: [Layer] = []
+    /// The frame's background (straight alpha).
+    let background: PaintColor
+    /// The union of the bounds of every item drawn here (empty when none is).
+    private(set) var bounds = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    /// The items (indices into the list's items) the boxes pass draws.
+    private(set) var boxItems: [Int] = []
+
+    init(_ list: DrawList) {
+        background = list.background
+        for (index, item) in list.items.enumerated() where !item.bounds.isEmpty {
+            switch item {
+            case .disc(let d):
+                add(item.bounds, item.annulus, [d.centerX, d.centerY, d.radius, 0], color: d.color) { o in
+                    "discCoverage(p, v_v[\(o)].xyz)"
+                }
+            case .wave(let w):
+                let values = [w.originX, w.amplitude, w.k, w.phase, w.baseline, w.bottom, w.clipCenterX, w.clipCenterY,
+                              w.clipRadius, 0, 0, 0]
+                add(item.bounds, item.annulus, values, color: w.color) { o in
+                    let band = "waveBandCoverage(p, v_v[\(o)].x, v_v[\(o)].y, v_v[\(o)].z, v_v[\(o)].w, v_v[\(o + 1)].x, v_v[\(o + 1)].y)"
+                    return w.clipRadius >= 0 ? "\(band) * fillCoverage(circleDistance(p, v_v[\(o + 1)].zw, v_v[\(o + 2)].x))" : band
+                }
+            case .arc(let a):
+                add(item.bounds, item.annulus, [a.centerX, a.centerY, a.radius, a.lineWidth, a.start, a.sweep, a.maskRotation, 0],
+                    color: a.color) { o in
+                    if a.isFullCircle { return "circleStrokeCoverage(p, v_v[\(o)].xy, v_v[\(o)].z, v_v[\(o)].w)" }
+                    let stroke = "strokeCoverage(arcDistance(p, v_v[\(o)].xy, v_v[\(o)].z, v_v[\(o + 1)].x, v_v[\(o + 1)].y), v_v[\(o)].w)"
+                    return a.maskRotation >= 0 ? "\(stroke) * ringMask(p - v_v[\(o)].xy, v_v[\(o + 1)].z)" : stroke
+                }
+            case .quads(let batch):
+                if let ring = batch.ring, addRing(ring, batch) { continue }
+                guard batch.instances.count <= LayerPlan.maximumSingleBoxes else {
+                    boxItems.append(index)
+                    continue
+                }
+                for (q, rect) in zip(batch.instances, batch.instanceBounds) where !rect.isEmpty {
+                    // cos θ and sin θ in single precision, as the CPU renderer computes them.
+                    add(rect, nil, [q.centerX, q.centerY, q.cornerRadius, 0, q.halfX, q.halfY, cos(q.rotation), sin(q.rotation)],
+                        color: q.color) { o in
+                        "boxCoverage(p, v_v[\(o)].xy, v_v[\(o + 1)].xy, v_v[\(o + 1)].zw, v_v[\(o)].z)"
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends a layer: its bounds, `values` (whole vec4s), its colour, and the statement painting
+    /// it, made by `coverage` from the place of its first value vec4.
+    private mutating func add(_ rect: PixelRect, _ annulus: Annulus?, _ values: [Float], color: PaintColor,
+                              _ coverage: @escaping (Int) -> String) {
+        let count = values.count / 4
+        layers.append(Layer(values: [Float(rect.x0), Float(rect.y0), Float(rect.x1), Float(rect.y1)] + values + [color.r, color.g, color.b, color.a],
+                            statement: { o in "dst = paint(dst, v_v[\(o + 1 + count)], inside(p, v_v[\(o)]) * \(coverage(o + 1))); " },
+                            bounds: rect, annulus: annulus))
+        bounds = PixelRect.union([bounds, rect])
+    }
+
+    /// The program shape and numbers painting the layers `indices` in paint order: LAYERS,
+    /// and `v_v` — the background, then each layer's vec4s.
+    func program(_ indices: [Int]) -> (code: String, vectors: [Float]) {
+        var code = ""
+        var vectors = [background.r, background.g, background.b, background.a]
+        for i in indices {
+            code += layers[i].statement(vectors.count / 4)
+            vectors += layers[i].values
+        }
+        return (code, vectors)
+    }
+
+    /// Appends a ring of boxes as one layer when its boxes are consecutive steps of one turn and
+    /// few of them can reach any pixel; returns false (and appends nothing) otherwise.
+    private mutating func addRing(_ ring: QuadRing, _ batch: QuadBatch) -> Bool {
+        let steps = ring.steps
+        guard steps >= 1, ring.slots.count == batch.instances.count, !batch.bounds.isEmpty else { return false }
+        // The steps, reduced to one turn, must be distinct and consecutive: first … first + span.
+        var places = Set<Int>()
+        for slot in ring.slots { places.insert(((slot % steps) + steps) % steps) }
+        guard places.count == ring.slots.count else { return false }
+        var first = 0
+        if places.count < steps {
+            // The run starts after the one gap.
+            guard let start = places.first(where: { !places.contains(($0 - 1 + steps) % steps) }),
+                  (0..<places.count).allSatisfy({ places.contains((start + $0) % steps) }) else { return false }
+            first = start
+        }
+        let span = places.count - 1
+        let base = ring.base
+        let stepAngle = 2 * Double.pi / Double(steps)
+        let offsetX = Double(base.centerX) - Double(ring.centerX), offsetY = Double(base.centerY) - Double(ring.centerY)
+        let baseAngle = atan2(offsetY, offsetX)
+        // How far, in steps, a box reaches from its own angle about the centre: the corners of
+        // the box grown by half a pixel (where its coverage ends).
+        let cosR = Double(cos(base.rotation)), sinR = Double(sin(base.rotation))
+        let hx = Double(base.halfX) + 0.5, hy = Double(base.halfY) + 0.5
+        // A box over the centre covers every angle: no ring to speak of.
+        let cx = -offsetX * cosR - offsetY * sinR, cy = offsetX * sinR - offsetY * cosR
+        guard abs(cx) > hx || abs(cy) > hy else { return false }
+        // The box does not hold the centre, so its angular extent is its corners'.
+        var reach = 0.0
+        for (sx, sy) in [(1.0, 1.0), (1, -1), (-1, 1), (-1, -1)] {
+            let x = offsetX + sx * hx * cosR - sy * hy * sinR, y = offsetY + sx * hx * sinR + sy * hy * cosR
+            var delta = atan2(y, x) - baseAngle
+            delta -= 2 * .pi * (delta / (2 * .pi)).rounded()
+            reach = max(reach, abs(delta))
+        }
+        // A box of the ring covers the pixel only if |k − t| ≤ reach / step, t the pixel's angle
+        // in steps; k is sought around round(t), so within reach/step + 0.5 of it. No box may be
+        // tried twice, so the neighbours tried must not wrap round the turn.
+        let neighbours = Int((reach / stepAngle + 0.5 + 1e-3).rounded(.down))
+        guard neighbours <= LayerPlan.maximumRingReach, 2 * neighbours + 1 <= steps else { return false }
+        let colours = Set(batch.instances.map { [$0.color.r, $0.color.g, $0.color.b, $0.color.a] })
+        let coloured = colours.count > 1
+        // Boxes of one colour blend to the same result in any order; boxes of several colours
+        // only when no two can cover one pixel (neighbours 0).
+        guard !coloured || (neighbours == 0 && places.count <= LayerPlan.maximumColouredRing) else { return false }
+        let b = batch.bounds
+        var values: [Float] = [Float(b.x0), Float(b.y0), Float(b.x1), Float(b.y1),
+                               ring.centerX, ring.centerY, Float(baseAngle), Float(stepAngle),
+                               Float(offsetX), Float(offsetY), base.halfX, base.halfY,
+                               cos(base.rotation), sin(base.rotation), base.cornerRadius, Float(steps),
+                               Float(first), Float(span), 0, 0]
+        let call = { (at: Int, j: Int) in
+            "ringBoxCoverage(p, v_v[\(at + 1)].xy, v_v[\(at + 1)].z, v_v[\(at + 1)].w, v_v[\(at + 2)].xy, v_v[\(at + 2)].zw, "
+                + "v_v[\(at + 3)].xy, v_v[\(at + 3)].z, v_v[\(at + 3)].w, v_v[\(at + 4)].x, v_v[\(at + 4)].y, \(j).0, place)"
+        }
+        let statement: (Int) -> String
+        if coloured {
+            // The colour of each place, in order from `first`.
+            var byPlace = [PaintColor](repeating: batch.instances[0].color, count: places.count)
+            for (slot, q) in zip(ring.slots, batch.instances) {
+                let place = ((((slot % steps) + steps) % steps) - first + steps) % steps
+                byPlace[place] = q.color
+            }
+            for c in byPlace { values += [c.r, c.g, c.b, c.a] }
+            statement = { at in
+                "{ float c = inside(p, v_v[\(at)]) * \(call(at, 0)); dst = paint(dst, v_v[\(at + 5) + int(min(place, \(span).0))], c); } "
+            }
+        } else {
+            let colour = batch.instances[0].color
+            values += [colour.r, colour.g, colour.b, colour.a]
+            statement = { at in
+                (-neighbours...neighbours).map { "dst = paint(dst, v_v[\(at + 5)], inside(p, v_v[\(at)]) * \(call(at, $0))); " }.joined()
+            }
+        }
+        bounds = PixelRect.union([bounds, b])
+        // Every box lies within its reach of the circle through the base box's centre.
+        let radius = (offsetX * offsetX + offsetY * offsetY).squareRoot()
+        let boxReach = (hx * hx + hy * hy).squareRoot() + 1
+        let annulus = Annulus(centerX: ring.centerX, centerY: ring.centerY, inner: Float(max(0, radius - boxReach)),
+                              outer: Float(radius + boxReach))
+        layers.append(Layer(values: values, statement: statement, bounds: b, annulus: annulus))
+        return true
+    }
+}

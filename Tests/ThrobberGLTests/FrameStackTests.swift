@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import Throbber
+@testable import ThrobberGL
+
+/// How the GL renderer lays a draw list out, without a driver: which items the one-pass layers
+/// shader takes (`LayerPlan`) and, for the boxes it leaves out, the lists of everything that can
+/// reach them (`FrameStack`).
+struct FrameStackTests {
+    /// Draw lists of every scene at odd scales and times, and tick rings whose counts are not
+    /// multiples of 4 (the lit ticks then sit between the background ones).
+    static func lists() throws -> [DrawList] {
+        var lists: [DrawList] = []
+        for id in SceneRegistry.ids {
+            for scale in [0.37, 1, 1.7] {
+                let scene = Scene(try SceneRegistry.model(id), scale: scale)
+                lists += [0, 0.61, 1.9].map { scene.drawList(at: $0) }
+            }
+        }
+        for count in [1, 3, 6, 13, 26] {
+            let scene = try Scene(WaveBall(), scale: 1.3).setting("tickCount", to: "\(count)")
+                .setting("progress", to: "1").setting("fillFrom", to: "1")
+            lists.append(scene.drawList(at: 5))
+        }
+        return lists
+    }
+
+    /// Boxes scattered without a ring: what only the boxes pass can draw.
+    static func scatteredBoxes(count: Int, side: Int = 64) -> DrawList {
+        var generator = SplitMix(seed: 7)
+        let boxes = (0..<count).map { _ in
+            QuadInstance(centerX: generator.next(in: 0...Double(side)), centerY: generator.next(in: 0...Double(side)),
+                         halfX: generator.next(in: 0.2...9), halfY: generator.next(in: 0.2...5), rotation: generator.next(in: 0...7),
+                         cornerRadius: generator.next(in: 0...0.2),
+                         color: RGBA(generator.next(in: 0...1), generator.next(in: 0...1), generator.next(in: 0...1), generator.next(in: 0...1)))
+        }
+        return DrawList(width: side, height: side, background: PaintColor(RGBA(0.2, 0.3, 0.4, 0.5)), items: [
+            .disc(Disc(centerX: 30, centerY: 30, radius: 20, color: RGBA(1, 0.5, 0, 0.7), width: side, height: side)),
+            .quads(QuadBatch(boxes, width: side, height: side)),
+            .arc(Arc(centerX: 32, centerY: 32, radius: 15, lineWidth: 3, start: 1, sweep: 4, maskRotation: 0.5,
+                     color: RGBA(0, 0, 1, 0.8), width: side, height: side)),
+        ])
+    }
+
+    @Test func everySceneIsOnePassOfLayers() throws {
+        for list in try FrameStackTests.lists() {
+            let plan = LayerPlan(list)
+            #expect(plan.boxItems.isEmpty, "\(list.width)×\(list.height): items \(plan.boxItems) left to the boxes pass")
+        }
+    }
+
+    @Test func boxesWithoutARingGoToTheBoxesPass() {
+        let list = FrameStackTests.scatteredBoxes(count: 40)
+        #expect(LayerPlan(list).boxItems == [1])
+        // A few boxes are layers of their own.
+        #expect(LayerPlan(FrameStackTests.scatteredBoxes(count: LayerPlan.maximumSingleBoxes)).boxItems.isEmpty)
+    }
+
+    @Test func aRingWithAGapInItsStepsGoesToTheBoxesPass() {
+        let list = Scene(WaveBall()).drawList(at: 1)
+        guard case .quads(var batch) = list.items[3], var ring = batch.ring else {
+            Issue.record("the wave ball's fourth item is not its tick ring")
+            return
+        }
+        ring.slots[5] = ring.slots[4]
+        batch.ring = ring
+        var broken = list
+        broken.items[3] = .quads(batch)
+        #expect(LayerPlan(broken).boxItems == [3])
+    }
+
+    /// Every quad item of `list`, as the boxes pass's items.
+    static func quadItems(_ list: DrawList) -> [Int] {
+        list.items.indices.filter { if case .quads = list.items[$0] { return true } else { return false } }
+    }
+
+    @Test func everyRecordThatCanCoverABoxIsInItsList() throws {
+        for list in try FrameStackTests.lists() + [FrameStackTests.scatteredBoxes(count: 40)] {
+            // Two copies of the frame, so the second frame's records and lists are checked too.
+            let boxItems = FrameStackTests.quadItems(list)
+            let stack = FrameStack([list, list][...], boxItems: [boxItems, boxItems], width: list.width, height: list.height)
+            // Every record's bounds, in order, as the stack numbers them.
+            var bounds: [PixelRect] = []
+            var annuli: [Annulus?] = []
+            var boxRecords: [Int] = []
+            for _ in 0..<2 {
+                for (index, item) in list.items.enumerated() {
+                    if case .quads(let batch) = item {
+                        for rect in batch.instanceBounds where !rect.isEmpty {
+                            if boxItems.contains(index) { boxRecords.append(bounds.count) }
+                            bounds.append(rect)
+                            annuli.append(nil)
+                        }
+                    } else if !item.bounds.isEmpty {
+                        bounds.append(item.bounds)
+                        annuli.append(item.annulus)
+                    }
+                }
+            }
+            #expect(bounds.count == stack.recordCount)
+            #expect(boxRecords.count == stack.instanceCount)
+            let half = bounds.count / 2
+            for (n, record) in boxRecords.enumerated() {
+                let words = stack.instances[(n * FrameStack.instanceWords)...].prefix(FrameStack.instanceWords).map { Int($0) }
+                let entries = stack.entries[words[6]..<(words[6] + words[7])].map(Int.init)
+                #expect(words[8] == (record < half ? 0 : list.height), "the box's frame top row")
+                #expect(entries == entries.sorted(), "a box's list is out of paint order")
+                #expect(entries.contains(record), "a box's list lacks the box itself")
+                // Every record of the same frame whose bounds (and annulus) reach the box's
+                // bounds may cover one of its pixels, so it must be listed.
+                let frame = record < half ? 0..<half : half..<bounds.count
+                for other in frame where bounds[other].intersects(bounds[record])
+                    && FrameStack.Reach(bounds: bounds[other], annulus: annuli[other], isBox: false).reaches(bounds[record]) {
+                    #expect(entries.contains(other), "\(list.width)×\(list.height): record \(other) reaches box \(record) but is not listed")
+                }
+            }
+        }
+    }
+}
+
+/// A small deterministic generator for test data (SplitMix64).
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func next(in range: ClosedRange<Double>) -> Double {
+        range.lowerBound + (range.upperBound - range.lowerBound) * Double(next() >> 11) / Double(1 << 53)
+    }
+}
