@@ -117,6 +117,20 @@ final class FrameRenderer {
         return cpu!.render(list, threads: cpuThreads ?? cpu!.threadCount)
     }
 
+    /// Renders frames in order, as many per draw as the backend takes (GL: a stack per draw).
+    ///
+    /// - Parameter cpuThreads: as `render(_:cpuThreads:)`.
+    func render(_ lists: [DrawList], cpuThreads: Int? = nil) throws -> [Image] {
+        if let gl { return try gl.render(lists) }
+        return lists.map { cpu!.render($0, threads: cpuThreads ?? cpu!.threadCount) }
+    }
+
+    /// How many frames of `width` × `height` px to hand `render(_:cpuThreads:)` at once: a GL
+    /// stack's worth, or 1 for the CPU renderer (which gains nothing from more).
+    func framesPerCall(width: Int, height: Int) -> Int {
+        gl?.framesPerDraw(width: width, height: height) ?? 1
+    }
+
     /// The GL renderer, for the benchmark's per-stage timings; nil for the CPU backend.
     var glRenderer: GLRenderer? { gl }
 

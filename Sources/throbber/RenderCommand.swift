@@ -71,14 +71,19 @@ enum RenderCommand: Subcommand {
         let pool = EncodePool()
         let clock = ContinuousClock()
         let began = clock.now
-        for (index, file) in files.enumerated() {
-            if pool.error != nil { break }
-            let t = start + Double(index) / fps
-            let image = try renderer.render(scene.drawList(at: t))
-            let text = frameText(scene, t: t)
-            pool.submit {
-                let data = try PNGCodec.encode(image, settings: settings, text: text)
-                try AtomicFile.write(data, to: file, overwrite: overwrite)
+        let chunk = renderer.framesPerCall(width: width, height: height)
+        chunks: for first in stride(from: 0, to: files.count, by: chunk) {
+            let indices = first..<min(files.count, first + chunk)
+            let times = indices.map { start + Double($0) / fps }
+            let images = try renderer.render(times.map { scene.drawList(at: $0) })
+            for (index, (t, image)) in zip(indices, zip(times, images)) {
+                if pool.error != nil { break chunks }
+                let file = files[index]
+                let text = frameText(scene, t: t)
+                pool.submit {
+                    let data = try PNGCodec.encode(image, settings: settings, text: text)
+                    try AtomicFile.write(data, to: file, overwrite: overwrite)
+                }
             }
         }
         try pool.finish()

@@ -206,14 +206,23 @@ final class BatchRun {
             let serial = DispatchQueue(label: "throbber.sink.\(unit.clip)")
             let sinkBox = SinkBox(sinks)
             var completed = true
+            func frameFiles(_ k: Int) -> [(String, Int)] {
+                pngOutputs.map { ($0.0.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k), $0.1) }
+            }
+            func missingFiles(_ files: [(String, Int)]) -> [(String, Int)] {
+                files.filter { !(skipExisting && FileManager.default.fileExists(atPath: $0.0)) }
+            }
+            // Frames rendered ahead: a GL backend renders a stack of frames with one draw.
+            let framesPerCall = renderer.framesPerCall(width: width, height: height)
+            var ahead: [Int: Image] = [:]
             for k in unit.frames {
                 if interruption.signal != nil || pool.error != nil {
                     completed = false
                     break
                 }
                 let t = clip.time(k)
-                let files = pngOutputs.map { ($0.0.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k), $0.1) }
-                let missing = files.filter { !(skipExisting && FileManager.default.fileExists(atPath: $0.0)) }
+                let files = frameFiles(k)
+                let missing = missingFiles(files)
                 if missing.isEmpty && sinks.isEmpty {
                     // Everything of this frame exists: hash what is there for the manifest.
                     pool.submit {
@@ -223,7 +232,12 @@ final class BatchRun {
                     skipped += 1
                     continue
                 }
-                let image = try renderer.render(clip.scene.drawList(at: t), cpuThreads: renderThreads)
+                if ahead[k] == nil {
+                    let next = unit.frames[k...].lazy.filter { !sinks.isEmpty || !missingFiles(frameFiles($0)).isEmpty }.prefix(framesPerCall)
+                    let images = try renderer.render(next.map { clip.scene.drawList(at: clip.time($0)) }, cpuThreads: renderThreads)
+                    ahead = Dictionary(uniqueKeysWithValues: zip(next, images))
+                }
+                let image = ahead.removeValue(forKey: k)!
                 rendered += 1
                 let text = RenderCommand.frameText(clip.scene, t: t) + (clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? [])
                 pool.submit {

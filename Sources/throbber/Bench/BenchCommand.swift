@@ -26,9 +26,12 @@ enum BenchCommand: Subcommand {
           --scenes all|A,B       scenes to measure (default wave-ball)
           --sizes N,…            canvas sizes: the longer side in px (default 64,128,256,512,1024)
           --backends gl,cpu      backends to measure (default gl,cpu)
-          --stages S,…           render,readback,frame,async,encode,hash,write,pipeline (default all);
-                                 async is render + readback through a ring of pixel-buffer
-                                 objects mapped a frame late (GL backends), against frame (sync)
+          --stages S,…           render,readback,frame,frame1,async,encode,hash,write,pipeline
+                                 (default all); frame renders GL frames as render and batch do,
+                                 a stack of frames per draw and per readback (a sample is a
+                                 stack's time per frame); frame1 one frame per draw; async is
+                                 render + readback through a ring of pixel-buffer objects mapped
+                                 a frame late (GL backends), against frame1
           --device N             with egl: EGL device N (see `throbber info`)
           --frames N             frames per sample set (default 60)
           --repeat R             sample sets per stage (default 3)
@@ -59,7 +62,7 @@ enum BenchCommand: Subcommand {
         OptionSpec("--allow-debug", value: false),
     ]
 
-    static let allStages = ["render", "readback", "frame", "async", "encode", "hash", "write", "pipeline"]
+    static let allStages = ["render", "readback", "frame", "frame1", "async", "encode", "hash", "write", "pipeline"]
 
     struct Settings {
         var scenes: [String]
@@ -329,6 +332,25 @@ enum BenchCommand: Subcommand {
                             addRow(name, "readback", samples, checksum, ceiling: "memcpy")
                         }
                         if settings.stages.contains("frame") {
+                            // As render and batch draw them: stacks of frames, one draw and one
+                            // readback each; a sample is a stack's time per frame.
+                            var samples: [Double] = []
+                            let stack = gl.framesPerDraw(width: lists[0].width, height: lists[0].height)
+                            var frames = 0
+                            let cpu = try cpuMilliseconds {
+                                for _ in 0..<settings.repeats {
+                                    for first in stride(from: 0, to: lists.count, by: stack) {
+                                        let chunk = Array(lists[first..<min(lists.count, first + stack)])
+                                        var images: [Image] = []
+                                        samples.append(try milliseconds { images = try gl.render(chunk) } / Double(chunk.count))
+                                        for image in images { checksum &+= UInt64(image.pixels[image.pixels.count / 2]) }
+                                        frames += chunk.count
+                                    }
+                                }
+                            }
+                            addRow(name, "frame", samples, checksum, ceiling: "\(name) clear+readback", cpuMs: cpu / Double(frames))
+                        }
+                        if settings.stages.contains("frame1") {
                             var samples: [Double] = []
                             let cpu = try cpuMilliseconds {
                                 for _ in 0..<settings.repeats {
@@ -338,7 +360,7 @@ enum BenchCommand: Subcommand {
                                     }
                                 }
                             }
-                            addRow(name, "frame", samples, checksum, ceiling: "\(name) clear+readback", cpuMs: cpu / Double(samples.count))
+                            addRow(name, "frame1", samples, checksum, ceiling: "\(name) clear+readback", cpuMs: cpu / Double(samples.count))
                         }
                         if settings.stages.contains("async") {
                             var samples: [Double] = []
