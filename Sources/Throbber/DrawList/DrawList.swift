@@ -70,11 +70,6 @@ public struct PixelRect: Sendable, Equatable {
         self.y1 = y1
     }
 
-    /// Whether every pixel of `other` lies in this rectangle (an empty `other` always does).
-    public func contains(_ other: PixelRect) -> Bool {
-        other.isEmpty || (other.x0 >= x0 && other.y0 >= y0 && other.x1 <= x1 && other.y1 <= y1)
-    }
-
     /// The smallest rectangle holding every non-empty rectangle of `rects` (empty when none is).
     public static func union(_ rects: some Sequence<PixelRect>) -> PixelRect {
         var union = PixelRect(x0: .max, y0: .max, x1: .min, y1: .min)
@@ -140,11 +135,6 @@ public struct Annulus: Sendable, Equatable {
 
     /// The ring's area in px².
     public var area: Double { Double.pi * (Double(outer) * Double(outer) - Double(inner) * Double(inner)) }
-
-    /// Whether every pixel of `other` lies in this ring (same centre, radii nested).
-    public func contains(_ other: Annulus) -> Bool {
-        other.centerX == centerX && other.centerY == centerY && other.inner >= inner && other.outer <= outer
-    }
 
     /// The half-open x range [x0, x1) of pixel columns whose centres on row `y` lie within the
     /// outer circle, and the range inside the inner circle that can be skipped (empty when none).
