@@ -42,8 +42,8 @@ public final class GLRenderer {
     /// The driver's strings and limits.
     public let info: GLInfo
     private let library: ShaderLibrary
-    /// Layers programs by shape (`LayerPlan.code`).
-    private var layerPrograms: [String: GLProgram] = [:]
+    /// Layers programs by shape (`LayerPlan.program`) and number of vec4s.
+    private var layerPrograms: [[Int]: GLProgram] = [:]
     /// The most uniform vec4s a fragment shader may have (`GL_MAX_FRAGMENT_UNIFORM_VECTORS`).
     private let maxUniformVectors: Int
     /// The most vec4 a fragment shader takes in (`GL_MAX_FRAGMENT_INPUT_COMPONENTS` / 4).
@@ -121,7 +121,7 @@ public final class GLRenderer {
                                   uniforms: boxUniforms)
         setUpBuffers()
         // The plainest shape compiles now, so a broken shader is reported before any frame.
-        _ = try layerProgram("", vectorCount: 1)
+        _ = try layerProgram([], vectorCount: 1) { "" }
     }
 
     /// The EGL devices this machine offers (a GPU each, and Mesa's software device).
@@ -255,8 +255,8 @@ public final class GLRenderer {
             gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), tileBuffer)
             rects.withUnsafeBytes { gl.BufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
             for range in ranges {
-                let (code, vectors) = plan.program(range.layers)
-                let program = try layerProgram(code, vectorCount: vectors.count / 4)
+                let (shape, vectors) = plan.program(range.layers)
+                let program = try layerProgram(shape, vectorCount: vectors.count / 4) { plan.code(range.layers) }
                 gl.UseProgram(program.id)
                 gl.Uniform2f(program["u_resolution"], resolution.0, resolution.1)
                 gl.Uniform1f(program["u_frameTop"], Float(top))
@@ -297,12 +297,12 @@ public final class GLRenderer {
         max(64, (max(width, height) + 7) / 8)
     }
 
-    /// The layers program of shape `code` (LAYERS) reading `vectorCount` vec4s, compiled on
-    /// first use.
+    /// The layers program of `shape` (`LayerPlan.program`) reading `vectorCount` vec4s,
+    /// compiled from `code` (LAYERS) on first use.
     ///
     /// - Throws: backend-failure when it does not compile (with the driver's log).
-    private func layerProgram(_ code: String, vectorCount: Int) throws -> GLProgram {
-        let key = "\(vectorCount) \(code)"
+    private func layerProgram(_ shape: [Int], vectorCount: Int, code: () -> String) throws -> GLProgram {
+        let key = shape + [vectorCount]
         if let program = layerPrograms[key] { return program }
         if layerPrograms.count >= GLRenderer.maximumLayerPrograms {
             for program in layerPrograms.values { gl.DeleteProgram(program.id) }
@@ -315,7 +315,7 @@ public final class GLRenderer {
                                         allowed: "at most \(maxUniformVectors) on \(info.renderer)")
         }
         var program = try GLProgram(gl, library: library, vertex: "area.vert", fragment: "layers.frag",
-                                    defines: ["LAYER_VECTORS \(vectorCount)", "LAYERS \(code)"] + (fromUniforms ? ["LAYERS_FROM_UNIFORMS"] : []),
+                                    defines: ["LAYER_VECTORS \(vectorCount)", "LAYERS \(code())"] + (fromUniforms ? ["LAYERS_FROM_UNIFORMS"] : []),
                                     uniforms: ["u_resolution", "u_frameTop", fromUniforms ? "v_v" : "u_v"])
         program.alias("v", to: fromUniforms ? "v_v" : "u_v")
         layerPrograms[key] = program

@@ -22,6 +22,9 @@ struct LayerPlan {
     /// of its first vec4 in `v_v` — and where it can paint.
     struct Layer {
         var values: [Float]
+        /// What the statement looks like apart from the place of its numbers: layers of equal
+        /// shapes in equal order make the same program.
+        var shape: Int
         var statement: (Int) -> String
         var bounds: PixelRect
         var annulus: Annulus?
@@ -47,19 +50,19 @@ struct LayerPlan {
         for (index, item) in list.items.enumerated() where !item.bounds.isEmpty {
             switch item {
             case .disc(let d):
-                add(item.bounds, item.annulus, [d.centerX, d.centerY, d.radius, 0], color: d.color) { o in
+                add(item.bounds, item.annulus, [d.centerX, d.centerY, d.radius, 0], color: d.color, shape: 1) { o in
                     "discCoverage(p, v_v[\(o)].xyz)"
                 }
             case .wave(let w):
                 let values = [w.originX, w.amplitude, w.k, w.phase, w.baseline, w.bottom, w.clipCenterX, w.clipCenterY,
                               w.clipRadius, 0, 0, 0]
-                add(item.bounds, item.annulus, values, color: w.color) { o in
+                add(item.bounds, item.annulus, values, color: w.color, shape: w.clipRadius >= 0 ? 2 : 3) { o in
                     let band = "waveBandCoverage(p, v_v[\(o)].x, v_v[\(o)].y, v_v[\(o)].z, v_v[\(o)].w, v_v[\(o + 1)].x, v_v[\(o + 1)].y)"
                     return w.clipRadius >= 0 ? "\(band) * fillCoverage(circleDistance(p, v_v[\(o + 1)].zw, v_v[\(o + 2)].x))" : band
                 }
             case .arc(let a):
                 add(item.bounds, item.annulus, [a.centerX, a.centerY, a.radius, a.lineWidth, a.start, a.sweep, a.maskRotation, 0],
-                    color: a.color) { o in
+                    color: a.color, shape: a.isFullCircle ? 4 : a.maskRotation >= 0 ? 5 : 6) { o in
                     if a.isFullCircle { return "circleStrokeCoverage(p, v_v[\(o)].xy, v_v[\(o)].z, v_v[\(o)].w)" }
                     let stroke = "strokeCoverage(arcDistance(p, v_v[\(o)].xy, v_v[\(o)].z, v_v[\(o + 1)].x, v_v[\(o + 1)].y), v_v[\(o)].w)"
                     return a.maskRotation >= 0 ? "\(stroke) * ringMask(p - v_v[\(o)].xy, v_v[\(o + 1)].z)" : stroke
@@ -73,7 +76,7 @@ struct LayerPlan {
                 for (q, rect) in zip(batch.instances, batch.instanceBounds) where !rect.isEmpty {
                     // cos θ and sin θ in single precision, as the CPU renderer computes them.
                     add(rect, nil, [q.centerX, q.centerY, q.cornerRadius, 0, q.halfX, q.halfY, cos(q.rotation), sin(q.rotation)],
-                        color: q.color) { o in
+                        color: q.color, shape: 7) { o in
                         "boxCoverage(p, v_v[\(o)].xy, v_v[\(o + 1)].xy, v_v[\(o + 1)].zw, v_v[\(o)].z)"
                     }
                 }
@@ -83,25 +86,33 @@ struct LayerPlan {
 
     /// Appends a layer: its bounds, `values` (whole vec4s), its colour, and the statement painting
     /// it, made by `coverage` from the place of its first value vec4.
-    private mutating func add(_ rect: PixelRect, _ annulus: Annulus?, _ values: [Float], color: PaintColor,
+    private mutating func add(_ rect: PixelRect, _ annulus: Annulus?, _ values: [Float], color: PaintColor, shape: Int,
                               _ coverage: @escaping (Int) -> String) {
         let count = values.count / 4
         layers.append(Layer(values: [Float(rect.x0), Float(rect.y0), Float(rect.x1), Float(rect.y1)] + values + [color.r, color.g, color.b, color.a],
-                            statement: { o in "dst = paint(dst, v_v[\(o + 1 + count)], inside(p, v_v[\(o)]) * \(coverage(o + 1))); " },
+                            shape: shape, statement: { o in "dst = paint(dst, v_v[\(o + 1 + count)], inside(p, v_v[\(o)]) * \(coverage(o + 1))); " },
                             bounds: rect, annulus: annulus))
         bounds = PixelRect.union([bounds, rect])
     }
 
-    /// The program shape and numbers painting the layers `indices` in paint order: LAYERS,
-    /// and `v_v` — the background, then each layer's vec4s.
-    func program(_ indices: [Int]) -> (code: String, vectors: [Float]) {
-        var code = ""
+    /// The shape and the numbers of the program painting the layers `indices` in paint order:
+    /// their shapes, and `v_v` — the background, then each layer's vec4s.
+    func program(_ indices: [Int]) -> (shape: [Int], vectors: [Float]) {
         var vectors = [background.r, background.g, background.b, background.a]
+        for i in indices { vectors += layers[i].values }
+        return (indices.map { layers[$0].shape }, vectors)
+    }
+
+    /// The statements painting the layers `indices` in paint order (LAYERS), their numbers
+    /// placed as `program(_:)` places them.
+    func code(_ indices: [Int]) -> String {
+        var code = ""
+        var at = 1
         for i in indices {
-            code += layers[i].statement(vectors.count / 4)
-            vectors += layers[i].values
+            code += layers[i].statement(at)
+            at += layers[i].values.count / 4
         }
-        return (code, vectors)
+        return code
     }
 
     /// Appends a ring of boxes as one layer when its boxes are consecutive steps of one turn and
@@ -110,17 +121,21 @@ struct LayerPlan {
         let steps = ring.steps
         guard steps >= 1, ring.slots.count == batch.instances.count, !batch.bounds.isEmpty else { return false }
         // The steps, reduced to one turn, must be distinct and consecutive: first … first + span.
-        var places = Set<Int>()
-        for slot in ring.slots { places.insert(((slot % steps) + steps) % steps) }
-        guard places.count == ring.slots.count else { return false }
+        var taken = [Bool](repeating: false, count: steps)
+        for slot in ring.slots {
+            let place = ((slot % steps) + steps) % steps
+            guard !taken[place] else { return false }
+            taken[place] = true
+        }
+        let count = ring.slots.count
         var first = 0
-        if places.count < steps {
+        if count < steps {
             // The run starts after the one gap.
-            guard let start = places.first(where: { !places.contains(($0 - 1 + steps) % steps) }),
-                  (0..<places.count).allSatisfy({ places.contains((start + $0) % steps) }) else { return false }
+            guard let start = (0..<steps).first(where: { taken[$0] && !taken[($0 - 1 + steps) % steps] }),
+                  (0..<count).allSatisfy({ taken[(start + $0) % steps] }) else { return false }
             first = start
         }
-        let span = places.count - 1
+        let span = count - 1
         let base = ring.base
         let stepAngle = 2 * Double.pi / Double(steps)
         let offsetX = Double(base.centerX) - Double(ring.centerX), offsetY = Double(base.centerY) - Double(ring.centerY)
@@ -145,11 +160,10 @@ struct LayerPlan {
         // tried twice, so the neighbours tried must not wrap round the turn.
         let neighbours = Int((reach / stepAngle + 0.5 + 1e-3).rounded(.down))
         guard neighbours <= LayerPlan.maximumRingReach, 2 * neighbours + 1 <= steps else { return false }
-        let colours = Set(batch.instances.map { [$0.color.r, $0.color.g, $0.color.b, $0.color.a] })
-        let coloured = colours.count > 1
+        let coloured = batch.instances.contains { $0.color != batch.instances[0].color }
         // Boxes of one colour blend to the same result in any order; boxes of several colours
         // only when no two can cover one pixel (neighbours 0).
-        guard !coloured || (neighbours == 0 && places.count <= LayerPlan.maximumColouredRing) else { return false }
+        guard !coloured || (neighbours == 0 && count <= LayerPlan.maximumColouredRing) else { return false }
         let b = batch.bounds
         var values: [Float] = [Float(b.x0), Float(b.y0), Float(b.x1), Float(b.y1),
                                ring.centerX, ring.centerY, Float(baseAngle), Float(stepAngle),
@@ -163,7 +177,7 @@ struct LayerPlan {
         let statement: (Int) -> String
         if coloured {
             // The colour of each place, in order from `first`.
-            var byPlace = [PaintColor](repeating: batch.instances[0].color, count: places.count)
+            var byPlace = [PaintColor](repeating: batch.instances[0].color, count: count)
             for (slot, q) in zip(ring.slots, batch.instances) {
                 let place = ((((slot % steps) + steps) % steps) - first + steps) % steps
                 byPlace[place] = q.color
@@ -185,7 +199,8 @@ struct LayerPlan {
         let boxReach = (hx * hx + hy * hy).squareRoot() + 1
         let annulus = Annulus(centerX: ring.centerX, centerY: ring.centerY, inner: Float(max(0, radius - boxReach)),
                               outer: Float(radius + boxReach))
-        layers.append(Layer(values: values, statement: statement, bounds: b, annulus: annulus))
+        layers.append(Layer(values: values, shape: coloured ? 2000 + span : 1000 + neighbours, statement: statement, bounds: b,
+                            annulus: annulus))
         return true
     }
 }
