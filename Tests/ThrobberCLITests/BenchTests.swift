@@ -31,11 +31,11 @@ struct BenchTests {
         #expect(method["configuration"] as? String == "debug")
         let rows = try #require(report["rows"] as? [[String: Any]])
         let stages = Set(rows.map { "\($0["backend"]!) \($0["stage"]!)" })
-        for stage in ["gl render", "gl readback", "gl frame", "gl async", "gl pipeline", "cpu render", "cpu pipeline", "png encode",
+        for stage in ["gl render", "gl readback", "gl frame", "gl frame1", "gl async", "gl pipeline", "cpu render", "cpu pipeline", "png encode",
                       "sha256 hash", "file write"] {
             #expect(stages.contains(stage), "no \(stage) row")
         }
-        let rowsPerCase = 3 + 5 + 3  // encode, hash and write, five GL stages, three CPU stages
+        let rowsPerCase = 3 + 6 + 3  // encode, hash and write, six GL stages, three CPU stages
         #expect(rows.count == 4 * rowsPerCase)
         for row in rows {
             let ms = try #require(row["ms"] as? [String: Any])

@@ -127,13 +127,13 @@ struct CLITests {
         let copy = directory.appendingPathComponent("shaders")
         try FileManager.default.copyItem(at: shaders, to: copy)
         let layers = copy.appendingPathComponent("layers.frag")
-        try String(contentsOf: layers, encoding: .utf8).replacingOccurrences(of: "itemCoverage(", with: "itemCoverag(")
+        try String(contentsOf: layers, encoding: .utf8).replacingOccurrences(of: "resolvePixel(dst)", with: "resolvePixe(dst)")
             .write(to: layers, atomically: true, encoding: .utf8)
         let output = directory.appendingPathComponent("out")
         let result = try runThrobber(["render", "wave-ball", "-o", output.path, "--shader-dir", copy.path])
         #expect(result.status == 70, "\(result.stderr)")
         #expect(result.stderr.contains("layers.frag"))
-        #expect(result.stderr.contains("itemCoverag"))
+        #expect(result.stderr.contains("resolvePixe"))
         #expect(try listing(output).isEmpty)
     }
 }
