@@ -804,9 +804,11 @@ extension QuadInstance {
             return 0..<0
         }
         // Pixel x has its centre at x + ½; one more column each side absorbs rounding.
-        let first = (centerX + lo - 0.5).rounded(.down) - 1
-        let last = (centerX + hi - 0.5).rounded(.up) + 1
-        return Int(max(first, -1)) ..< Int(min(last, Float(Int32.max))) + 1
+        let first = Int(max((centerX + lo - 0.5).rounded(.down) - 1, -1))
+        let last = Int(min((centerX + hi - 0.5).rounded(.up) + 1, Float(Int32.max)))
+        // A row of the box can lie wholly left of the canvas (a long tilted tick near the edge):
+        // then it is empty, not an inverted range.
+        return first ..< max(first, last + 1)
     }
 
     /// Pixel-centre x values of the row at `py` where the box certainly covers (coverage exactly

@@ -2,15 +2,17 @@ import Foundation
 import Throbber
 import ThrobberPNG
 
-/// `throbber compare`: two PNGs, decoded pixels (never bytes), alpha-aware.
+/// `throbber compare`: two PNGs, decoded pixels (never bytes), under the parity rule of SPEC §0.
 enum CompareCommand: Subcommand {
     static let help = """
         USAGE: throbber compare EXPECTED.png OBSERVED.png [options]
 
-        Compares decoded pixels (never file bytes), alpha-aware: two fully transparent pixels are
-        equal whatever their colour bytes. Prints the largest channel difference, the pixels that
-        differ by more than 1 and by more than D, and the PSNR. Exit 0 when at most K pixels
-        differ by more than D, 1 when more do; images of different sizes are an error (65).
+        Compares decoded pixels (never file bytes): every channel may differ by at most D, except
+        that where either image's alpha is ≤ 1 only alpha is compared (such a pixel is invisible,
+        and its colour bytes may differ by up to 255 between renderers). Prints the largest
+        channel difference, the pixels that differ by more than 1 and by more than D, and the
+        PSNR over the compared channels. Exit 0 when at most K pixels differ by more than D, 1
+        when more do; images of different sizes are an error (65).
 
         OPTIONS:
           --max-diff D           allowed difference per channel in 8-bit steps (default 2)

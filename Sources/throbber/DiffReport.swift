@@ -7,9 +7,11 @@ struct DiffFigures: Codable {
     var maxChannelDifference: Int
     var pixelsOverOne: Int
     var pixelsOverMaxDiff: Int
+    /// Pixels where either alpha is ≤ 1 and the colour bytes differ: not compared (SPEC §0).
+    var pixelsColourIgnored: Int
     var maxDiff: Int
     var maxPixels: Int
-    /// Peak signal-to-noise ratio in dB; null when the images are identical (infinite PSNR).
+    /// Peak signal-to-noise ratio over the compared channels in dB; null when the images are identical (infinite PSNR).
     var psnr: Double?
     var pass: Bool
 
@@ -17,6 +19,7 @@ struct DiffFigures: Codable {
         maxChannelDifference = diff.maxChannelDifference
         pixelsOverOne = diff.pixelsOverOne
         pixelsOverMaxDiff = diff.pixelsOverTolerance
+        pixelsColourIgnored = diff.pixelsColourIgnored
         maxDiff = diff.tolerance
         self.maxPixels = maxPixels
         psnr = diff.psnr.isFinite ? (diff.psnr * 100).rounded() / 100 : nil

@@ -3,37 +3,67 @@ import Throbber
 import ThrobberCPU
 import ThrobberPNG
 
-/// `throbber parity`: a backend against the CPU reference over scenes × scales × times.
+/// `throbber parity`: a backend against the CPU reference over scenes × scales × times, or over
+/// random cases drawn from every parameter's sampling range.
 enum ParityCommand: Subcommand {
     static let help = """
         USAGE: throbber parity [options]
 
-        Renders every case of the matrix with the chosen backend and with the CPU reference and
-        compares decoded pixels. One line per case (scene, scale, t, largest channel difference,
-        pixels off by more than 1 and by more than D, PSNR) and a summary. For every failing case,
-        expected, observed and a heat map of the differences are written into --out.
+        Renders cases with the chosen backend and with the CPU reference and compares decoded
+        pixels under the parity rule (SPEC §0): every channel within D, except that where either
+        image's alpha is ≤ 1 only alpha is compared. One line per case (scene, scale, t, largest
+        channel difference, pixels off by more than 1 and by more than D, PSNR) and a summary.
+        A failing case prints the `throbber render` command that renders its observed image, and
+        its expected, observed and heat-map images go into --out.
         Exit 0 when every case passes, 1 when any mismatches.
+
+        By default the cases are the matrix: every scene × scale × time with default parameters.
+        With --random N they are N random cases per scene instead: every parameter drawn from its
+        sampling range (see docs/parity.md), colours with any alpha, transparent, opaque and
+        translucent backgrounds, scales in [0.3, 3.3], times from 0 to 1e5 s, canvases at most
+        640 px a side. Case K of a scene depends only on the seed and K; each line carries the
+        command that reproduces it.
 
         OPTIONS:
           --scenes all|A,B       scenes (default all)
-          --scales 1,2,3         pixel scales (default 1,2,3)
-          --times N              N times spread over each scene's loop (default 6)
-          --at T1,T2,…           explicit times in seconds instead of --times
+          --scales 1,2,3         pixel scales (default 1,2,3; with --random: drawn from these)
+          --times N              N times spread over each scene's loop (default 6; matrix only)
+          --at T1,T2,…           explicit times in seconds instead of --times (with --random:
+                                 drawn from these)
+          --random N             N random cases per scene instead of the matrix
+          --seed S               seed of the random cases, an integer ≥ 0 (default 1)
+          --set NAME=VALUE       fix a parameter in every case, matrix or random (repeatable);
+                                 applies to the chosen scenes that have it; scale and background
+                                 too (see `throbber scenes`)
         \(BackendOptions.help)
           --max-diff D           allowed difference per channel in 8-bit steps (default 2)
           --max-pixels K         pixels allowed beyond D per case (default 0)
-          --json FILE            write every case and the summary as JSON
+          --dry-run              list the cases and their commands without rendering (to
+                                 reproduce a case that crashes a renderer)
+          --json FILE            write every case (settings and command included) and the
+                                 summary as JSON
           --out DIR              where failing cases' images go (default parity-failures)
           -q, --quiet            print only failures and the summary
           -h, --help             show this help
+
+        EXAMPLES:
+          throbber parity --backend gl
+          throbber parity --random 100 --seed 7 --scenes wave-ball --backend gl
+          throbber parity --random 50 --set progress=1 --set fillFrom=1 --at 5 --scenes wave-ball
         """
 
     struct Case: Codable {
         var scene: String
+        /// A random case's number: with the seed, all that is needed to draw it again.
+        var index: Int?
         var scale: Double
         var t: Double
         var width: Int
         var height: Int
+        /// Every setting that differs from the scene's defaults, scale and background included.
+        var settings: [String: String]
+        /// The `throbber render` command that renders this case's observed image.
+        var command: String
         var figures: DiffFigures
         var files: [String]?
     }
@@ -42,6 +72,11 @@ enum ParityCommand: Subcommand {
         var backend: String
         var renderer: RendererStrings
         var reference: String
+        /// Random cases per scene, or nil for the matrix.
+        var random: Int?
+        var seed: UInt64?
+        /// The `--set` settings every case shares.
+        var fixed: [String]
         var cases: [Case]
         var summary: Summary
     }
@@ -54,8 +89,13 @@ enum ParityCommand: Subcommand {
         var seconds: Double
     }
 
+    /// The largest canvas side of a random case: large enough for every edge, small enough
+    /// that a few hundred cases finish in a CI minute.
+    static let randomPixelCap = 640
+
     static let options: [OptionSpec] = DiffOptions.specs + BackendOptions.specs + [
             OptionSpec("--scenes"), OptionSpec("--scales"), OptionSpec("--times"), OptionSpec("--at"),
+            OptionSpec("--random"), OptionSpec("--seed"), OptionSpec("--set"), OptionSpec("--dry-run", value: false),
             OptionSpec("--json"), OptionSpec("--out"), OptionSpec("-q", "--quiet", value: false),
             ]
 
@@ -67,11 +107,13 @@ enum ParityCommand: Subcommand {
         var scenes = (arguments.value("--scenes") ?? "all").split(separator: ",").map(String.init)
         if scenes == ["all"] { scenes = SceneRegistry.ids }
         for id in scenes where !SceneRegistry.ids.contains(id) { throw ThrobberError.unknown("scene", id, known: SceneRegistry.ids) }
-        let scales = try (arguments.value("--scales") ?? "1,2,3").split(separator: ",").map { text -> Double in
-            guard let scale = Double(text), scale.isFinite, scale > 0 else {
-                throw ThrobberError.invalid("--scales", String(text), allowed: "positive numbers, comma-separated")
+        let explicitScales = try arguments.value("--scales").map { list in
+            try list.split(separator: ",").map { text -> Double in
+                guard let scale = Double(text), scale.isFinite, scale > 0 else {
+                    throw ThrobberError.invalid("--scales", String(text), allowed: "positive numbers, comma-separated")
+                }
+                return scale
             }
-            return scale
         }
         let explicitTimes = try arguments.value("--at").map { list in
             try list.split(separator: ",").map { text -> Double in
@@ -85,65 +127,202 @@ enum ParityCommand: Subcommand {
             throw ThrobberError("--times and --at exclude each other", exitCode: .usage)
         }
         let timeCount = try arguments.integer("--times", default: 6, range: 1...1000)
+        let randomCount = try arguments.value("--random").map { _ in try arguments.integer("--random", default: 1, range: 1...1_000_000) }
+        if randomCount == nil && arguments.has("--seed") {
+            throw ThrobberError("--seed applies to --random only", exitCode: .usage)
+        }
+        if randomCount != nil && arguments.has("--times") {
+            throw ThrobberError("--times spreads the matrix's times; with --random, times are drawn (or taken from --at)", exitCode: .usage)
+        }
+        let seed = try arguments.value("--seed").map { text -> UInt64 in
+            guard let seed = UInt64(text) else {
+                throw ThrobberError.invalid("--seed", text, allowed: "an integer in [0, \(UInt64.max)]")
+            }
+            return seed
+        } ?? 1
+        let fixed = try fixedSettings(arguments.all("--set"), scenes: scenes)
+        if fixed.contains(where: { $0.name == "scale" }) && explicitScales != nil {
+            throw ThrobberError("--set scale=… and --scales exclude each other", exitCode: .usage)
+        }
         let (backend, device) = try BackendOptions.parse(arguments)
         let outDirectory = URL(fileURLWithPath: arguments.value("--out") ?? "parity-failures", isDirectory: true)
         let quiet = arguments.has("--quiet")
 
+        let matrixScales = fixed.last(where: { $0.name == "scale" }).map { [Double($0.value)!] } ?? explicitScales ?? [1, 2, 3]
+        // Every case is built before the first render, so a setting no case can take is a usage
+        // error at once rather than after minutes of rendering.
+        var plan: [Planned] = []
+        for id in scenes {
+            let shared = fixed.filter { applies($0.name, to: id) }
+            if let randomCount {
+                let sampler = ParameterSampler(seed: seed, maximumPixelSide: randomPixelCap)
+                for index in 0..<randomCount {
+                    let item = try sampler.draw(id, index: index, fixed: shared, times: explicitTimes, scales: explicitScales)
+                    plan.append(Planned(id: id, index: index, scene: item.scene, t: item.time,
+                                        settings: item.settings.map { ($0.name, $0.value) }))
+                }
+            } else {
+                for scale in matrixScales {
+                    var scene = Scene(try SceneRegistry.model(id), scale: scale)
+                    var settings = [("scale", formatNumber(scale))]
+                    for setting in shared where setting.name != "scale" {
+                        scene = try scene.setting(setting.name, to: setting.value)
+                        settings.append((setting.name, setting.value))
+                    }
+                    try scene.validate()
+                    let times = explicitTimes ?? (0..<timeCount).map { scene.model.previewDuration * Double($0) / Double(timeCount) }
+                    for t in times { plan.append(Planned(id: id, index: nil, scene: scene, t: t, settings: settings)) }
+                }
+            }
+        }
+
+        let program = CommandLine.arguments.first ?? "throbber"
+        if arguments.has("--dry-run") {
+            // Renders nothing: the cases and their commands, e.g. to reproduce one that crashes.
+            for planned in plan {
+                let (width, height) = planned.scene.pixelSize
+                print("\(planned.id)\(planned.index.map { " #\($0)" } ?? "") @\(formatNumber(planned.scene.scale))x t=\(formatNumber(planned.t)) "
+                      + "(\(width)×\(height)) — " + reproCommand(program: program, planned, backend: backend == .auto ? .gl : backend, device: device))
+            }
+            return
+        }
         let renderer = try FrameRenderer(backend, device: device, shaderDirectory: nil)
         let reference = CPURenderer()
         let strings = renderer.glRenderer.map { RendererStrings(vendor: $0.info.vendor, renderer: $0.info.renderer, version: $0.info.version, platform: $0.info.platform) }
             ?? RendererStrings(vendor: "Throbber", renderer: reference.rendererDescription, version: throbberVersion, platform: "cpu")
         print("parity: \(renderer.backend.rawValue) (\(renderer.glRenderer?.info.platform ?? "cpu")) — GL_VENDOR \(strings.vendor), GL_RENDERER \(strings.renderer), GL_VERSION \(strings.version)")
-        print("reference: \(reference.rendererDescription); pass: every channel within \(maxDiff)/255, at most \(maxPixels) px beyond")
+        print("reference: \(reference.rendererDescription); pass: every channel within \(maxDiff)/255 (alpha only where either alpha ≤ 1), at most \(maxPixels) px beyond")
+        if let randomCount {
+            print("random: \(randomCount) case\(randomCount == 1 ? "" : "s") per scene, seed \(seed), canvases at most \(randomPixelCap) px a side"
+                  + (fixed.isEmpty ? "" : "; fixed: " + fixed.map { "\($0.name)=\($0.value)" }.joined(separator: " ")))
+        }
 
         let clock = ContinuousClock()
         let began = clock.now
         var cases: [Case] = []
-        for id in scenes {
-            for scale in scales {
-                let scene = Scene(try SceneRegistry.model(id), scale: scale)
-                try scene.validate()
-                let times = explicitTimes ?? (0..<timeCount).map { scene.model.previewDuration * Double($0) / Double(timeCount) }
-                for t in times {
-                    let list = scene.drawList(at: t)
-                    let expected = reference.render(list)
-                    let observed = try renderer.render(list)
-                    let diff = ImageDiff(expected: expected, observed: observed, tolerance: maxDiff)
-                    var item = Case(scene: id, scale: scale, t: t, width: list.width, height: list.height,
-                                    figures: DiffFigures(diff, maxPixels: maxPixels))
-                    if !item.figures.pass {
-                        item.files = try writeFailure(item, expected: expected, observed: observed, maxDiff: maxDiff, into: outDirectory)
-                    }
-                    if !quiet || !item.figures.pass {
-                        print(String(format: "%@ %@ @%@x t=%@ (%d×%d): %@", item.figures.pass ? "pass" : "FAIL", id,
-                                     formatNumber(scale), formatNumber((t * 1e6).rounded() / 1e6), list.width, list.height,
-                                     item.figures.summary) + (item.files.map { " → \($0.joined(separator: ", "))" } ?? ""))
-                        for line in diff.failureLines where !item.figures.pass { print("  \(line)") }
-                    }
-                    cases.append(item)
+        for planned in plan {
+            let list = planned.scene.drawList(at: planned.t)
+            let expected = reference.render(list)
+            let observed = try renderer.render(list)
+            let diff = ImageDiff(expected: expected, observed: observed, tolerance: maxDiff)
+            let command = reproCommand(program: program, planned, backend: renderer.backend, device: device)
+            var item = Case(scene: planned.id, index: planned.index, scale: planned.scene.scale, t: planned.t,
+                            width: list.width, height: list.height,
+                            settings: Dictionary(planned.settings, uniquingKeysWith: { $1 }), command: command,
+                            figures: DiffFigures(diff, maxPixels: maxPixels))
+            if !item.figures.pass {
+                item.files = try writeFailure(item, seed: seed, expected: expected, observed: observed, maxDiff: maxDiff, into: outDirectory)
+            }
+            if !quiet || !item.figures.pass {
+                let head = String(format: "%@ %@ (%d×%d): %@", item.figures.pass ? "pass" : "FAIL", label(item), list.width, list.height,
+                                  item.figures.summary)
+                if planned.index != nil {
+                    print(head + " — " + command)
+                } else {
+                    print(head + (item.files.map { " → \($0.joined(separator: ", "))" } ?? ""))
+                    if !item.figures.pass { print("  repro: \(command)") }
+                }
+                if !item.figures.pass {
+                    if planned.index != nil, let files = item.files { print("  → \(files.joined(separator: ", "))") }
+                    for line in diff.failureLines { print("  \(line)") }
                 }
             }
+            cases.append(item)
+            // Line by line even into a pipe, so a case that traps a renderer leaves every line
+            // before it (and --dry-run names the next case).
+            fflush(nil)
         }
         let seconds = (clock.now - began).seconds
         let failed = cases.filter { !$0.figures.pass }.count
         let worst = cases.max { ($0.figures.maxChannelDifference, $0.figures.pixelsOverOne) < ($1.figures.maxChannelDifference, $1.figures.pixelsOverOne) }
         let summary = Summary(cases: cases.count, passed: cases.count - failed, failed: failed, worst: worst, seconds: seconds)
         if let worst {
-            print(String(format: "worst: %@ @%@x t=%@: %@", worst.scene, formatNumber(worst.scale), formatNumber(worst.t), worst.figures.summary))
+            print("worst: \(label(worst)): \(worst.figures.summary)")
         }
-        print(String(format: "parity: %d cases (%d scenes × %d scales × %d times), %d passed, %d failed, in %.1f s",
-                     cases.count, scenes.count, scales.count, explicitTimes?.count ?? timeCount, cases.count - failed, failed, seconds))
+        let shape = randomCount.map { "\(scenes.count) scenes × \($0) random, seed \(seed)" }
+            ?? "\(scenes.count) scenes × \(matrixScales.count) scales × \(explicitTimes?.count ?? timeCount) times"
+        print(String(format: "parity: %d cases (%@), %d passed, %d failed, in %.1f s",
+                     cases.count, shape, cases.count - failed, failed, seconds))
         if let jsonPath = arguments.value("--json") {
             try DiffOptions.writeJSON(Report(backend: renderer.backend.rawValue, renderer: strings, reference: reference.rendererDescription,
-                                             cases: cases, summary: summary), to: jsonPath)
+                                             random: randomCount, seed: randomCount == nil ? nil : seed,
+                                             fixed: fixed.map { "\($0.name)=\($0.value)" }, cases: cases, summary: summary), to: jsonPath)
         }
         if failed > 0 { exit(ExitCode.mismatch.rawValue) }
     }
 
+    /// One case to render: the scene, the time and the settings that rebuild it.
+    struct Planned {
+        var id: String
+        var index: Int?
+        var scene: Scene
+        var t: Double
+        /// `scale` first, then `background` when set, then parameters: as `render` applies them.
+        var settings: [(String, String)]
+    }
+
+    /// `wave-ball @2x t=0.5`, or `wave-ball #17 @1.37x t=12.5` for random case 17.
+    static func label(_ item: Case) -> String {
+        "\(item.scene)\(item.index.map { " #\($0)" } ?? "") @\(formatNumber(item.scale))x t=\(formatNumber(item.t))"
+    }
+
+    /// Parses `--set NAME=VALUE` options, checking each against the chosen scenes: a name no
+    /// chosen scene knows is a usage error (with the nearest name), as is a value out of range.
+    static func fixedSettings(_ assignments: [String], scenes: [String]) throws -> [SampledCase.Setting] {
+        var settings: [SampledCase.Setting] = []
+        for assignment in assignments {
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw ThrobberError.invalid("--set", assignment, allowed: "NAME=VALUE, e.g. --set progress=0.7")
+            }
+            let setting = SampledCase.Setting(String(assignment[..<equals]).trimmingCharacters(in: .whitespaces),
+                                              String(assignment[assignment.index(after: equals)...]))
+            let owners = scenes.filter { applies(setting.name, to: $0) }
+            guard !owners.isEmpty else {
+                let known = Set(try scenes.flatMap { try SceneRegistry.model($0).parameterInfos.map(\.name) })
+                throw ThrobberError.unknown("parameter", setting.name,
+                                            known: known.sorted() + ParameterSampler.sceneSettingNames.sorted())
+            }
+            for id in owners { _ = try Scene(try SceneRegistry.model(id)).setting(setting.name, to: setting.value) }
+            settings.append(setting)
+        }
+        return settings
+    }
+
+    /// Whether scene `id` takes a setting of this name: one of its parameters, or scale or background.
+    static func applies(_ name: String, to id: String) -> Bool {
+        ParameterSampler.sceneSettingNames.contains(name)
+            || ((try? SceneRegistry.model(id))?.parameterInfos.contains { $0.name == name } ?? false)
+    }
+
+    /// The `throbber render` command that renders a case's observed image: frame 0 at
+    /// `--start t`, every setting, the backend that was compared.
+    static func reproCommand(program: String, _ planned: Planned, backend: Backend, device: Int?) -> String {
+        var words = [program, "render", planned.id, "--start", formatNumber(planned.t)]
+        // `render` applies --scale, then --background, then each --set in order; print them so.
+        for (name, value) in planned.settings where name == "scale" { words += ["--scale", value] }
+        for (name, value) in planned.settings where name == "background" { words += ["--background", value] }
+        for (name, value) in planned.settings where !ParameterSampler.sceneSettingNames.contains(name) {
+            words += ["--set", "\(name)=\(value)"]
+        }
+        words += ["--backend", backend.rawValue] + (device.map { ["--device", String($0)] } ?? [])
+        words += ["-o", "parity-repro", "--overwrite"]
+        return words.map(shellQuoted).joined(separator: " ")
+    }
+
+    /// A word as a POSIX shell reads it back: unchanged when it holds only safe characters,
+    /// otherwise in single quotes.
+    static func shellQuoted(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-")
+        if !word.isEmpty && word.allSatisfy(safe.contains) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// Writes expected, observed and the heat map of one failing case; returns their paths.
-    static func writeFailure(_ item: Case, expected: Image, observed: Image, maxDiff: Int, into directory: URL) throws -> [String] {
+    static func writeFailure(_ item: Case, seed: UInt64, expected: Image, observed: Image, maxDiff: Int,
+                             into directory: URL) throws -> [String] {
         try AtomicFile.prepareDirectory(directory)
-        let stem = "\(item.scene)@\(formatNumber(item.scale))x_t\(formatNumber(item.t))"
+        let stem = item.index.map { "\(item.scene)_seed\(seed)_case\($0)" }
+            ?? "\(item.scene)@\(formatNumber(item.scale))x_t\(formatNumber(item.t))"
         let images = [("expected", expected), ("observed", observed),
                       ("diff", ImageDiff.heatMap(expected: expected, observed: observed, tolerance: maxDiff))]
         return try images.map { name, image in

@@ -13,7 +13,7 @@ let usage = """
       scenes                 list every scene and its parameters (--json for machines)
       batch JOB.json         every render of a job file: PNG sequences, sprite sheets, streams, videos
       verify MANIFEST…       check that shards together are complete and intact
-      parity                 a backend against the CPU reference over scenes × scales × times
+      parity                 a backend against the CPU reference: scenes × scales × times, or random cases
       compare A.png B.png    compare two PNGs' decoded pixels
       bench                  throughput stage by stage, with ceilings (release builds)
       info                   every backend this machine can open (OSMesa, EGL devices, CPU), or why not

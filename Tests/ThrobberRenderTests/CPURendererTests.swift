@@ -87,6 +87,21 @@ struct CPURendererTests {
         #expect(image.pixels.contains { $0 != 0 })
     }
 
+    /// A long, tilted box whose rows lie partly left of the canvas (found by `parity --random`:
+    /// wave-ball, seed 1, case 12): a row whose columns all lie left of x = −1 is empty, not an
+    /// inverted range.
+    @Test func tiltedBoxOffTheLeftEdge() throws {
+        let box = QuadInstance(centerX: 5.5116315, centerY: 191.8068, halfX: 0.120802, halfY: 48.45, rotation: 2.936593,
+                               cornerRadius: 0, color: RGBA(1, 0.415, 0, 1))
+        let list = DrawList(width: 40, height: 300, background: PaintColor(.clear),
+                            items: [.quads(QuadBatch([box], width: 40, height: 300))])
+        let image = CPURenderer(threadCount: 1).render(list)
+        var whole = CPURenderer(threadCount: 1)
+        whole.shortcuts = false
+        #expect(firstDifference(image, whole.render(list)) == nil)
+        #expect(image.pixels.contains { $0 != 0 })
+    }
+
     /// The shortcuts (flat runs kept as solid runs and written as repeated bytes, opaque runs
     /// written whole, tilted boxes visiting only their columns) must not change a byte: every
     /// scene at fractional and whole scales, over its animation, also when rows run out of slots

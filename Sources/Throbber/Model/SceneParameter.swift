@@ -23,13 +23,53 @@ public struct SceneParameter<Model> {
     public let summary: String
     /// Storage and range.
     public let kind: Kind
+    /// Where random parity cases draw a number from when its declared range is open-ended;
+    /// `nil` for a finite declared range (drawn as declared), a colour or a choice.
+    public let declaredSampling: SamplingRange?
+    /// The bounds that other parameters put on this one (`validateRelations`), for random cases:
+    /// a draw outside them is redrawn inside them once every other parameter is drawn.
+    public let samplingBounds: ((Model) -> ClosedRange<Double>)?
 
     /// Creates a parameter description.
-    public init(_ name: String, _ kind: Kind, unit: String = "", _ summary: String) {
+    ///
+    /// - Parameters:
+    ///   - name: the SPEC name.
+    ///   - kind: storage and range.
+    ///   - unit: the unit of a number, or empty.
+    ///   - summary: one line saying what it does.
+    ///   - sampling: the finite range random parity cases draw from; required for a number whose
+    ///     declared range is open-ended.
+    ///   - bounds: the bounds other parameters put on this one, as `validateRelations` checks
+    ///     them, evaluated on a drawn model.
+    public init(_ name: String, _ kind: Kind, unit: String = "", _ summary: String, sampling: SamplingRange? = nil,
+                within bounds: ((Model) -> ClosedRange<Double>)? = nil) {
         self.name = name
         self.kind = kind
         self.unit = unit
         self.summary = summary
+        self.declaredSampling = sampling
+        self.samplingBounds = bounds
+    }
+
+    /// The finite range random parity cases draw this number from: the declared sampling
+    /// range, else the declared range where it is finite; `nil` for colours and choices, and
+    /// for a number that declares neither (a defect the sampler's tests catch).
+    public var samplingRange: SamplingRange? {
+        if let declaredSampling { return declaredSampling }
+        switch kind {
+        case .number(_, let range), .optionalNumber(_, let range, _): return SamplingRange.implied(by: range)
+        case .integer(_, let range): return SamplingRange.implied(by: range)
+        case .color, .optionalColor, .choice: return nil
+        }
+    }
+
+    /// Whether `value` lies in the declared range (what `set` and `check` accept).
+    public func accepts(_ value: Double) -> Bool {
+        switch kind {
+        case .number(_, let range), .optionalNumber(_, let range, _): return range.contains(value)
+        case .integer(_, let range): return value == value.rounded() && value >= Double(range.lowerBound) && value <= Double(range.upperBound)
+        case .color, .optionalColor, .choice: return false
+        }
     }
 
     /// The value type in words: `number`, `integer`, `colour`, or the choices.

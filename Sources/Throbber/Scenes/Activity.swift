@@ -17,12 +17,15 @@ public struct Activity: SceneModel {
 
     public static var parameters: [SceneParameter<Activity>] {
         [
-            .init("size", .number(\.size, .above(0)), unit: "pt", "side of the square canvas and HUD"),
+            .init("size", .number(\.size, .above(0)), unit: "pt", "side of the square canvas and HUD",
+                  sampling: .logarithmic(1, 2000, from: 20)),
             .init("leafColor", .color(\.leafColor), "hue, saturation and alpha of the leaves"),
             .init("hudColor", .color(\.hudColor), "the rounded-square HUD"),
-            .init("secondsPerLoop", .number(\.secondsPerLoop, .above(0)), unit: "s", "one full turn"),
+            .init("secondsPerLoop", .number(\.secondsPerLoop, .above(0)), unit: "s", "one full turn",
+                  sampling: .logarithmic(0.01, 100, from: 0.01)),
             .init("leafCornerRadius", .number(\.leafCornerRadius, .atLeast(0)), unit: "pt",
-                  "corner radius of a leaf (at most 0.0125 × size)"),
+                  "corner radius of a leaf (at most 0.0125 × size)",
+                  sampling: .logarithmic(0, 25, from: 0.01), within: { 0...(0.0125 * $0.size) }),
         ]
     }
 

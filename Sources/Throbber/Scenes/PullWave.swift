@@ -21,10 +21,15 @@ public struct PullWave: SceneModel {
 
     public static var parameters: [SceneParameter<PullWave>] {
         [
-            .init("width", .number(\.width, .above(0)), unit: "pt", "canvas width (one wavelength)"),
-            .init("height", .number(\.height, .above(0)), unit: "pt", "canvas height; the strip sits on its bottom edge"),
-            .init("pull", .number(\.pull, .any), unit: "pt", "distance pulled (< 0 counts as 0)"),
-            .init("phaseShift", .number(\.phaseShift, .any), unit: "rad", "δ of the over wave"),
+            .init("width", .number(\.width, .above(0)), unit: "pt", "canvas width (one wavelength)",
+                  sampling: .logarithmic(1, 2000, from: 20)),
+            .init("height", .number(\.height, .above(0)), unit: "pt", "canvas height; the strip sits on its bottom edge",
+                  sampling: .logarithmic(0.5, 400, from: 5)),
+            // Linear, so negative pulls, 0 and each 10 pt step of `times` up to its cap all come up.
+            .init("pull", .number(\.pull, .any), unit: "pt", "distance pulled (< 0 counts as 0)",
+                  sampling: .linear(-30, 100)),
+            .init("phaseShift", .number(\.phaseShift, .any), unit: "rad", "δ of the over wave",
+                  sampling: .logarithmic(-10_000, 10_000, from: 0.01)),
             .init("underWave", .color(\.underWave), "the sine wave, painted first"),
             .init("overWave", .color(\.overWave), "the cosine wave, painted on top"),
             .init("background", .color(\.background), "canvas colour (or --background none)"),

@@ -39,16 +39,21 @@ public struct RingHUD: Sendable, Equatable {
         [
             .init("style", .choice(path.appending(path: \.style), RingStyle.allCases.map(\.rawValue)),
                   "light or dark: the default ring and HUD colours"),
-            .init("radius", .number(path.appending(path: \.radius), .atLeast(0)), unit: "pt", "ring radius"),
-            .init("thickness", .number(path.appending(path: \.thickness), .atLeast(0)), unit: "pt", "ring stroke width"),
-            .init("hudSize", .number(path.appending(path: \.hudSize), .above(0)), unit: "pt", "side of the HUD square"),
+            .init("radius", .number(path.appending(path: \.radius), .atLeast(0)), unit: "pt", "ring radius",
+                  sampling: .logarithmic(0, 1000, from: 1)),
+            .init("thickness", .number(path.appending(path: \.thickness), .atLeast(0)), unit: "pt", "ring stroke width",
+                  sampling: .logarithmic(0, 200, from: 0.05)),
+            .init("hudSize", .number(path.appending(path: \.hudSize), .above(0)), unit: "pt", "side of the HUD square",
+                  sampling: .logarithmic(1, 1600, from: 20)),
             .init("hudCornerRadius", .number(path.appending(path: \.hudCornerRadius), .atLeast(0)), unit: "pt",
-                  "HUD corner radius (at most hudSize / 2)"),
+                  "HUD corner radius (at most hudSize / 2)", sampling: .logarithmic(0, 800, from: 0.1),
+                  within: { 0...($0[keyPath: path].hudSize / 2) }),
             .init("ringColor", .optionalColor(path.appending(path: \.ringColor), unsetMeaning: "style"),
                   "ring colour (default: black for light, white for dark)"),
             .init("hudColor", .optionalColor(path.appending(path: \.hudColor), unsetMeaning: "style"),
                   "HUD colour (default: the style's flat blur stand-in)"),
-            .init("margin", .number(path.appending(path: \.margin), .atLeast(0)), unit: "pt", "transparent space around the HUD"),
+            .init("margin", .number(path.appending(path: \.margin), .atLeast(0)), unit: "pt", "transparent space around the HUD",
+                  sampling: .logarithmic(0, 200, from: 0.1)),
         ]
     }
 
