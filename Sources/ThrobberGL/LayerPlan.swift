@@ -12,8 +12,8 @@ struct LayerPlan {
     /// The most boxes of a batch that is not a usable ring drawn as single layers; a larger one
     /// goes to the boxes pass.
     static let maximumSingleBoxes = 4
-    /// The most neighbours on each side a ring evaluates per pixel; a ring whose boxes reach
-    /// further (boxes wide against their spacing) goes to the boxes pass.
+    /// The most neighbours on each side a ring's statements try per pixel written out; a ring
+    /// whose boxes reach further (boxes wide against their spacing) tries them in a loop.
     static let maximumRingReach = 4
     /// The most places of a ring with per-box colours (their colours are uniforms).
     static let maximumColouredRing = 32
@@ -144,35 +144,40 @@ struct LayerPlan {
         // the box grown by half a pixel (where its coverage ends).
         let cosR = Double(cos(base.rotation)), sinR = Double(sin(base.rotation))
         let hx = Double(base.halfX) + 0.5, hy = Double(base.halfY) + 0.5
-        // A box over the centre covers every angle: no ring to speak of.
+        // A box over the centre may cover a pixel at any angle: every step is a candidate.
         let cx = -offsetX * cosR - offsetY * sinR, cy = offsetX * sinR - offsetY * cosR
-        guard abs(cx) > hx || abs(cy) > hy else { return false }
-        // The box does not hold the centre, so its angular extent is its corners'.
-        var reach = 0.0
-        for (sx, sy) in [(1.0, 1.0), (1, -1), (-1, 1), (-1, -1)] {
-            let x = offsetX + sx * hx * cosR - sy * hy * sinR, y = offsetY + sx * hx * sinR + sy * hy * cosR
-            var delta = atan2(y, x) - baseAngle
-            delta -= 2 * .pi * (delta / (2 * .pi)).rounded()
-            reach = max(reach, abs(delta))
+        var neighbours = steps
+        if abs(cx) > hx || abs(cy) > hy {
+            // The box does not hold the centre, so its angular extent is its corners'.
+            var reach = 0.0
+            for (sx, sy) in [(1.0, 1.0), (1, -1), (-1, 1), (-1, -1)] {
+                let x = offsetX + sx * hx * cosR - sy * hy * sinR, y = offsetY + sx * hx * sinR + sy * hy * cosR
+                var delta = atan2(y, x) - baseAngle
+                delta -= 2 * .pi * (delta / (2 * .pi)).rounded()
+                reach = max(reach, abs(delta))
+            }
+            // A box of the ring covers the pixel only if |k − t| ≤ reach / step, t the pixel's
+            // angle in steps; k is sought around round(t), so within reach/step + 0.5 of it.
+            neighbours = min(steps, Int((reach / stepAngle + 0.5 + 1e-3).rounded(.down)))
         }
-        // A box of the ring covers the pixel only if |k − t| ≤ reach / step, t the pixel's angle
-        // in steps; k is sought around round(t), so within reach/step + 0.5 of it. No box may be
-        // tried twice, so the neighbours tried must not wrap round the turn.
-        let neighbours = Int((reach / stepAngle + 0.5 + 1e-3).rounded(.down))
-        guard neighbours <= LayerPlan.maximumRingReach, 2 * neighbours + 1 <= steps else { return false }
+        // The candidates: round(t) − K … round(t) + K, or every step once when that would wrap
+        // round the turn (no box may be tried twice). A few are written out; more are a loop.
+        let candidates = min(2 * neighbours + 1, steps)
+        let firstCandidate = candidates == steps ? -(steps / 2) : -neighbours
+        let unrolled = neighbours <= LayerPlan.maximumRingReach && candidates == 2 * neighbours + 1
         let coloured = batch.instances.contains { $0.color != batch.instances[0].color }
         // Boxes of one colour blend to the same result in any order; boxes of several colours
-        // only when no two can cover one pixel (neighbours 0).
-        guard !coloured || (neighbours == 0 && count <= LayerPlan.maximumColouredRing) else { return false }
+        // only when no two can cover one pixel (one candidate).
+        guard !coloured || (candidates == 1 && count <= LayerPlan.maximumColouredRing) else { return false }
         let b = batch.bounds
         var values: [Float] = [Float(b.x0), Float(b.y0), Float(b.x1), Float(b.y1),
                                ring.centerX, ring.centerY, Float(baseAngle), Float(stepAngle),
                                Float(offsetX), Float(offsetY), base.halfX, base.halfY,
                                cos(base.rotation), sin(base.rotation), base.cornerRadius, Float(steps),
-                               Float(first), Float(span), 0, 0]
-        let call = { (at: Int, j: Int) in
+                               Float(first), Float(span), Float(firstCandidate), Float(candidates)]
+        let call = { (at: Int, j: String) in
             "ringBoxCoverage(p, v_v[\(at + 1)].xy, v_v[\(at + 1)].z, v_v[\(at + 1)].w, v_v[\(at + 2)].xy, v_v[\(at + 2)].zw, "
-                + "v_v[\(at + 3)].xy, v_v[\(at + 3)].z, v_v[\(at + 3)].w, v_v[\(at + 4)].x, v_v[\(at + 4)].y, \(j).0, place)"
+                + "v_v[\(at + 3)].xy, v_v[\(at + 3)].z, v_v[\(at + 3)].w, v_v[\(at + 4)].x, v_v[\(at + 4)].y, \(j), place)"
         }
         let statement: (Int) -> String
         if coloured {
@@ -184,13 +189,18 @@ struct LayerPlan {
             }
             for c in byPlace { values += [c.r, c.g, c.b, c.a] }
             statement = { at in
-                "{ float c = inside(p, v_v[\(at)]) * \(call(at, 0)); dst = paint(dst, v_v[\(at + 5) + int(min(place, \(span).0))], c); } "
+                "{ float c = inside(p, v_v[\(at)]) * \(call(at, "0.0")); dst = paint(dst, v_v[\(at + 5) + int(min(place, \(span).0))], c); } "
             }
         } else {
             let colour = batch.instances[0].color
             values += [colour.r, colour.g, colour.b, colour.a]
             statement = { at in
-                (-neighbours...neighbours).map { "dst = paint(dst, v_v[\(at + 5)], inside(p, v_v[\(at)]) * \(call(at, $0))); " }.joined()
+                guard unrolled else {
+                    return "for (int j = 0; j < int(v_v[\(at + 4)].w); ++j) { dst = paint(dst, v_v[\(at + 5)], inside(p, v_v[\(at)]) * "
+                        + "\(call(at, "v_v[\(at + 4)].z + float(j)"))); } "
+                }
+                return (-neighbours...neighbours).map { "dst = paint(dst, v_v[\(at + 5)], inside(p, v_v[\(at)]) * \(call(at, "\($0).0"))); " }
+                    .joined()
             }
         }
         bounds = PixelRect.union([bounds, b])
@@ -199,7 +209,7 @@ struct LayerPlan {
         let boxReach = (hx * hx + hy * hy).squareRoot() + 1
         let annulus = Annulus(centerX: ring.centerX, centerY: ring.centerY, inner: Float(max(0, radius - boxReach)),
                               outer: Float(radius + boxReach))
-        layers.append(Layer(values: values, shape: coloured ? 2000 + span : 1000 + neighbours, statement: statement, bounds: b,
+        layers.append(Layer(values: values, shape: coloured ? 2000 + span : unrolled ? 1000 + neighbours : 3000, statement: statement, bounds: b,
                             annulus: annulus))
         return true
     }
