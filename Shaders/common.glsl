@@ -55,8 +55,17 @@ float arcDistance(vec2 p, vec2 c, float radius, float start, float sweep) {
 // SPEC §5: SVProgressHUD's angle-mask profile m(x) = 0.5x + 1.5x² − x³.
 float angleMask(float x) { return 0.5 * x + 1.5 * x * x - x * x * x; }
 
-// SPEC §5: the mask at offset v from the ring centre, x = ((ψ − rotation) mod 2π) / 2π.
-float ringMask(vec2 v, float rotation) { return angleMask(mod(clockAngle(v) - rotation, TWO_PI) / TWO_PI); }
+// SPEC §5: the mask at offset v from the ring centre, x = ((ψ − rotation) mod 2π) / 2π, with
+// the seam (x jumping from 1 to 0) given as its direction (Arc.maskDirectionX/Y). The side of
+// the seam is decided by comparing two products, which round the same way everywhere (an angle
+// from atan would put pixels on the seam on either side); the centre itself has x = 0.
+float ringMask(vec2 v, vec2 direction) {
+    bool ahead = direction.x * v.y >= direction.y * v.x;
+    float along = dot(direction, v);
+    float across = abs(direction.x * v.y - direction.y * v.x);
+    float turn = (along == 0.0 && across == 0.0) ? 0.0 : atan(across, along) / TWO_PI;
+    return angleMask(ahead ? turn : 1.0 - turn);
+}
 
 // SPEC §0: the premultiplied source s = (r·a·c, g·a·c, b·a·c, a·c); blending adds dst·(1 − s.a).
 vec4 premultiplied(vec4 color, float coverage) {
@@ -101,10 +110,12 @@ float circleStrokeCoverage(vec2 p, vec2 c, float radius, float lineWidth) {
     return strokeCoverage(circleDistance(p, c, radius), lineWidth);
 }
 
-// SPEC §0 arc with round caps (DrawItem.arc), under SPEC §5's angle mask when maskRotation ≥ 0.
-float arcCoverage(vec2 p, vec2 c, float radius, float lineWidth, float start, float sweep, float maskRotation) {
+// SPEC §0 arc with round caps (DrawItem.arc), under SPEC §5's angle mask when maskRotation ≥ 0
+// (its seam's direction maskDirection).
+float arcCoverage(vec2 p, vec2 c, float radius, float lineWidth, float start, float sweep, float maskRotation,
+                  vec2 maskDirection) {
     float coverage = strokeCoverage(arcDistance(p, c, radius, start, sweep), lineWidth);
-    if (maskRotation >= 0.0 && coverage > 0.0) coverage *= ringMask(p - c, maskRotation);
+    if (maskRotation >= 0.0 && coverage > 0.0) coverage *= ringMask(p - c, maskDirection);
     return coverage;
 }
 
@@ -148,7 +159,7 @@ vec4 paint(vec4 dst, vec4 color, float coverage) { return sourceOver(premultipli
 //   head = (kind, …), a, b: its parameters; then its colour (straight alpha).
 // kind 0 disc:  head = (0, cx, cy, r)
 // kind 1 wave:  head = (1, originX, amplitude, k), a = (phase, baseline, bottom, clipRadius), b = (clipX, clipY, 0, 0)
-// kind 2 arc:   head = (2, cx, cy, radius), a = (lineWidth, start, sweep, maskRotation)
+// kind 2 arc:   head = (2, cx, cy, radius), a = (lineWidth, start, sweep, maskRotation), b = (mask direction, 0, 0)
 // kind 3 box:   head = (3, cx, cy, cornerRadius), a = (halfX, halfY, cos θ, sin θ)
 const int KIND_DISC = 0;
 const int KIND_WAVE = 1;
@@ -160,6 +171,6 @@ float itemCoverage(vec2 p, vec4 bounds, vec4 head, vec4 a, vec4 b) {
     int kind = int(head.x);
     if (kind == KIND_DISC) return discCoverage(p, head.yzw);
     if (kind == KIND_WAVE) return waveCoverage(p, head.y, head.z, head.w, a.x, a.y, a.z, vec3(b.xy, a.w));
-    if (kind == KIND_ARC) return arcCoverage(p, head.yz, head.w, a.x, a.y, a.z, a.w);
+    if (kind == KIND_ARC) return arcCoverage(p, head.yz, head.w, a.x, a.y, a.z, a.w, b.xy);
     return boxCoverage(p, head.yz, a.xy, a.zw, head.w);
 }

@@ -708,7 +708,7 @@ private final class Band {
                 var coverage = strokeCoverage(arcDistance(px, py, a.centerX, a.centerY, a.radius, a.start, a.sweep),
                                               a.lineWidth)
                 if a.maskRotation >= 0 && coverage > 0 {
-                    coverage *= ringMask(px - a.centerX, py - a.centerY, a.maskRotation)
+                    coverage *= ringMask(px - a.centerX, py - a.centerY, a.maskDirectionX, a.maskDirectionY)
                 }
                 return coverage
             }

@@ -68,7 +68,17 @@ let halfPi: Float = 1.57079632679489661923
 /// SPEC §5: SVProgressHUD's angle-mask profile m(x) = 0.5x + 1.5x² − x³, x in [0, 1).
 @inline(__always) func angleMask(_ x: Float) -> Float { 0.5 * x + 1.5 * x * x - x * x * x }
 
-/// SPEC §5: the mask at a pixel, x = ((ψ − rotation) mod 2π) / 2π.
-@inline(__always) func ringMask(_ dx: Float, _ dy: Float, _ rotation: Float) -> Float {
-    angleMask(glslMod(clockAngle(dx, dy) - rotation, twoPi) / twoPi)
+/// SPEC §5: the mask at offset (dx, dy) from the ring centre, x = ((ψ − rotation) mod 2π) / 2π,
+/// with the seam (x jumping from 1 to 0) given as its direction (Arc.maskDirectionX/Y).
+///
+/// Which side of the seam a pixel lies on is decided by comparing two products, which round
+/// the same way in every implementation; an angle from atan would put pixels on the seam (a
+/// diagonal at 135°, t = k + 0.375 s) on either side, and x there is 0 on one, 1 on the other.
+/// The centre itself (no angle) has x = 0.
+@inline(__always) func ringMask(_ dx: Float, _ dy: Float, _ directionX: Float, _ directionY: Float) -> Float {
+    let ahead = directionX * dy >= directionY * dx
+    let along = directionX * dx + directionY * dy
+    let across = abs(directionX * dy - directionY * dx)
+    let turn = along == 0 && across == 0 ? 0 : atan2(across, along) / twoPi
+    return angleMask(ahead ? turn : 1 - turn)
 }

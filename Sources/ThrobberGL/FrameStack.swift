@@ -57,7 +57,8 @@ struct FrameStack {
                     layer([1, w.originX, w.amplitude, w.k, w.phase, w.baseline, w.bottom, w.clipRadius, w.clipCenterX, w.clipCenterY],
                           w.color, w.bounds, item.annulus)
                 case .arc(let a):
-                    layer([2, a.centerX, a.centerY, a.radius, a.lineWidth, a.start, a.sweep, a.maskRotation], a.color, a.bounds,
+                    layer([2, a.centerX, a.centerY, a.radius, a.lineWidth, a.start, a.sweep, a.maskRotation, a.maskDirectionX, a.maskDirectionY],
+                          a.color, a.bounds,
                           item.annulus)
                 case .quads(let batch):
                     for (q, bounds) in zip(batch.instances, batch.instanceBounds) where !bounds.isEmpty {

@@ -61,11 +61,11 @@ struct LayerPlan {
                     return w.clipRadius >= 0 ? "\(band) * fillCoverage(circleDistance(p, v_v[\(o + 1)].zw, v_v[\(o + 2)].x))" : band
                 }
             case .arc(let a):
-                add(item.bounds, item.annulus, [a.centerX, a.centerY, a.radius, a.lineWidth, a.start, a.sweep, a.maskRotation, 0],
+                add(item.bounds, item.annulus, [a.centerX, a.centerY, a.radius, a.lineWidth, a.start, a.sweep, a.maskDirectionX, a.maskDirectionY],
                     color: a.color, shape: a.isFullCircle ? 4 : a.maskRotation >= 0 ? 5 : 6) { o in
                     if a.isFullCircle { return "circleStrokeCoverage(p, v_v[\(o)].xy, v_v[\(o)].z, v_v[\(o)].w)" }
                     let stroke = "strokeCoverage(arcDistance(p, v_v[\(o)].xy, v_v[\(o)].z, v_v[\(o + 1)].x, v_v[\(o + 1)].y), v_v[\(o)].w)"
-                    return a.maskRotation >= 0 ? "\(stroke) * ringMask(p - v_v[\(o)].xy, v_v[\(o + 1)].z)" : stroke
+                    return a.maskRotation >= 0 ? "\(stroke) * ringMask(p - v_v[\(o)].xy, v_v[\(o + 1)].zw)" : stroke
                 }
             case .quads(let batch):
                 if let ring = batch.ring, addRing(ring, batch) { continue }

@@ -240,6 +240,11 @@ public struct Arc: Sendable, Equatable {
     public var sweep: Float
     /// Clock angle the mask starts from, reduced modulo 2π; negative when there is no mask.
     public var maskRotation: Float
+    /// The direction (cos, sin in the y-down frame) of the mask's seam, the ray from the centre
+    /// at clock angle `maskRotation` where the mask jumps from 1 back to 0; computed once in
+    /// double precision so both renderers put a pixel on the same side of it (SPEC §5).
+    public var maskDirectionX: Float
+    public var maskDirectionY: Float
     public var color: PaintColor
     public var bounds: PixelRect
 
@@ -259,6 +264,10 @@ public struct Arc: Sendable, Equatable {
         self.start = Float(reducedPhase(start))
         self.sweep = sweep >= 2 * .pi ? Arc.fullCircleSweep : Float(sweep)
         self.maskRotation = maskRotation.map { Float(reducedPhase($0)) } ?? -1
+        // Clock angle φ is θ + π/2, so the seam points at θ = φ − π/2: (sin φ, −cos φ).
+        let seam = reducedPhase(maskRotation ?? 0)
+        maskDirectionX = Float(sin(seam))
+        maskDirectionY = Float(-cos(seam))
         self.color = PaintColor(color)
         let reach = radius + lineWidth / 2
         bounds = PixelRect(minX: centerX - reach, minY: centerY - reach, maxX: centerX + reach,
