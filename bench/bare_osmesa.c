@@ -9,8 +9,15 @@
 // numbers is its own overhead over the cheapest way this driver can draw the picture.
 //
 // With --batch K, K consecutive frames are drawn as tiles of one target (K·N tall, or in columns
-// of at most GL_MAX_RENDERBUFFER_SIZE / N tiles) by one draw, each tile reading its frame's state
-// from uniform arrays, and read back with one glReadPixels: the floor for batched small frames.
+// of at most GL_MAX_RENDERBUFFER_SIZE / N tiles) by one draw, and read back with one
+// glReadPixels: the floor for batched small frames.
+//
+// What the shader's shape owes to llvmpipe (Mesa 22.3; measured on the JIT code, see
+// bench/README.md): every read of a uniform in a fragment shader is a per-pixel gather (about 50
+// instructions per 8 pixels for two floats), so the canvas geometry is compiled in as constants and
+// the per-frame state arrives as flat varyings (free); a GLSL loop stays a real loop, so the two
+// nearest ticks are written out; `if` and `discard` skip no work (both sides run under a mask), so
+// there are no early-outs: only the instruction count per pixel matters.
 //
 // Build: bench/build.sh   (gcc -O2 … -lOSMesa -lm)
 // Run:   bench/bare_osmesa [--size N] [--frames F] [--warmup W] [--time T | --animate] [--batch K]
@@ -29,27 +36,43 @@
 #include <time.h>
 
 // ---------------------------------------------------------------------------------------------
-// The shaders. The vertex shader draws one triangle covering the whole target (no buffers);
-// the fragment shader is the whole frame. FRAMES, SIDE, ROWS and EXTRA are #defined in front
-// by the host (make_program).
+// The shaders. Both get, after their #version line, #defines from the host (make_program):
+// FRAMES, SIDE (the canvas side in px), ROWS and COLUMNS (the tiles of the target), EXTRA (ticks
+// beyond the two nearest, per side) and this canvas's geometry in px as float constants.
 
 static const char *vertex_source =
     "#version 330 core\n"
+    "// One quad (two triangles) per frame tile, all in one draw: vertex 6·f + i is corner i of frame\n"
+    "// f's tile. The tile's frame state goes to the fragment shader as flat varyings (on llvmpipe a\n"
+    "// flat input costs nothing per pixel, while every uniform read is a per-pixel gather).\n"
+    "uniform vec4 u_state[FRAMES];   // per frame: wave amplitude a·A (px), front phase φF (rad, reduced), baseline (px), lit count\n"
+    "uniform vec2 u_turn[FRAMES];    // per frame: (cos, sin) of (φB + π/2) − φF, the back wave's phase lead over the front's\n"
+    "flat out vec4 v_state;\n"
+    "flat out vec2 v_turn;\n"
+    "flat out vec2 v_origin;         // the tile's first pixel in the target (GL window coordinates)\n"
+    "const vec2 CORNERS[6] = vec2[6](vec2(0, 0), vec2(1, 0), vec2(0, 1), vec2(0, 1), vec2(1, 0), vec2(1, 1));\n"
+    "\n"
     "void main() {\n"
-    "    // (-1,-1), (3,-1), (-1,3): one triangle over the whole viewport.\n"
-    "    vec2 p = vec2(float((gl_VertexID & 1) << 2) - 1.0, float((gl_VertexID & 2) << 1) - 1.0);\n"
-    "    gl_Position = vec4(p, 0.0, 1.0);\n"
+    "    int frame = gl_VertexID / 6;\n"
+    "    // Tile (column, row) holds frame column·ROWS + row.\n"
+    "    v_origin = vec2(float(frame / ROWS), float(frame % ROWS)) * float(SIDE);\n"
+    "    v_state = u_state[frame];\n"
+    "    v_turn = u_turn[frame];\n"
+    "    vec2 p = (v_origin + CORNERS[gl_VertexID % 6] * float(SIDE)) / vec2(float(COLUMNS * SIDE), float(ROWS * SIDE));\n"
+    "    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);\n"
     "}\n";
 
 static const char *fragment_source =
     "#version 330 core\n"
     "// SPEC §1 wave-ball at default parameters, one pixel per invocation. Pixel convention as the\n"
-    "// product's shaders: GL row j holds image row j (y down), so gl_FragCoord.xy is the pixel\n"
-    "// centre (x + 0.5, y + 0.5) in image coordinates and glReadPixels returns the rows top-down.\n"
+    "// product's shaders: GL row j holds image row j (y down), so gl_FragCoord.xy − the tile's origin\n"
+    "// is the pixel centre (x + 0.5, y + 0.5) in image coordinates and glReadPixels returns the rows\n"
+    "// top-down. The geometry (px, for this canvas size) comes as constants in front of this text.\n"
     "const float TWO_PI = 6.28318530717958647692;\n"
-    "const int TICKS = 100;                       // tickCount N\n"
-    "const int BOTTOM = 25;                       // the tick at θ = π/2 (N / 4)\n"
-    "const float STEP = TWO_PI / float(TICKS);    // 2π / N\n"
+    "const float TICKS = 100.0;                   // tickCount N\n"
+    "const float BOTTOM = 25.0;                   // the tick at θ = π/2 (N / 4)\n"
+    "const float STEP = TWO_PI / TICKS;           // 2π / N between ticks\n"
+    "const float COS_STEP = cos(STEP), SIN_STEP = sin(STEP);\n"
     "// SPEC §1 colours, straight alpha.\n"
     "const vec4 WATER_BACKGROUND = vec4(0.259, 0.329, 0.506, 1.0);\n"
     "const vec4 FRONT_WATER = vec4(0.325, 0.392, 0.729, 1.0);\n"
@@ -57,87 +80,85 @@ static const char *fragment_source =
     "const vec4 TICK_BACKGROUND = vec4(0.694, 0.745, 0.867, 1.0);\n"
     "const vec4 TICK_LIT = vec4(0.969, 0.937, 0.227, 1.0);\n"
     "\n"
-    "uniform vec4 u_state[FRAMES]; // per frame: wave amplitude (px), front phase, back phase + π/2 (rad, reduced), baseline (px)\n"
-    "uniform float u_lit[FRAMES];  // per frame: lit count (ticks lit on each side, the bottom one included)\n"
-    "uniform vec4 u_disc;          // centre x, centre y, radius, disc box left (px)\n"
-    "uniform vec4 u_ticks;         // centre-line radius R, half extents hx (radial) and hy (tangent) (px), k = 2π/λ (rad/px)\n"
-    "uniform vec2 u_circle;        // thin circle radius, stroke width (px)\n"
+    "flat in vec4 v_state;  // wave amplitude a·A (px), front phase φF (rad, reduced), baseline (px), lit count\n"
+    "flat in vec2 v_turn;   // (cos, sin) of the back wave's phase lead over the front's\n"
+    "flat in vec2 v_origin; // the tile's first pixel in the target\n"
     "out vec4 o_color;\n"
     "\n"
-    "// SPEC §0 coverage and distances.\n"
+    "// SPEC §0 coverage: d the signed distance in px (negative inside); δ to a stroke's centre line.\n"
     "float fillCoverage(float d) { return clamp(0.5 - d, 0.0, 1.0); }\n"
     "float strokeCoverage(float delta, float w) {\n"
     "    return clamp(min(w * 0.5, 0.5 + delta) + min(w * 0.5, 0.5 - delta), 0.0, 1.0);\n"
     "}\n"
-    "// Below y = amplitude·sin(k·(x − originX) + phase) + baseline, with the slope normalisation.\n"
-    "float waveDistance(vec2 p, float originX, float amplitude, float k, float phase, float baseline) {\n"
-    "    float arg = k * (p.x - originX) + phase;\n"
-    "    float f = amplitude * sin(arg) + baseline;\n"
-    "    float slope = amplitude * k * cos(arg);\n"
-    "    return (f - p.y) / sqrt(1.0 + slope * slope);\n"
-    "}\n"
-    "// Rounded box, q in the box's own frame (corner radius 0 for the ticks).\n"
+    "// SPEC §0 rounded box, q in the box's own frame (the ticks have corner radius 0).\n"
     "float roundedBoxDistance(vec2 q, vec2 h, float rho) {\n"
     "    vec2 k = abs(q) - (h - vec2(rho));\n"
     "    return length(max(k, 0.0)) + min(max(k.x, k.y), 0.0) - rho;\n"
     "}\n"
-    "// Premultiplied source-over: dst = s + dst·(1 − s.a), s = (rgb·a·c, a·c).\n"
+    "// SPEC §1 lit ticks: θ = π/2 ± n·step for n < count, each tick once (the top one, n = N/2,\n"
+    "// too). Tick k lies in [−50 − EXTRA, 50 + EXTRA] here, so n = |k − 25| needs one fold.\n"
+    "bool isLit(float k) {\n"
+    "    float n = abs(k - BOTTOM);\n"
+    "    return min(n, abs(TICKS - n)) < v_state.w;\n"
+    "}\n"
+    "// SPEC §0 premultiplied source-over: s = (rgb·a·c, a·c), dst = s + dst·(1 − s.a).\n"
     "vec4 over(vec4 dst, vec4 color, float coverage) {\n"
     "    float a = color.a * coverage;\n"
     "    return vec4(color.rgb * a, a) + dst * (1.0 - a);\n"
     "}\n"
     "\n"
     "void main() {\n"
-    "#if FRAMES > 1\n"
-    "    // Tile (column, row) of the batch target holds frame column·ROWS + row.\n"
-    "    ivec2 tile = ivec2(gl_FragCoord.xy) / SIDE;\n"
-    "    int frame = min(tile.x * ROWS + tile.y, FRAMES - 1);\n"
-    "    vec2 p = gl_FragCoord.xy - vec2(tile * SIDE);\n"
-    "#else\n"
-    "    const int frame = 0;\n"
-    "    vec2 p = gl_FragCoord.xy;\n"
-    "#endif\n"
-    "    vec4 state = u_state[frame];\n"
-    "    vec2 v = p - u_disc.xy;\n"
+    "    vec2 p = gl_FragCoord.xy - v_origin;\n"
+    "    vec2 v = p - vec2(CENTER);\n"
     "    float dist = length(v);\n"
-    "    vec4 acc = vec4(0.0);\n"
     "\n"
-    "    // 1–3: the disc, then disc ∩ below the front wave, then disc ∩ below the back wave.\n"
-    "    if (dist < u_disc.z + 0.5) {\n"
-    "        float disc = fillCoverage(dist - u_disc.z);\n"
-    "        acc = over(acc, WATER_BACKGROUND, disc);\n"
-    "        float front = fillCoverage(waveDistance(p, u_disc.w, state.x, u_ticks.w, state.y, state.w));\n"
-    "        acc = over(acc, FRONT_WATER, front * disc);\n"
-    "        float back = fillCoverage(waveDistance(p, u_disc.w, state.x, u_ticks.w, state.z, state.w));\n"
-    "        acc = over(acc, BACK_WATER, back * disc);\n"
-    "    }\n"
+    "    // 1–3: the disc, disc ∩ below the front wave, disc ∩ below the back wave. SPEC §0 wave\n"
+    "    // distance (f(x) − y) / sqrt(1 + f′(x)²) for f = a·A·sin(k·(x − left) + φ) + baseline;\n"
+    "    // the back wave's sin and cos are the front's turned by its phase lead (no more trig).\n"
+    "    float disc = fillCoverage(dist - DISC_R);\n"
+    "    float arg = WAVE_K * (p.x - DISC_LEFT) + v_state.y;\n"
+    "    float sinF = sin(arg), cosF = cos(arg);\n"
+    "    float sinB = sinF * v_turn.x + cosF * v_turn.y, cosB = cosF * v_turn.x - sinF * v_turn.y;\n"
+    "    float slope = v_state.x * WAVE_K;\n"
+    "    float front = fillCoverage((v_state.x * sinF + v_state.z - p.y) * inversesqrt(1.0 + slope * slope * cosF * cosF));\n"
+    "    float back = fillCoverage((v_state.x * sinB + v_state.z - p.y) * inversesqrt(1.0 + slope * slope * cosB * cosB));\n"
+    "    vec4 acc = over(vec4(0.0), WATER_BACKGROUND, disc);\n"
+    "    acc = over(acc, FRONT_WATER, front * disc);\n"
+    "    acc = over(acc, BACK_WATER, back * disc);\n"
     "\n"
-    "    // 4–6: the tick ring band (every tick's coverage lies within R ± (hx + hy + 1)).\n"
-    "    float reach = u_ticks.y + u_ticks.z + 1.0;\n"
-    "    if (dist > u_circle.x - u_circle.y - 1.0 && dist < u_ticks.x + reach) {\n"
-    "        // The ticks that can cover this pixel: those either side of its angle, found\n"
-    "        // analytically (EXTRA more each side only for canvases too small for two to do).\n"
-    "        int k0 = int(floor(atan(v.y, v.x) * (float(TICKS) / TWO_PI)));\n"
-    "        float cover[2 * EXTRA + 2];\n"
-    "        bool lit[2 * EXTRA + 2];\n"
-    "        for (int j = 0; j < 2 * EXTRA + 2; j++) {\n"
-    "            int k = k0 - EXTRA + j;\n"
-    "            k = k - TICKS * int(floor(float(k) / float(TICKS)));  // 0 … N − 1\n"
-    "            float theta = float(k) * STEP;\n"
-    "            vec2 axis = vec2(cos(theta), sin(theta));\n"
-    "            // The pixel in the tick's frame: q = R(−θ)·(p − c) − (R, 0).\n"
-    "            vec2 q = vec2(dot(v, axis) - u_ticks.x, v.y * axis.x - v.x * axis.y);\n"
-    "            cover[j] = fillCoverage(roundedBoxDistance(q, u_ticks.yz, 0.0));\n"
-    "            // Lit: θ = π/2 ± m·2π/N with m < count (the top tick, m = N/2, once).\n"
-    "            int m = abs(k - BOTTOM);\n"
-    "            m = min(m, TICKS - m);\n"
-    "            lit[j] = float(m) < u_lit[frame];\n"
-    "            acc = over(acc, TICK_BACKGROUND, cover[j]);\n"
-    "        }\n"
-    "        acc = over(acc, TICK_BACKGROUND, strokeCoverage(dist - u_circle.x, u_circle.y));\n"
-    "        for (int j = 0; j < 2 * EXTRA + 2; j++)\n"
-    "            if (lit[j]) acc = over(acc, TICK_LIT, cover[j]);\n"
+    "    // 4–6: background ticks, thin circle, lit ticks. The ticks that can reach the pixel are the\n"
+    "    // two either side of its angle α (EXTRA more each side on canvases too small for two):\n"
+    "    // tick k0 = floor(α / step) lies δ = α − k0·step ∈ [0, step) behind it, so in that tick's\n"
+    "    // frame the pixel is ρ·(cos δ, sin δ) − (R, 0); the others are turned by whole steps.\n"
+    "    float alpha = atan(v.y, v.x);\n"
+    "    float k0 = floor(alpha * (TICKS / TWO_PI));\n"
+    "    float d = alpha - k0 * STEP, d2 = d * d;\n"
+    "    vec2 r0 = dist * vec2(1.0 - d2 * (1.0 / 2.0) * (1.0 - d2 * (1.0 / 12.0) * (1.0 - d2 * (1.0 / 30.0))),\n"
+    "                          d * (1.0 - d2 * (1.0 / 6.0) * (1.0 - d2 * (1.0 / 20.0))));\n"
+    "    // (Written out for the usual two ticks: llvmpipe runs a GLSL loop as a real loop.)\n"
+    "#if EXTRA == 0\n"
+    "    vec2 q0 = vec2(r0.x - TICK_R, r0.y);                                  // tick k0\n"
+    "    vec2 q1 = vec2(r0.x * COS_STEP + r0.y * SIN_STEP - TICK_R, r0.y * COS_STEP - r0.x * SIN_STEP);  // k0 + 1\n"
+    "    float cover0 = fillCoverage(roundedBoxDistance(q0, vec2(TICK_HX, TICK_HY), 0.0));\n"
+    "    float cover1 = fillCoverage(roundedBoxDistance(q1, vec2(TICK_HX, TICK_HY), 0.0));\n"
+    "    acc = over(acc, TICK_BACKGROUND, cover0);\n"
+    "    acc = over(acc, TICK_BACKGROUND, cover1);\n"
+    "    acc = over(acc, TICK_BACKGROUND, strokeCoverage(dist - CIRCLE_R, CIRCLE_W));\n"
+    "    acc = over(acc, TICK_LIT, isLit(k0) ? cover0 : 0.0);\n"
+    "    acc = over(acc, TICK_LIT, isLit(k0 + 1.0) ? cover1 : 0.0);\n"
+    "#else\n"
+    "    float cover[2 * EXTRA + 2];\n"
+    "    for (int j = 0; j < 2 * EXTRA + 2; j++) {\n"
+    "        float m = float(j - EXTRA);                                      // tick k0 + m\n"
+    "        float c = cos(m * STEP), s = sin(m * STEP);\n"
+    "        vec2 q = vec2(r0.x * c + r0.y * s - TICK_R, r0.y * c - r0.x * s);\n"
+    "        cover[j] = fillCoverage(roundedBoxDistance(q, vec2(TICK_HX, TICK_HY), 0.0));\n"
+    "        acc = over(acc, TICK_BACKGROUND, cover[j]);\n"
     "    }\n"
+    "    acc = over(acc, TICK_BACKGROUND, strokeCoverage(dist - CIRCLE_R, CIRCLE_W));\n"
+    "    for (int j = 0; j < 2 * EXTRA + 2; j++)\n"
+    "        acc = over(acc, TICK_LIT, isLit(k0 + float(j - EXTRA)) ? cover[j] : 0.0);\n"
+    "#endif\n"
     "\n"
     "    // The one quantisation (SPEC §0): straight alpha with the unquantised alpha,\n"
     "    // v8 = floor(clamp(v, 0, 1)·255 + 0.5); quantised alpha 0 is written as (0, 0, 0, 0).\n"
@@ -162,15 +183,26 @@ static double now_ms(void) {
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+// CPU time of the whole process (every thread: llvmpipe's rasterisers too), in ms.
+static double cpu_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static int compare_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static GLuint compile_shader(GLenum type, const char *prefix, const char *body) {
-    const GLchar *sources[2] = {prefix, body};
+// Compiles `source` with `defines` inserted after its first (#version) line.
+static GLuint compile_shader(GLenum type, const char *source, const char *defines) {
+    const char *body = strchr(source, '\n') + 1;
+    char version[64];
+    snprintf(version, sizeof version, "%.*s", (int)(body - source), source);
+    const GLchar *sources[3] = {version, defines, body};
     GLuint shader = glCreateShader(type);
-    glShaderSource(shader, 2, sources, NULL);
+    glShaderSource(shader, 3, sources, NULL);
     glCompileShader(shader);
     GLint status = 0;
     glGetShaderiv(shader, GL_COMPILE_STATUS, &status);
@@ -184,15 +216,9 @@ static GLuint compile_shader(GLenum type, const char *prefix, const char *body) 
     return shader;
 }
 
-// The fragment source starts with "#version"; the defines go after that line.
-static GLuint make_program(int frames, int side, int rows, int extra) {
-    const char *firstLine = strchr(fragment_source, '\n') + 1;
-    size_t versionLength = (size_t)(firstLine - fragment_source);
-    char prefix[512];
-    snprintf(prefix, sizeof prefix, "%.*s#define FRAMES %d\n#define SIDE %d\n#define ROWS %d\n#define EXTRA %d\n",
-             (int)versionLength, fragment_source, frames, side, rows, extra);
-    GLuint vs = compile_shader(GL_VERTEX_SHADER, "", vertex_source);
-    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, prefix, firstLine);
+static GLuint make_program(const char *defines) {
+    GLuint vs = compile_shader(GL_VERTEX_SHADER, vertex_source, defines);
+    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, fragment_source, defines);
     GLuint program = glCreateProgram();
     glAttachShader(program, vs);
     glAttachShader(program, fs);
@@ -228,8 +254,8 @@ static double reduced_phase(double angle) {
 
 static double disc_diameter(void) { return S - 2 * (SCALE_MARGIN + WAVE_MARGIN + L); }  // D = 184
 
-// One frame's state as the shader's u_state and u_lit.
-static void frame_state(double t, double s, float state[4], float *lit) {
+// One frame's state as the shader's u_state and u_turn.
+static void frame_state(double t, double s, float state[4], float turn[2]) {
     double n = 50 * t;
     double a = 1 + 0.01 * fabs(fmod(n, 100) - 50);                    // 1.5 → 1.0 → 1.5, period 2 s
     double frontPhase = 0.4 * 50 * t / M_PI;                          // φF = 0.4·n/π
@@ -240,11 +266,16 @@ static void frame_state(double t, double s, float state[4], float *lit) {
     double filled = (d - level) / d;                                  // q(t)
     double count = floor(((double)TICK_COUNT / 2 + 1) * filled + 1e-9);
     double boxTop = S / 2 - d / 2;
+    float front = (float)reduced_phase(frontPhase);
+    float back = (float)reduced_phase(backPhase + M_PI / 2);          // cos x = sin(x + π/2)
     state[0] = (float)(a * AMPLITUDE * s);
-    state[1] = (float)reduced_phase(frontPhase);
-    state[2] = (float)reduced_phase(backPhase + M_PI / 2);            // cos x = sin(x + π/2)
-    state[3] = (float)((boxTop + level) * s);
-    *lit = (float)fmax(0, count);
+    state[1] = front;
+    state[2] = (float)((boxTop + level) * s);
+    state[3] = (float)fmax(0, count);
+    // The back wave's argument is the front's plus (back − front) of the float phases the
+    // reference renderers use.
+    turn[0] = (float)cos((double)back - (double)front);
+    turn[1] = (float)sin((double)back - (double)front);
 }
 
 // How many ticks beyond the two either side of a pixel's angle can still reach it. A tick
@@ -328,16 +359,26 @@ int main(int argc, char **argv) {
 
     double scale = (double)size / 300.0;
     int extra = extra_ticks(scale);
-    GLuint program = make_program(batch, size, rows, extra);
-    glUseProgram(program);
+    // This canvas's geometry (SPEC §1) in px, computed in double and written as float constants.
     double c = S / 2, r = disc_diameter() / 2, ringWidth = S - 2 * SCALE_MARGIN;
-    glUniform4f(glGetUniformLocation(program, "u_disc"), (float)(c * scale), (float)(c * scale), (float)(r * scale),
-                (float)((c - r) * scale));
-    glUniform4f(glGetUniformLocation(program, "u_ticks"), (float)((ringWidth / 2 - L / 2) * scale), (float)(L / 2 * scale),
-                (float)(TICK_WIDTH / 2 * scale), (float)(2 * M_PI / (WAVE_LENGTH * scale)));
-    glUniform2f(glGetUniformLocation(program, "u_circle"), (float)(fmax(0, ringWidth / 2 - L - 3) * scale),
-                (float)(0.5 * scale));
-    GLint stateLocation = glGetUniformLocation(program, "u_state"), litLocation = glGetUniformLocation(program, "u_lit");
+    char defines[1024];
+    snprintf(defines, sizeof defines,
+             "#define FRAMES %d\n#define SIDE %d\n#define ROWS %d\n#define COLUMNS %d\n#define EXTRA %d\n"
+             "const float CENTER = %.9e;    // disc, ring and circle centre (x and y)\n"
+             "const float DISC_R = %.9e;    // water disc radius\n"
+             "const float DISC_LEFT = %.9e; // the disc box's left edge, where the waves' x starts\n"
+             "const float WAVE_K = %.9e;    // 2π/λ (rad/px)\n"
+             "const float TICK_R = %.9e;    // tick centre-line radius\n"
+             "const float TICK_HX = %.9e;   // tick half extent along the radius\n"
+             "const float TICK_HY = %.9e;   // tick half extent across\n"
+             "const float CIRCLE_R = %.9e;  // thin circle radius\n"
+             "const float CIRCLE_W = %.9e;  // thin circle stroke width\n",
+             batch, size, rows, columns, extra, (float)(c * scale), (float)(r * scale), (float)((c - r) * scale),
+             (float)(2 * M_PI / (WAVE_LENGTH * scale)), (float)((ringWidth / 2 - L / 2) * scale), (float)(L / 2 * scale),
+             (float)(TICK_WIDTH / 2 * scale), (float)(fmax(0, ringWidth / 2 - L - 3) * scale), (float)(0.5 * scale));
+    GLuint program = make_program(defines);
+    glUseProgram(program);
+    GLint stateLocation = glGetUniformLocation(program, "u_state"), turnLocation = glGetUniformLocation(program, "u_turn");
 
     GLuint vertexArray, renderbuffer, framebuffer;
     glGenVertexArrays(1, &vertexArray);
@@ -355,9 +396,9 @@ int main(int argc, char **argv) {
 
     size_t bytes = (size_t)width * height * 4;
     unsigned char *pixels = malloc(bytes);
-    float *state = malloc(sizeof(float) * 4 * batch), *lit = malloc(sizeof(float) * batch);
+    float *state = malloc(sizeof(float) * 4 * batch), *turn = malloc(sizeof(float) * 2 * batch);
     double *ms = malloc(sizeof(double) * batches);
-    if (!pixels || !state || !lit || !ms) die("%s", "out of memory");
+    if (!pixels || !state || !turn || !ms) die("%s", "out of memory");
 
     // One batch: the frames' state (t = i / 60 for frame i with --animate, else T), one draw, one
     // readback (which waits for llvmpipe to finish).
@@ -365,22 +406,22 @@ int main(int argc, char **argv) {
 #define DRAW_BATCH(first)                                                                          \
     do {                                                                                           \
         for (int f = 0; f < batch; f++)                                                            \
-            frame_state(animate ? (double)((first) + f) / 60 : t, scale, state + 4 * f, lit + f);  \
+            frame_state(animate ? (double)((first) + f) / 60 : t, scale, state + 4 * f, turn + 2 * f); \
         glUniform4fv(stateLocation, batch, state);                                                 \
-        glUniform1fv(litLocation, batch, lit);                                                     \
-        glDrawArrays(GL_TRIANGLES, 0, 3);                                                          \
+        glUniform2fv(turnLocation, batch, turn);                                                   \
+        glDrawArrays(GL_TRIANGLES, 0, 6 * batch);                                                  \
         glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);                      \
         lastFrame = (first) + batch - 1;                                                           \
     } while (0)
 
     for (int b = 0; b < warmupBatches; b++) DRAW_BATCH(b * batch);
-    double total0 = now_ms();
+    double total0 = now_ms(), cpu0 = cpu_ms();
     for (int b = 0; b < batches; b++) {
         double t0 = now_ms();
         DRAW_BATCH(b * batch);
         ms[b] = (now_ms() - t0) / batch;
     }
-    double total = now_ms() - total0;
+    double total = now_ms() - total0, cpu = cpu_ms() - cpu0;
 #undef DRAW_BATCH
     GLenum error = glGetError();
     if (error != GL_NO_ERROR) {
@@ -422,13 +463,14 @@ int main(int argc, char **argv) {
            batch > 1 ? ", per draw / K" : "");
     printf("frames/s     %.1f (median), %.1f (total wall)\n", 1000.0 / median, measured * 1000.0 / total);
     printf("Mpix/s       %.1f (median)\n", (double)size * size / (median * 1000.0));
+    printf("CPU ms/frame %.4f (user + system, every thread, over the measured frames)\n", cpu / measured);
     printf("checksum     %016llx (FNV-1a 64 of frame %d's RGBA8)\n", (unsigned long long)hash, lastFrame);
-    printf("floor size=%d batch=%d median_ms=%.4f min_ms=%.4f max_ms=%.4f frames=%d threads=%s\n", size, batch, median,
-           ms[0], ms[batches - 1], measured, threads ? threads : "unset");
+    printf("floor size=%d batch=%d median_ms=%.4f min_ms=%.4f max_ms=%.4f cpu_ms=%.4f frames=%d threads=%s\n", size, batch,
+           median, ms[0], ms[batches - 1], cpu / measured, measured, threads ? threads : "unset");
 
     free(last);
     free(ms);
-    free(lit);
+    free(turn);
     free(state);
     free(pixels);
     OSMesaDestroyContext(context);
