@@ -26,9 +26,14 @@ if [ ! -x "$throbber" ]; then
     exit 1
 fi
 bench/build.sh
-if busy=$(pgrep -x -l 'swift-build|swift-frontend|swiftc|clang|ld|cc1|gcc' 2>/dev/null); then
-    echo "floor-vs-gl: warning: a build is running; the figures below will be noisy:" >&2
-    echo "$busy" >&2
+busy() {  # builds, tests and other benchmarks: anything that takes a core from the measurement
+    pgrep -a -f 'swift-build|swift-frontend|swiftc|swift-test|PackageTests|cc1|collect2|/ld |throbber |bare_osmesa' \
+        | grep -v "^$$ " | cut -c1-120 || true
+}
+others=$(busy)
+if [ -n "$others" ]; then
+    echo "floor-vs-gl: warning: other work is running; the figures below will be noisy:" >&2
+    echo "$others" >&2
 fi
 
 work=$(mktemp -d)
@@ -57,6 +62,11 @@ print("%.4f" % rows[0]["ms"]["median"])' "$work/bench.json")
     done
 done
 
+others=$(busy)
+if [ -n "$others" ]; then
+    echo "floor-vs-gl: warning: other work was running when the measurements ended:" >&2
+    echo "$others" >&2
+fi
 python3 - "$results" "$batch" "$frames" "$warmup" "${LP_NUM_THREADS:-unset}" <<'EOF'
 import statistics, sys
 path, batch, frames, warmup, threads = sys.argv[1:]
