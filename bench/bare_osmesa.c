@@ -5,8 +5,8 @@
 // disc, the front and back waves clipped to it, the background ticks, the thin circle and the lit
 // ticks, blends them in registers (premultiplied source-over, SPEC §0) and quantises once into an
 // RGBA8 renderbuffer; glReadPixels brings the frame back. Render + readback is timed per frame.
-// No Swift, no Shaders/ directory: the GLSL is below. Whatever a GL renderer costs above these
-// numbers is its own overhead over the cheapest way this driver can draw the picture.
+// No Swift, no Shaders/ directory: the GLSL is below. Whatever a one-pass GL renderer costs above
+// these numbers is its own overhead over a lean way to draw the picture with this driver.
 //
 // With --batch K, K consecutive frames are drawn as tiles of one target (K·N tall, or in columns
 // of at most GL_MAX_RENDERBUFFER_SIZE / N tiles) by one draw, and read back with one
@@ -350,11 +350,13 @@ int main(int argc, char **argv) {
     int maxSide = maxRenderbuffer;
     if (maxViewport[0] < maxSide) maxSide = maxViewport[0];
     if (maxViewport[1] < maxSide) maxSide = maxViewport[1];
-    if (size > maxSide) die("--size is above this driver's largest target side (%s px)", "GL_MAX_RENDERBUFFER_SIZE");
+    char limit[32];
+    snprintf(limit, sizeof limit, "%d", maxSide);
+    if (size > maxSide) die("--size is above this driver's largest target side, %s px", limit);
     int rows = batch < maxSide / size ? batch : maxSide / size;
     int columns = (batch + rows - 1) / rows;
     rows = (batch + columns - 1) / columns;
-    if ((long)columns * size > maxSide) die("%s", "--batch K × --size N does not fit in one target");
+    if ((long)columns * size > maxSide) die("--batch K × --size N does not fit in one target of at most %s px a side", limit);
     int width = columns * size, height = rows * size;
 
     double scale = (double)size / 300.0;
