@@ -3,7 +3,8 @@
 #
 # Builds bench/bare_osmesa, then for ROUNDS rounds and each size alternates: the floor drawing
 # one frame per draw, the floor drawing BATCH frames per draw, and
-# `throbber bench --stages frame --backends gl` (render + readback per frame). All three draw
+# `throbber bench --stages frame,frame1 --backends gl` (render + readback per frame: frame in stacks
+# as render and batch draw them, frame1 one frame per draw). All of them draw
 # the frames t = i / 60, i = 0 … FRAMES − 1, after WARMUP warm-up frames. Prints each run's
 # median ms per frame, then a table of the medians over rounds and the ratio throbber / floor.
 #
@@ -50,15 +51,18 @@ for round in $(seq 1 "$rounds"); do
         printf '%s\tfloor\t%s\t%s\n' "$size" "$round" "$m" >> "$results"
         m=$(bench/bare_osmesa --size "$size" --frames "$frames" --warmup "$warmup" --animate --batch "$batch" | floor_median)
         printf '%s\tbatch\t%s\t%s\n' "$size" "$round" "$m" >> "$results"
-        "$throbber" bench --sizes "$size" --frames "$frames" --warmup "$warmup" --repeat 1 --stages frame \
+        "$throbber" bench --sizes "$size" --frames "$frames" --warmup "$warmup" --repeat 1 --stages frame,frame1 \
             --backends gl --no-startup --json "$work/bench.json" > /dev/null
-        m=$(python3 -c 'import json, sys
-rows = [r for r in json.load(open(sys.argv[1]))["rows"] if r["stage"] == "frame" and r["backend"] == "gl"]
-print("%.4f" % rows[0]["ms"]["median"])' "$work/bench.json")
-        printf '%s\tthrobber\t%s\t%s\n' "$size" "$round" "$m" >> "$results"
+        for stage in frame frame1; do
+            m=$(python3 -c 'import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["rows"] if r["stage"] == sys.argv[2] and r["backend"] == "gl"]
+print("%.4f" % rows[0]["ms"]["median"])' "$work/bench.json" "$stage")
+            printf '%s\t%s\t%s\t%s\n' "$size" "$stage" "$round" "$m" >> "$results"
+        done
         echo "round $round, $size px: floor $(grep -P "^$size\tfloor\t$round\t" "$results" | cut -f4) ms," \
             "floor --batch $batch $(grep -P "^$size\tbatch\t$round\t" "$results" | cut -f4) ms," \
-            "throbber gl frame $m ms"
+            "throbber gl frame (stacks) $(grep -P "^$size\tframe\t$round\t" "$results" | cut -f4) ms," \
+            "frame1 (one per draw) $(grep -P "^$size\tframe1\t$round\t" "$results" | cut -f4) ms"
     done
 done
 
@@ -78,9 +82,10 @@ print()
 print(f"Median over rounds of each run's median ms per frame (render + readback), t = i/60 for "
       f"{frames} frames after {warmup} warm-up, LP_NUM_THREADS {threads}.")
 print()
-print(f"| px | C floor ms | C floor --batch {batch} ms | throbber gl frame ms | throbber / floor | throbber / floor --batch |")
-print("|---:|---:|---:|---:|---:|---:|")
+print(f"| px | C floor ms | C floor --batch {batch} ms | throbber frame1 ms | throbber frame (stacks) ms "
+      f"| frame1 / floor | frame / floor --batch |")
+print("|---:|---:|---:|---:|---:|---:|---:|")
 for size in sorted({s for s, _ in runs}, reverse=True):
-    floor, batched, swift = (statistics.median(runs[(size, p)]) for p in ("floor", "batch", "throbber"))
-    print(f"| {size} | {floor:.4f} | {batched:.4f} | {swift:.4f} | {swift / floor:.2f} | {swift / batched:.2f} |")
+    floor, batched, single, stacked = (statistics.median(runs[(size, p)]) for p in ("floor", "batch", "frame1", "frame"))
+    print(f"| {size} | {floor:.4f} | {batched:.4f} | {single:.4f} | {stacked:.4f} | {single / floor:.2f} | {stacked / batched:.2f} |")
 EOF
