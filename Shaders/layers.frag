@@ -6,22 +6,25 @@
 //
 // GLRenderer compiles this file once per *shape* of a run of layers: it defines LAYERS as the
 // statements that paint each layer in order (`dst = paint(dst, colour, coverage)` with the
-// coverage functions of common.glsl) and LAYER_VECTORS as the length of v_v, which holds the
-// background and every layer's numbers at fixed places (LayerPlan.swift). So the shader is
-// straight-line code whose every value is the same for the whole tile: no loop over items, no
-// branch on a kind, nothing read from a texture. Rounded boxes that are not a ring are drawn by
-// boxes.frag over this pass's output.
-#ifdef LAYERS_FROM_UNIFORMS
-uniform vec4 v_v[LAYER_VECTORS];  // v_v[0]: the background, straight alpha
+// coverage functions of common.glsl) and LAYER_VECTORS as the number of vec4s they read — V(0)
+// the background, then every layer's numbers at fixed places (LayerPlan.swift). So the shader
+// is straight-line code whose every value is the same for the whole tile: no loop over items,
+// no branch on a kind. Rounded boxes that are not a ring are drawn by boxes.frag over this
+// pass's output.
+#ifdef LAYERS_FROM_TEXTURE
+uniform sampler2D u_values;
+flat in int v_first;
+#define V(i) texelFetch(u_values, ivec2((v_first + (i)) & 1023, (v_first + (i)) >> 10), 0)
 #else
 flat in vec4 v_v[LAYER_VECTORS];
+#define V(i) v_v[i]
 #endif
-uniform float u_frameTop;
+flat in float v_frameTop;
 out vec4 o_color;
 
 void main() {
-    vec2 p = vec2(gl_FragCoord.x, gl_FragCoord.y - u_frameTop);
-    vec4 dst = premultiplied(v_v[0], 1.0);
+    vec2 p = vec2(gl_FragCoord.x, gl_FragCoord.y - v_frameTop);
+    vec4 dst = premultiplied(V(0), 1.0);
     float place;
     LAYERS
     o_color = resolvePixel(dst);

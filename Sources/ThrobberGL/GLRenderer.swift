@@ -44,8 +44,6 @@ public final class GLRenderer {
     private let library: ShaderLibrary
     /// Layers programs by shape (`LayerPlan.program`) and number of vec4s.
     private var layerPrograms: [[Int]: GLProgram] = [:]
-    /// The most uniform vec4s a fragment shader may have (`GL_MAX_FRAGMENT_UNIFORM_VECTORS`).
-    private let maxUniformVectors: Int
     /// The most vec4 a fragment shader takes in (`GL_MAX_FRAGMENT_INPUT_COMPONENTS` / 4).
     private let maxVaryingVectors: Int
     private let boxes: GLProgram
@@ -58,6 +56,10 @@ public final class GLRenderer {
     private var instanceBuffer: GLuint = 0
     private var recordTexture: GLuint = 0
     private var entryTexture: GLuint = 0
+    /// The layers' numbers of every tile group of the stack (area.vert's `u_values`), two in
+    /// turn: re-specifying the texture the previous stack drew from made llvmpipe wait.
+    private var valueTextures: [GLuint] = [0, 0]
+    private var nextValueTexture = 0
     /// Rows a texture may have (`GL_MAX_TEXTURE_SIZE`): the records and lists are textures
     /// `FrameStack.textureWidth` texels wide.
     private let maxTextureRows: Int
@@ -77,13 +79,17 @@ public final class GLRenderer {
         var framebuffer: GLuint = 0
     }
 
-    /// The most layers programs kept compiled; past it the cache starts again.
-    static let maximumLayerPrograms = 64
-    /// The most frames one stack holds: enough that the fixed cost of a flush vanishes against
-    /// the frames' own, few enough that a stack's memory stays small.
+    /// The most layers programs kept compiled; past it the cache starts again. A scene at one
+    /// size makes a few dozen shapes (tiles reached by different runs of layers); compiling one
+    /// costs tens of milliseconds, so they are kept across sizes.
+    static let maximumLayerPrograms = 512
+    /// The most frames one stack holds: enough that the fixed cost of a draw and a flush
+    /// vanishes against the frames' own.
     public static let maximumFramesPerStack = 64
-    /// The most pixels one stack holds (16 MB of RGBA8), whatever the frame size.
-    public static let maximumStackPixels = 1 << 22
+    /// The most pixels one stack holds (1 MB of RGBA8). On llvmpipe stacks pay off for small
+    /// frames only (measured with bench/floor-vs-gl.sh: 64 px 0.11 ms a frame in stacks of 64
+    /// against 0.19 one by one; 256 px and 512 px no faster), so a 512×512 frame is a stack alone.
+    public static let maximumStackPixels = 1 << 18
 
     /// Opens a context of `platform` on this thread and compiles the shaders.
     ///
@@ -106,9 +112,6 @@ public final class GLRenderer {
         gl.GetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &textureSide)
         gl.GetIntegerv(GLenum(GL_MAX_VIEWPORT_DIMS), &viewport)
         maxTextureRows = Int(textureSide)
-        var uniformVectors: GLint = 0
-        gl.GetIntegerv(GLenum(GL_MAX_FRAGMENT_UNIFORM_VECTORS), &uniformVectors)
-        maxUniformVectors = Int(uniformVectors)
         var inputComponents: GLint = 0
         gl.GetIntegerv(GLenum(GL_MAX_FRAGMENT_INPUT_COMPONENTS), &inputComponents)
         maxVaryingVectors = Int(inputComponents) / 4
@@ -121,7 +124,7 @@ public final class GLRenderer {
                                   uniforms: boxUniforms)
         setUpBuffers()
         // The plainest shape compiles now, so a broken shader is reported before any frame.
-        _ = try layerProgram([], vectorCount: 1) { "" }
+        _ = try layerProgram([-1], vectorCount: 1) { "" }
     }
 
     /// The EGL devices this machine offers (a GPU each, and Mesa's software device).
@@ -134,8 +137,8 @@ public final class GLRenderer {
     deinit {
         releasePixelBuffers()
         releaseTarget()
-        var textures = [recordTexture, entryTexture]
-        gl.DeleteTextures(2, &textures)
+        var textures = [recordTexture, entryTexture] + valueTextures
+        gl.DeleteTextures(4, &textures)
         gl.DeleteBuffers(1, &instanceBuffer)
         gl.DeleteBuffers(1, &tileBuffer)
         gl.DeleteVertexArrays(1, &vertexArray)
@@ -220,56 +223,64 @@ public final class GLRenderer {
         let resolution = (Float(width), Float(stackHeight))
         gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), target!.framebuffer)
         gl.Viewport(0, 0, GLsizei(width), GLsizei(stackHeight))
-        gl.BindVertexArray(vertexArray)
-        gl.Enable(GLenum(GL_SCISSOR_TEST))
-        for (f, (list, plan)) in zip(lists, plans).enumerated() {
-            let top = f * height
-            // The background where nothing can paint, then the layers over their union.
-            let bg = list.background
-            let final = resolvePixel(bg.r * bg.a, bg.g * bg.a, bg.b * bg.a, bg.a)
-            gl.Scissor(0, GLint(top), GLsizei(width), GLsizei(height))
-            gl.ClearColor(Float(final.0) / 255, Float(final.1) / 255, Float(final.2) / 255, Float(final.3) / 255)
-            gl.Clear(GLbitfield(GL_COLOR_BUFFER_BIT))
-            guard !plan.bounds.isEmpty else { continue }
-            // Tiles grouped by the layers that can reach them: each group is drawn by a program
-            // holding those layers alone.
-            let side = GLRenderer.tileSide(width: width, height: height)
-            var groups: [[Int]: [Float]] = [:]
-            var order: [[Int]] = []
+        // Every tile of every frame, grouped by the shape of the layers that can reach it (no
+        // layer: the background alone); each shape is one instanced draw over the whole stack,
+        // each tile reading its frame's numbers for those layers from `values`.
+        let side = GLRenderer.tileSide(width: width, height: height)
+        var values: [Float] = []
+        var draws: [[Int]: (plan: Int, layers: [Int], tiles: [Int32])] = [:]
+        var order: [[Int]] = []
+        for (f, plan) in plans.enumerated() {
+            var groups: [[Int]: (key: [Int], first: Int32)] = [:]  // layers → program key, first texel of their numbers
             for y0 in stride(from: 0, to: height, by: side) {
                 for x0 in stride(from: 0, to: width, by: side) {
                     let tile = PixelRect(x0: x0, y0: y0, x1: min(width, x0 + side), y1: min(height, y0 + side))
-                    let reaching = plan.layers.indices.filter { plan.layers[$0].reaches(tile) }
-                    guard !reaching.isEmpty else { continue }
-                    if groups[reaching] == nil { order.append(reaching) }
-                    groups[reaching, default: []] += [Float(tile.x0), Float(tile.y0), Float(tile.x1), Float(tile.y1)]
+                    let reaching = plan.bounds.intersects(tile) ? plan.layers.indices.filter { plan.layers[$0].reaches(tile) } : []
+                    let first: Int32
+                    let key: [Int]
+                    if let known = groups[reaching] {
+                        (key, first) = known
+                    } else {
+                        // The shape fixes the number of vec4s; -1 keeps the empty shape a key.
+                        let (shape, vectors) = plan.program(reaching)
+                        (key, first) = (shape + [-1], Int32(values.count / 4))
+                        values += vectors
+                        groups[reaching] = (key, first)
+                    }
+                    if draws[key] == nil {
+                        draws[key] = (f, reaching, [])
+                        order.append(key)
+                    }
+                    draws[key]!.tiles += [Int32(tile.x0), Int32(tile.y0), Int32(tile.x1), Int32(tile.y1), Int32(f * height), first]
                 }
             }
-            var rects: [Float] = []
-            var ranges: [(layers: [Int], first: Int, count: Int)] = []
-            for layers in order {
-                ranges.append((layers, rects.count / 4, groups[layers]!.count / 4))
-                rects += groups[layers]!
-            }
-            gl.BindVertexArray(tileArray)
-            gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), tileBuffer)
-            rects.withUnsafeBytes { gl.BufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
-            for range in ranges {
-                let (shape, vectors) = plan.program(range.layers)
-                let program = try layerProgram(shape, vectorCount: vectors.count / 4) { plan.code(range.layers) }
-                gl.UseProgram(program.id)
-                gl.Uniform2f(program["u_resolution"], resolution.0, resolution.1)
-                gl.Uniform1f(program["u_frameTop"], Float(top))
-                vectors.withUnsafeBufferPointer { gl.Uniform4fv(program["v"], GLsizei(vectors.count / 4), $0.baseAddress) }
-                gl.VertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 16, UnsafeRawPointer(bitPattern: range.first * 16))
-                gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(range.count))
-            }
         }
-        gl.Disable(GLenum(GL_SCISSOR_TEST))
+        values += repeatElement(0, count: 4 * FrameStack.textureWidth - values.count % (4 * FrameStack.textureWidth))
+        let maxTexels = FrameStack.textureWidth * maxTextureRows
+        guard values.count / 4 <= maxTexels else {
+            throw ThrobberError.invalid("draw list", "\(values.count / 4) vectors of discs, waves, arcs and boxes in a stack",
+                                        allowed: "at most \(maxTexels) on \(info.renderer)")
+        }
+        let valueTexture = valueTextures[nextValueTexture]
+        nextValueTexture = (nextValueTexture + 1) % valueTextures.count
+        upload(values, components: 4, to: valueTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
+        gl.ActiveTexture(GLenum(GL_TEXTURE0))
+        gl.BindTexture(GLenum(GL_TEXTURE_2D), valueTexture)
+        gl.BindVertexArray(tileArray)
+        gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), tileBuffer)
+        for key in order {
+            let draw = draws[key]!
+            let plan = plans[draw.plan]
+            let program = try layerProgram(key, vectorCount: plan.program(draw.layers).vectors.count / 4) { plan.code(draw.layers) }
+            gl.UseProgram(program.id)
+            gl.Uniform2f(program["u_resolution"], resolution.0, resolution.1)
+            gl.Uniform1i(program["u_values"], 0)
+            draw.tiles.withUnsafeBytes { gl.BufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
+            gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(draw.tiles.count / 6))
+        }
         guard plans.contains(where: { !$0.boxItems.isEmpty }) else { return }
         gl.BindVertexArray(vertexArray)
         let stack = FrameStack(lists, boxItems: plans.map(\.boxItems), width: width, height: height)
-        let maxTexels = FrameStack.textureWidth * maxTextureRows
         guard stack.records.count / 4 <= maxTexels, stack.entries.count <= maxTexels else {
             throw ThrobberError.invalid("draw list", "\(stack.recordCount) primitives",
                                         allowed: "at most \(maxTexels / 5) primitives in a stack on \(info.renderer)")
@@ -297,27 +308,21 @@ public final class GLRenderer {
         max(64, (max(width, height) + 7) / 8)
     }
 
-    /// The layers program of `shape` (`LayerPlan.program`) reading `vectorCount` vec4s,
-    /// compiled from `code` (LAYERS) on first use.
+    /// The layers program of shape `key` (`LayerPlan.program`'s shape) reading `vectorCount`
+    /// vec4s, compiled from `code` (LAYERS) on first use.
     ///
     /// - Throws: backend-failure when it does not compile (with the driver's log).
-    private func layerProgram(_ shape: [Int], vectorCount: Int, code: () -> String) throws -> GLProgram {
-        let key = shape + [vectorCount]
+    private func layerProgram(_ key: [Int], vectorCount: Int, code: () -> String) throws -> GLProgram {
         if let program = layerPrograms[key] { return program }
         if layerPrograms.count >= GLRenderer.maximumLayerPrograms {
             for program in layerPrograms.values { gl.DeleteProgram(program.id) }
             layerPrograms.removeAll()
         }
-        // Flat varyings where they fit (a few are kept for the driver's own), else uniforms.
-        let fromUniforms = vectorCount > maxVaryingVectors - 2
-        guard !fromUniforms || vectorCount <= maxUniformVectors else {
-            throw ThrobberError.invalid("draw list", "\(vectorCount) vectors of discs, waves, arcs and boxes reaching one tile",
-                                        allowed: "at most \(maxUniformVectors) on \(info.renderer)")
-        }
-        var program = try GLProgram(gl, library: library, vertex: "area.vert", fragment: "layers.frag",
-                                    defines: ["LAYER_VECTORS \(vectorCount)", "LAYERS \(code())"] + (fromUniforms ? ["LAYERS_FROM_UNIFORMS"] : []),
-                                    uniforms: ["u_resolution", "u_frameTop", fromUniforms ? "v_v" : "u_v"])
-        program.alias("v", to: fromUniforms ? "v_v" : "u_v")
+        // Flat varyings where they fit (a few are kept for the driver's own), else texels.
+        let fromTexture = vectorCount > maxVaryingVectors - 2
+        let program = try GLProgram(gl, library: library, vertex: "area.vert", fragment: "layers.frag",
+                                    defines: ["LAYER_VECTORS \(vectorCount)", "LAYERS \(code())"] + (fromTexture ? ["LAYERS_FROM_TEXTURE"] : []),
+                                    uniforms: ["u_resolution", "u_values"])
         layerPrograms[key] = program
         return program
     }
@@ -463,12 +468,16 @@ public final class GLRenderer {
         gl.BindVertexArray(tileArray)
         gl.GenBuffers(1, &tileBuffer)
         gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), tileBuffer)
+        // Per tile: rectangle (4 ints, read as floats), frame's top row and first texel (2 ints).
         gl.EnableVertexAttribArray(0)
-        gl.VertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), 16, nil)
+        gl.VertexAttribPointer(0, 4, GLenum(GL_INT), GLboolean(GL_FALSE), 24, nil)
         gl.VertexAttribDivisor(0, 1)
-        var textures: [GLuint] = [0, 0]
-        gl.GenTextures(2, &textures)
-        (recordTexture, entryTexture) = (textures[0], textures[1])
+        gl.EnableVertexAttribArray(1)
+        gl.VertexAttribIPointer(1, 2, GLenum(GL_INT), 24, UnsafeRawPointer(bitPattern: 16))
+        gl.VertexAttribDivisor(1, 1)
+        var textures: [GLuint] = [0, 0, 0, 0]
+        gl.GenTextures(4, &textures)
+        (recordTexture, entryTexture, valueTextures) = (textures[0], textures[1], [textures[2], textures[3]])
         for texture in textures {
             gl.BindTexture(GLenum(GL_TEXTURE_2D), texture)
             gl.TexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)

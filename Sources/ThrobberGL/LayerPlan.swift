@@ -51,21 +51,21 @@ struct LayerPlan {
             switch item {
             case .disc(let d):
                 add(item.bounds, item.annulus, [d.centerX, d.centerY, d.radius, 0], color: d.color, shape: 1) { o in
-                    "discCoverage(p, v_v[\(o)].xyz)"
+                    "discCoverage(p, V(\(o)).xyz)"
                 }
             case .wave(let w):
                 let values = [w.originX, w.amplitude, w.k, w.phase, w.baseline, w.bottom, w.clipCenterX, w.clipCenterY,
                               w.clipRadius, 0, 0, 0]
                 add(item.bounds, item.annulus, values, color: w.color, shape: w.clipRadius >= 0 ? 2 : 3) { o in
-                    let band = "waveBandCoverage(p, v_v[\(o)].x, v_v[\(o)].y, v_v[\(o)].z, v_v[\(o)].w, v_v[\(o + 1)].x, v_v[\(o + 1)].y)"
-                    return w.clipRadius >= 0 ? "\(band) * fillCoverage(circleDistance(p, v_v[\(o + 1)].zw, v_v[\(o + 2)].x))" : band
+                    let band = "waveBandCoverage(p, V(\(o)).x, V(\(o)).y, V(\(o)).z, V(\(o)).w, V(\(o + 1)).x, V(\(o + 1)).y)"
+                    return w.clipRadius >= 0 ? "\(band) * fillCoverage(circleDistance(p, V(\(o + 1)).zw, V(\(o + 2)).x))" : band
                 }
             case .arc(let a):
                 add(item.bounds, item.annulus, [a.centerX, a.centerY, a.radius, a.lineWidth, a.start, a.sweep, a.maskDirectionX, a.maskDirectionY],
                     color: a.color, shape: a.isFullCircle ? 4 : a.maskRotation >= 0 ? 5 : 6) { o in
-                    if a.isFullCircle { return "circleStrokeCoverage(p, v_v[\(o)].xy, v_v[\(o)].z, v_v[\(o)].w)" }
-                    let stroke = "strokeCoverage(arcDistance(p, v_v[\(o)].xy, v_v[\(o)].z, v_v[\(o + 1)].x, v_v[\(o + 1)].y), v_v[\(o)].w)"
-                    return a.maskRotation >= 0 ? "\(stroke) * ringMask(p - v_v[\(o)].xy, v_v[\(o + 1)].zw)" : stroke
+                    if a.isFullCircle { return "circleStrokeCoverage(p, V(\(o)).xy, V(\(o)).z, V(\(o)).w)" }
+                    let stroke = "strokeCoverage(arcDistance(p, V(\(o)).xy, V(\(o)).z, V(\(o + 1)).x, V(\(o + 1)).y), V(\(o)).w)"
+                    return a.maskRotation >= 0 ? "\(stroke) * ringMask(p - V(\(o)).xy, V(\(o + 1)).zw)" : stroke
                 }
             case .quads(let batch):
                 if let ring = batch.ring, addRing(ring, batch) { continue }
@@ -77,7 +77,7 @@ struct LayerPlan {
                     // cos θ and sin θ in single precision, as the CPU renderer computes them.
                     add(rect, nil, [q.centerX, q.centerY, q.cornerRadius, 0, q.halfX, q.halfY, cos(q.rotation), sin(q.rotation)],
                         color: q.color, shape: 7) { o in
-                        "boxCoverage(p, v_v[\(o)].xy, v_v[\(o + 1)].xy, v_v[\(o + 1)].zw, v_v[\(o)].z)"
+                        "boxCoverage(p, V(\(o)).xy, V(\(o + 1)).xy, V(\(o + 1)).zw, V(\(o)).z)"
                     }
                 }
             }
@@ -90,7 +90,7 @@ struct LayerPlan {
                               _ coverage: @escaping (Int) -> String) {
         let count = values.count / 4
         layers.append(Layer(values: [Float(rect.x0), Float(rect.y0), Float(rect.x1), Float(rect.y1)] + values + [color.r, color.g, color.b, color.a],
-                            shape: shape, statement: { o in "dst = paint(dst, v_v[\(o + 1 + count)], inside(p, v_v[\(o)]) * \(coverage(o + 1))); " },
+                            shape: shape, statement: { o in "dst = paint(dst, V(\(o + 1 + count)), inside(p, V(\(o))) * \(coverage(o + 1))); " },
                             bounds: rect, annulus: annulus))
         bounds = PixelRect.union([bounds, rect])
     }
@@ -176,8 +176,8 @@ struct LayerPlan {
                                cos(base.rotation), sin(base.rotation), base.cornerRadius, Float(steps),
                                Float(first), Float(span), Float(firstCandidate), Float(candidates)]
         let call = { (at: Int, j: String) in
-            "ringBoxCoverage(p, v_v[\(at + 1)].xy, v_v[\(at + 1)].z, v_v[\(at + 1)].w, v_v[\(at + 2)].xy, v_v[\(at + 2)].zw, "
-                + "v_v[\(at + 3)].xy, v_v[\(at + 3)].z, v_v[\(at + 3)].w, v_v[\(at + 4)].x, v_v[\(at + 4)].y, \(j), place)"
+            "ringBoxCoverage(p, V(\(at + 1)).xy, V(\(at + 1)).z, V(\(at + 1)).w, V(\(at + 2)).xy, V(\(at + 2)).zw, "
+                + "V(\(at + 3)).xy, V(\(at + 3)).z, V(\(at + 3)).w, V(\(at + 4)).x, V(\(at + 4)).y, \(j), place)"
         }
         let statement: (Int) -> String
         if coloured {
@@ -189,17 +189,17 @@ struct LayerPlan {
             }
             for c in byPlace { values += [c.r, c.g, c.b, c.a] }
             statement = { at in
-                "{ float c = inside(p, v_v[\(at)]) * \(call(at, "0.0")); dst = paint(dst, v_v[\(at + 5) + int(min(place, \(span).0))], c); } "
+                "{ float c = inside(p, V(\(at))) * \(call(at, "0.0")); dst = paint(dst, V(\(at + 5) + int(min(place, \(span).0))), c); } "
             }
         } else {
             let colour = batch.instances[0].color
             values += [colour.r, colour.g, colour.b, colour.a]
             statement = { at in
                 guard unrolled else {
-                    return "for (int j = 0; j < int(v_v[\(at + 4)].w); ++j) { dst = paint(dst, v_v[\(at + 5)], inside(p, v_v[\(at)]) * "
-                        + "\(call(at, "v_v[\(at + 4)].z + float(j)"))); } "
+                    return "for (int j = 0; j < int(V(\(at + 4)).w); ++j) { dst = paint(dst, V(\(at + 5)), inside(p, V(\(at))) * "
+                        + "\(call(at, "V(\(at + 4)).z + float(j)"))); } "
                 }
-                return (-neighbours...neighbours).map { "dst = paint(dst, v_v[\(at + 5)], inside(p, v_v[\(at)]) * \(call(at, "\($0).0"))); " }
+                return (-neighbours...neighbours).map { "dst = paint(dst, V(\(at + 5)), inside(p, V(\(at))) * \(call(at, "\($0).0"))); " }
                     .joined()
             }
         }
