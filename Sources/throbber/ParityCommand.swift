@@ -13,8 +13,8 @@ enum ParityCommand: Subcommand {
         pixels under the parity rule (SPEC §0): every channel within D, except that where either
         image's alpha is ≤ 1 only alpha is compared. One line per case (scene, scale, t, largest
         channel difference, pixels off by more than 1 and by more than D, PSNR) and a summary.
-        A failing case prints the `throbber render` command that renders its observed image, and
-        its expected, observed and heat-map images go into --out.
+        A failing case prints the `throbber render` command that renders its observed image (a
+        random case always does), and its expected, observed and heat-map images go into --out.
         Exit 0 when every case passes, 1 when any mismatches.
 
         By default the cases are the matrix: every scene × scale × time with default parameters.
@@ -182,7 +182,7 @@ enum ParityCommand: Subcommand {
             for planned in plan {
                 let (width, height) = planned.scene.pixelSize
                 print("\(planned.id)\(planned.index.map { " #\($0)" } ?? "") @\(formatNumber(planned.scene.scale))x t=\(formatNumber(planned.t)) "
-                      + "(\(width)×\(height)) — " + reproCommand(program: program, planned, backend: backend == .auto ? .gl : backend, device: device))
+                      + "(\(width)×\(height)) — " + reproCommand(program: program, planned, backend: backend, device: device))
             }
             return
         }

@@ -106,6 +106,23 @@ struct RandomParityTests {
         }
     }
 
+    @Test func helpNamesTheRandomOptions() throws {
+        let help = try runThrobber(["parity", "--help"])
+        #expect(help.status == 0)
+        for option in ["--random N", "--seed S", "--set NAME=VALUE", "--dry-run", "alpha is ≤ 1"] {
+            #expect(help.stdout.contains(option), "\(option)")
+        }
+    }
+
+    @Test func dryRunListsTheCasesWithoutRendering() throws {
+        let result = try runThrobber(["parity", "--random", "2", "--seed", "11", "--scenes", "ring", "--dry-run"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("ring #0 @") && lines[1].hasPrefix("ring #1 @"), "\(result.stdout)")
+        #expect(lines.allSatisfy { $0.contains("throbber render ring --start ") })
+        #expect(!result.stdout.contains("GL_RENDERER"))
+    }
+
     @Test func badRandomInputIsAUsageError() throws {
         let unknown = try runThrobber(["parity", "--random", "2", "--set", "tickCont=6"])
         #expect(unknown.status == 64 && unknown.stderr.contains("did you mean 'tickCount'"))

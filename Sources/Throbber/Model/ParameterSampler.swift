@@ -191,6 +191,7 @@ public struct ParameterSampler: Sendable {
         }
     }
 
+    /// Whether the parameter holds an integer, so its draws are whole.
     func isInteger<Model>(_ parameter: SceneParameter<Model>) -> Bool {
         if case .integer = parameter.kind { return true }
         return false
