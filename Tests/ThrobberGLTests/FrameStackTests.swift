@@ -27,7 +27,7 @@ struct FrameStackTests {
 
     /// Boxes scattered without a ring: what only the boxes pass can draw.
     static func scatteredBoxes(count: Int, side: Int = 64) -> DrawList {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let boxes = (0..<count).map { _ in
             QuadInstance(centerX: generator.next(in: 0...Double(side)), centerY: generator.next(in: 0...Double(side)),
                          halfX: generator.next(in: 0.2...9), halfY: generator.next(in: 0.2...5), rotation: generator.next(in: 0...7),
@@ -118,18 +118,9 @@ struct FrameStackTests {
     }
 }
 
-/// A small deterministic generator for test data (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
+    /// A number drawn uniformly from `range`.
     mutating func next(in range: ClosedRange<Double>) -> Double {
-        range.lowerBound + (range.upperBound - range.lowerBound) * Double(next() >> 11) / Double(1 << 53)
+        range.lowerBound + (range.upperBound - range.lowerBound) * nextUnit()
     }
 }
