@@ -13,6 +13,7 @@ public enum AtomicFile {
     ///   cannot be created; `ioError` (naming the path and the system's reason) when writing fails,
     ///   for example on a full disk.
     public static func write(_ data: Data, to url: URL, overwrite: Bool) throws {
+        if try writeIntoSpecialFile(url.path, { fd in writeAll(data, to: fd) }) { return }
         let directory = url.deletingLastPathComponent().path
         if !overwrite, try writeUnnamed(data, directory: directory, path: url.path) { return }
         let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
@@ -87,6 +88,17 @@ public enum AtomicFile {
     ///
     /// - Throws: `cannotCreate` when `path` exists and `overwrite` is false; `ioError` otherwise.
     public static func place(_ temporary: String, at path: String, overwrite: Bool) throws {
+        let copied: Bool
+        do {
+            copied = try writeIntoSpecialFile(path) { fd in copy(temporary, to: fd) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        if copied {
+            unlink(temporary)
+            return
+        }
         if overwrite {
             guard rename(temporary, path) == 0 else {
                 let reason = String(cString: strerror(errno))
@@ -103,6 +115,62 @@ public enum AtomicFile {
                 throw ThrobberError("\(path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
             }
             throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", exitCode: .ioError)
+        }
+    }
+
+    /// Writes into what is at `path` when it is a character device or a FIFO (`/dev/null`, a
+    /// named pipe another program reads): it is opened and written, never unlinked or replaced,
+    /// whatever `overwrite` says — it is not a file of ours. A block device, a socket or a
+    /// directory is refused.
+    ///
+    /// - Parameter body: writes the bytes to the descriptor; returns 0 or the errno that failed.
+    /// - Returns: false when `path` is a regular file, a symbolic link or absent (the caller
+    ///   writes a file as usual).
+    /// - Throws: `cannotCreate` for a block device, socket or directory, or when it cannot be
+    ///   opened; `ioError` when writing fails.
+    static func writeIntoSpecialFile(_ path: String, _ body: (Int32) -> Int32) throws -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return false }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFLNK:
+            return false
+        case S_IFCHR, S_IFIFO:
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw ThrobberError("cannot open \(path) for writing: \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
+            }
+            var failure = body(fd)
+            if close(fd) != 0 && failure == 0 { failure = errno }
+            guard failure == 0 else {
+                throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", exitCode: .ioError)
+            }
+            return true
+        case S_IFBLK:
+            throw ThrobberError("\(path) is a block device; refusing to write into it (give a file name)", exitCode: .cannotCreate)
+        case S_IFDIR:
+            throw ThrobberError("\(path) is a directory; give a file name", exitCode: .cannotCreate)
+        default:
+            throw ThrobberError("\(path) is a socket; give a file name or a FIFO", exitCode: .cannotCreate)
+        }
+    }
+
+    /// Copies the file at `source` to `fd`, 1 MB at a time.
+    ///
+    /// - Returns: 0, or the errno of the read or write that failed.
+    private static func copy(_ source: String, to fd: Int32) -> Int32 {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { return errno }
+        defer { close(input) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if count == 0 { return 0 }
+            let failure = writeAll(Data(buffer[0..<count]), to: fd)
+            if failure != 0 { return failure }
         }
     }
 
