@@ -111,7 +111,7 @@ struct FrameStack {
                     for candidate in cells[cy * columns + cx] where seen[Int(candidate)] != b {
                         seen[Int(candidate)] = b
                         let r = reach[Int(candidate)]
-                        guard r.bounds.intersects(box), r.reaches(box) else { continue }
+                        guard r.reaches(box) else { continue }
                         if !r.isBox { boxesOnly = false }
                         list.append(candidate)
                     }
@@ -135,9 +135,11 @@ struct FrameStack {
         var annulus: Annulus?
         var isBox: Bool
 
-        /// Whether some pixel centre of `rect` can lie inside the annulus: the rectangle comes
-        /// within the outer circle and is not wholly inside the inner one.
+        /// Whether some pixel centre of `rect` can lie in the record's bounds and annulus: the
+        /// rectangles share a pixel, and `rect` comes within the outer circle and is not wholly
+        /// inside the inner one.
         func reaches(_ rect: PixelRect) -> Bool {
+            guard bounds.intersects(rect) else { return false }
             guard let a = annulus else { return true }
             let x0 = Float(rect.x0), y0 = Float(rect.y0), x1 = Float(rect.x1), y1 = Float(rect.y1)
             let nx = max(x0 - a.centerX, 0, a.centerX - x1), ny = max(y0 - a.centerY, 0, a.centerY - y1)

@@ -18,18 +18,19 @@ public struct GLInfo: Sendable, Equatable, Codable {
 ///
 /// One pass where one pass can do it, writing final 8-bit pixels — no float target, no separate
 /// resolve:
-/// - *layers* (Shaders/layers.frag): one quad over the frame, whose fragment shader paints every
-///   disc, wave, arc, single box and ring of boxes (tick rings, spinner leaves) per pixel, in
-///   paint order, blending source-over in registers and quantising once (SPEC §0). The program
-///   is compiled once per shape of draw list (`LayerPlan`) and reads only uniforms.
+/// - *layers* (Shaders/layers.frag): tiles of the frame, whose fragment shader paints every
+///   disc, wave, arc, single box and ring of boxes (tick rings, spinner leaves) that reaches the
+///   tile, per pixel, in paint order, blending source-over in registers and quantising once
+///   (SPEC §0). The program is compiled once per shape of the layers it paints (`LayerPlan`); the
+///   numbers reach it as flat varyings, fetched per vertex from a texture.
 /// - *boxes* (Shaders/boxes.frag), only for quad batches that are not a usable ring: instanced
 ///   quads, each pixel of a box computing its whole stack — every item that can reach it — the
 ///   same way, over what the layers pass wrote there (`FrameStack`).
 ///
 /// Many frames per flush: `render(_ lists:)` paints a stack of frames one above the other in one
-/// target — a layers draw per frame, one instanced boxes draw for all of them — and reads the
-/// stack back with one `glReadPixels`, so the fixed cost of a flush and a readback is paid per
-/// stack, not per frame.
+/// target — one instanced layers draw per shape and one instanced boxes draw for all of them —
+/// and reads the stack back at once, so the fixed cost of a draw, a flush and a readback is paid
+/// per stack, not per frame.
 ///
 /// Rows: GL row j holds image row j (image y down) — the vertex shaders map image coordinates
 /// to clip space unflipped — so `glReadPixels`, which returns row 0 first, yields the image's
@@ -56,10 +57,8 @@ public final class GLRenderer {
     private var instanceBuffer: GLuint = 0
     private var recordTexture: GLuint = 0
     private var entryTexture: GLuint = 0
-    /// The layers' numbers of every tile group of the stack (area.vert's `u_values`), two in
-    /// turn: re-specifying the texture the previous stack drew from made llvmpipe wait.
-    private var valueTextures: [GLuint] = [0, 0]
-    private var nextValueTexture = 0
+    /// The layers' numbers of every tile group of the stack (area.vert's `u_values`).
+    private var valueTexture: GLuint = 0
     /// Rows a texture may have (`GL_MAX_TEXTURE_SIZE`): the records and lists are textures
     /// `FrameStack.textureWidth` texels wide.
     private let maxTextureRows: Int
@@ -137,8 +136,8 @@ public final class GLRenderer {
     deinit {
         releasePixelBuffers()
         releaseTarget()
-        var textures = [recordTexture, entryTexture] + valueTextures
-        gl.DeleteTextures(4, &textures)
+        var textures = [recordTexture, entryTexture, valueTexture]
+        gl.DeleteTextures(3, &textures)
         gl.DeleteBuffers(1, &instanceBuffer)
         gl.DeleteBuffers(1, &tileBuffer)
         gl.DeleteVertexArrays(1, &vertexArray)
@@ -148,8 +147,8 @@ public final class GLRenderer {
 
     /// Renders one frame and reads it back.
     ///
-    /// - Throws: a usage error when the canvas exceeds the driver's limits or the list more
-    ///   primitives than the driver's uniforms hold; backend-failure when the framebuffer is
+    /// - Throws: a usage error when the canvas exceeds the driver's limits or a stack holds more
+    ///   numbers than the driver's textures do; backend-failure when the framebuffer is
     ///   incomplete, a layers program does not compile or GL reports an error.
     public func render(_ list: DrawList) throws -> Image {
         try render([list])[0]
@@ -228,27 +227,28 @@ public final class GLRenderer {
         // each tile reading its frame's numbers for those layers from `values`.
         let side = GLRenderer.tileSide(width: width, height: height)
         var values: [Float] = []
-        var draws: [[Int]: (plan: Int, layers: [Int], tiles: [Int32])] = [:]
+        var draws: [[Int]: (plan: Int, layers: [Int], vectorCount: Int, tiles: [Int32])] = [:]
         var order: [[Int]] = []
         for (f, plan) in plans.enumerated() {
-            var groups: [[Int]: (key: [Int], first: Int32)] = [:]  // layers → program key, first texel of their numbers
+            // Layers → program key, vec4s, first texel of their numbers.
+            var groups: [[Int]: (key: [Int], vectorCount: Int, first: Int32)] = [:]
             for y0 in stride(from: 0, to: height, by: side) {
                 for x0 in stride(from: 0, to: width, by: side) {
                     let tile = PixelRect(x0: x0, y0: y0, x1: min(width, x0 + side), y1: min(height, y0 + side))
                     let reaching = plan.bounds.intersects(tile) ? plan.layers.indices.filter { plan.layers[$0].reaches(tile) } : []
-                    let first: Int32
-                    let key: [Int]
+                    let group: (key: [Int], vectorCount: Int, first: Int32)
                     if let known = groups[reaching] {
-                        (key, first) = known
+                        group = known
                     } else {
                         // The shape fixes the number of vec4s; -1 keeps the empty shape a key.
                         let (shape, vectors) = plan.program(reaching)
-                        (key, first) = (shape + [-1], Int32(values.count / 4))
+                        group = (shape + [-1], vectors.count / 4, Int32(values.count / 4))
                         values += vectors
-                        groups[reaching] = (key, first)
+                        groups[reaching] = group
                     }
+                    let (key, first) = (group.key, group.first)
                     if draws[key] == nil {
-                        draws[key] = (f, reaching, [])
+                        draws[key] = (f, reaching, group.vectorCount, [])
                         order.append(key)
                     }
                     draws[key]!.tiles += [Int32(tile.x0), Int32(tile.y0), Int32(tile.x1), Int32(tile.y1), Int32(f * height), first]
@@ -261,8 +261,6 @@ public final class GLRenderer {
             throw ThrobberError.invalid("draw list", "\(values.count / 4) vectors of discs, waves, arcs and boxes in a stack",
                                         allowed: "at most \(maxTexels) on \(info.renderer)")
         }
-        let valueTexture = valueTextures[nextValueTexture]
-        nextValueTexture = (nextValueTexture + 1) % valueTextures.count
         upload(values, components: 4, to: valueTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
         gl.ActiveTexture(GLenum(GL_TEXTURE0))
         gl.BindTexture(GLenum(GL_TEXTURE_2D), valueTexture)
@@ -271,7 +269,7 @@ public final class GLRenderer {
         for key in order {
             let draw = draws[key]!
             let plan = plans[draw.plan]
-            let program = try layerProgram(key, vectorCount: plan.program(draw.layers).vectors.count / 4) { plan.code(draw.layers) }
+            let program = try layerProgram(key, vectorCount: draw.vectorCount) { plan.code(draw.layers) }
             gl.UseProgram(program.id)
             gl.Uniform2f(program["u_resolution"], resolution.0, resolution.1)
             gl.Uniform1i(program["u_values"], 0)
@@ -303,7 +301,7 @@ public final class GLRenderer {
     }
 
     /// The side of the tiles the layers pass groups by the layers reaching them: an eighth of
-    /// the frame's longer side, at least 32 px (a small frame is a tile or a few).
+    /// the frame's longer side, at least 64 px (a small frame is a tile or a few).
     static func tileSide(width: Int, height: Int) -> Int {
         max(64, (max(width, height) + 7) / 8)
     }
@@ -475,9 +473,9 @@ public final class GLRenderer {
         gl.EnableVertexAttribArray(1)
         gl.VertexAttribIPointer(1, 2, GLenum(GL_INT), 24, UnsafeRawPointer(bitPattern: 16))
         gl.VertexAttribDivisor(1, 1)
-        var textures: [GLuint] = [0, 0, 0, 0]
-        gl.GenTextures(4, &textures)
-        (recordTexture, entryTexture, valueTextures) = (textures[0], textures[1], [textures[2], textures[3]])
+        var textures: [GLuint] = [0, 0, 0]
+        gl.GenTextures(3, &textures)
+        (recordTexture, entryTexture, valueTexture) = (textures[0], textures[1], textures[2])
         for texture in textures {
             gl.BindTexture(GLenum(GL_TEXTURE_2D), texture)
             gl.TexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)

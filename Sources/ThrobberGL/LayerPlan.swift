@@ -6,8 +6,9 @@ import Throbber
 /// into a program's shape (LAYERS) and its numbers (`v_v`).
 ///
 /// Discs, waves and arcs become one statement each; a quad batch becomes one statement per box
-/// when it has few, or one for the whole batch when it is a ring of boxes (`QuadRing`) whose boxes
-/// near any pixel are few; any other batch is left to the boxes pass (`boxItems`).
+/// when it has few, or one for the whole batch when it is a ring of boxes (`QuadRing`) whose steps
+/// are consecutive (and, with boxes of several colours, never overlap); any other batch is left
+/// to the boxes pass (`boxItems`).
 struct LayerPlan {
     /// The most boxes of a batch that is not a usable ring drawn as single layers; a larger one
     /// goes to the boxes pass.
@@ -31,8 +32,7 @@ struct LayerPlan {
 
         /// Whether some pixel centre of `rect` can lie in the layer's bounds and annulus.
         func reaches(_ rect: PixelRect) -> Bool {
-            guard bounds.intersects(rect) else { return false }
-            return FrameStack.Reach(bounds: bounds, annulus: annulus, isBox: false).reaches(rect)
+            FrameStack.Reach(bounds: bounds, annulus: annulus, isBox: false).reaches(rect)
         }
     }
 
@@ -115,8 +115,9 @@ struct LayerPlan {
         return code
     }
 
-    /// Appends a ring of boxes as one layer when its boxes are consecutive steps of one turn and
-    /// few of them can reach any pixel; returns false (and appends nothing) otherwise.
+    /// Appends a ring of boxes as one layer when its boxes are consecutive steps of one turn and,
+    /// if they differ in colour, no two can cover one pixel; returns false (and appends nothing)
+    /// otherwise.
     private mutating func addRing(_ ring: QuadRing, _ batch: QuadBatch) -> Bool {
         let steps = ring.steps
         guard steps >= 1, ring.slots.count == batch.instances.count, !batch.bounds.isEmpty else { return false }
