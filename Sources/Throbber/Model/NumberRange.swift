@@ -9,6 +9,20 @@ public enum NumberRange: Sendable, Equatable {
     case above(Double)
     /// Finite numbers in the closed interval.
     case closed(Double, Double)
+    /// Numbers ≥ the first bound and ≤ the second: a length or time that may be 0, bounded so
+    /// that nothing derived from it can overflow (`Limits`).
+    case atLeastAtMost(Double, Double)
+    /// Numbers > the first bound and ≤ the second: a size, rate or span that must be positive.
+    case aboveAtMost(Double, Double)
+
+    /// Whether every allowed value lies between two finite bounds (every scene parameter's does).
+    public var isBounded: Bool {
+        switch self {
+        case .any, .atLeast, .above: return false
+        case .closed(let low, let high), .atLeastAtMost(let low, let high), .aboveAtMost(let low, let high):
+            return low.isFinite && high.isFinite
+        }
+    }
 
     /// Whether `value` is allowed.
     public func contains(_ value: Double) -> Bool {
@@ -17,7 +31,8 @@ public enum NumberRange: Sendable, Equatable {
         case .any: return true
         case .atLeast(let low): return value >= low
         case .above(let low): return value > low
-        case .closed(let low, let high): return value >= low && value <= high
+        case .closed(let low, let high), .atLeastAtMost(let low, let high): return value >= low && value <= high
+        case .aboveAtMost(let low, let high): return value > low && value <= high
         }
     }
 
@@ -28,6 +43,8 @@ public enum NumberRange: Sendable, Equatable {
         case .atLeast(let low): return "a finite number ≥ \(formatNumber(low))"
         case .above(let low): return "a finite number > \(formatNumber(low))"
         case .closed(let low, let high): return "a number in [\(formatNumber(low)), \(formatNumber(high))]"
+        case .atLeastAtMost(let low, let high): return "a finite number ≥ \(formatNumber(low)) and ≤ \(formatNumber(high))"
+        case .aboveAtMost(let low, let high): return "a finite number > \(formatNumber(low)) and ≤ \(formatNumber(high))"
         }
     }
 }

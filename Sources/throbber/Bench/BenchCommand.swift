@@ -114,10 +114,16 @@ enum BenchCommand: Subcommand {
     }
 
     static func parse(_ arguments: ParsedArguments) throws -> Settings {
-        func list(_ name: String, _ fallback: String) -> [String] {
-            (arguments.value(name) ?? fallback).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        /// A comma-separated list option; an empty list is a usage error (every list names
+        /// something to measure, and the bench indexes its first entry).
+        func list(_ name: String, _ fallback: String) throws -> [String] {
+            let items = (arguments.value(name) ?? fallback).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !items.isEmpty, !items.contains(where: \.isEmpty) else {
+                throw ThrobberError.invalid(name, arguments.value(name) ?? fallback, allowed: "a non-empty comma-separated list, e.g. \(fallback)")
+            }
+            return items
         }
-        var scenes = list("--scenes", "wave-ball")
+        var scenes = try list("--scenes", "wave-ball")
         if scenes == ["all"] { scenes = SceneRegistry.ids }
         for id in scenes where !SceneRegistry.ids.contains(id) {
             throw ThrobberError.unknown("scene", id, known: SceneRegistry.ids)
