@@ -113,11 +113,11 @@ extension Job {
         return URL(fileURLWithPath: path).deletingPathExtension().path
     }
 
-    /// Whether `path` is a pipe, FIFO or character device rather than a file in a directory.
+    /// Whether `path` names a process's pipe, such as the `/dev/fd/63` of `<(echo …)` or
+    /// `/dev/stdin`, whose directory cannot hold the files a job writes beside it.
     static func isStream(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return false }
-        return (info.st_mode & S_IFMT) == S_IFIFO || (info.st_mode & S_IFMT) == S_IFCHR
+        let directory = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
+        return directory == "/dev" || directory.hasPrefix("/dev/") || directory == "/proc" || directory.hasPrefix("/proc/")
     }
 
     /// The largest job file read, in bytes: far more than any job needs, and it bounds the
@@ -134,7 +134,7 @@ extension Job {
     ///   directory); `dataError` when it is larger than `largestFile`.
     public static func readInput(_ path: String, what: String) throws -> [UInt8] {
         func failure(_ reason: String) -> ThrobberError {
-            ThrobberError("cannot read \(what) \(ThrobberError.echoed(path)): \(reason)", exitCode: .noInput)
+            ThrobberError("cannot read \(what) \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): \(reason)", exitCode: .noInput)
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
@@ -152,7 +152,7 @@ extension Job {
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
             guard bytes.count <= largestFile else {
-                throw ThrobberError("\(ThrobberError.echoed(path)): a \(what) is at most \(largestFile) bytes", exitCode: .dataError)
+                throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): a \(what) is at most \(largestFile) bytes", exitCode: .dataError)
             }
         }
     }

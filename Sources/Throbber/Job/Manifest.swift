@@ -84,9 +84,9 @@ extension Manifest {
         do {
             root = try JSONNode.parse(String(decoding: data, as: UTF8.self))
         } catch let error as JSONParseError {
-            throw ThrobberError("\(ThrobberError.echoed(path)):\(error.line):\(error.column): \(error.message)", exitCode: .dataError)
+            throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)):\(error.line):\(error.column): \(error.message)", exitCode: .dataError)
         }
-        let reader = JobReader(path: ThrobberError.echoed(path), base: "", backends: [])
+        let reader = JobReader(path: ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho), base: "", backends: [])
         func required<T>(_ m: [String: JSONNode.Member], _ key: String, in node: JSONNode, _ read: (JSONNode.Member?) throws -> T?) throws -> T {
             guard let value = try read(m[key]) else { throw reader.fail(node, "a Throbber manifest needs \"\(key)\"") }
             return value

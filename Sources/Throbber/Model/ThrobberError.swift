@@ -64,21 +64,24 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
 extension ThrobberError {
     /// The longest text echoed whole in a message; longer text is cut (`echoed`).
     public static let longestEcho = 60
+    /// The longest path echoed whole: paths are what a user looks for in a message, and the
+    /// file name is at the end.
+    public static let longestPathEcho = 400
 
     /// `text` as a message quotes it: whole when it has at most `longestEcho` characters,
     /// else its first `longestEcho` characters, an ellipsis and its length, e.g.
     /// `aaaa… (52428800 chars)`, so a value of megabytes never becomes a message of megabytes.
     /// Newlines and other control characters are shown escaped, so the message stays one line.
-    public static func echoed(_ text: String) -> String {
+    public static func echoed(_ text: String, longest: Int = longestEcho) -> String {
         var count = 0
         var out = ""
         for character in text {
             count += 1
-            if count > longestEcho { continue }
+            if count > longest { continue }
             out += character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f })
                 ? String(character) : character.unicodeScalars.map { $0.escaped(asASCII: true) }.joined()
         }
-        return count > longestEcho ? out + "… (\(count) chars)" : out
+        return count > longest ? out + "… (\(count) chars)" : out
     }
 }
 

@@ -50,7 +50,7 @@ public enum SpriteSheet {
         guard width <= Double(Limits.sheetSide), height <= Double(Limits.sheetSide),
               width * height <= Double(Limits.sheetPixels) else {
             throw ThrobberError(
-                "sheet \(ThrobberError.echoed(path)) is too large: \(frameCount) frame\(frameCount == 1 ? "" : "s") of "
+                "sheet \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)) is too large: \(frameCount) frame\(frameCount == 1 ? "" : "s") of "
                     + "\(frameWidth)×\(frameHeight) px in \(cells) column\(cells == 1 ? "" : "s") make "
                     + "\(formatNumber(width))×\(formatNumber(height)) px; a sheet is at most \(Limits.sheetSide) px a side "
                     + "and \(Limits.sheetPixels) px in all (fewer frames, another \"columns\", or a smaller scale)",

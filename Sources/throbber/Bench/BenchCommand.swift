@@ -85,12 +85,15 @@ enum BenchCommand: Subcommand {
             throw ThrobberError("bench refuses to time a debug build; build with `swift build -c release` and run "
                                 + ".build/release/throbber bench (or pass --allow-debug)", exitCode: .usage)
         }
-        FileHandle.standardError.write(Data("throbber bench: WARNING: this is a DEBUG build; its figures are not representative\n".utf8))
         #endif
         guard arguments.positionals.isEmpty else {
             throw ThrobberError("bench takes no positional arguments: \(arguments.positionals.joined(separator: " "))", exitCode: .usage)
         }
         let settings = try parse(arguments)
+        #if DEBUG
+        // After the options are checked, so a usage error stays one line.
+        FileHandle.standardError.write(Data("throbber bench: WARNING: this is a DEBUG build; its figures are not representative\n".utf8))
+        #endif
         if arguments.has("--png-sweep") {
             try PNGSweep.run(settings, jsonPath: arguments.value("--json"))
             return
