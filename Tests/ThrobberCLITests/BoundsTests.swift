@@ -30,16 +30,17 @@ struct BoundsTests {
 
     @Test(arguments: [
         // fps 1e-300 with a loop: one frame lasting 1e300 s (was: Double→Int trap in LoopPlan).
-        (job("\"fps\":1e-300,\"loop\":true"), ["fps", "1e-300", "1000000 s"]),
+        (job("\"fps\":1e-300,\"loop\":true"), ["invalid fps 1e-300", "[0.001, 1000]"]),
         // fps 1e20 (was: a trap in the Y4M frame rate and the frame times).
-        (job("\"fps\":1e20,\"frames\":2"), ["invalid fps 1e20", "≤ 1000"]),
+        (job("\"fps\":1e20,\"frames\":2"), ["invalid fps 1e20", "[0.001, 1000]"]),
         (job("\"duration\":1e20"), ["invalid duration 1e20", "≤ 1000000"]),
         (job("\"loop\":true,\"loopSeconds\":1e20"), ["invalid loopSeconds 1e20", "≤ 1000000"]),
         // 60 million frames from duration × fps: capped like "frames", before planning.
         (job("\"duration\":1000000,\"fps\":60"), ["duration × fps", "60000000", "at most 10000000"]),
         (job("\"loop\":true,\"loopSeconds\":1000000,\"fps\":1000"), ["loopSeconds × fps", "at most 10000000"]),
-        // A tiny fps over many frames ends after the latest time.
-        (job("\"fps\":0.0001,\"frames\":1000"), ["invalid fps 0.0001", "at most 1000000 s"]),
+        // A slow frame rate over many frames ends after the latest time.
+        (job("\"fps\":0.01,\"frames\":100000"), ["invalid fps 0.01", "at t = 9999900 s", "at most 1000000 s"]),
+        (job("\"start\":999999,\"fps\":1,\"frames\":3"), ["invalid fps 1", "at most 1000000 s"]),
         (job("\"start\":1e300"), ["invalid start 1e300", "≤ 1000000"]),
         (job("\"scale\":1e300"), ["invalid scale 1e300", "≤ 64"]),
         (job("\"scales\":[1,1e300]"), ["a scale must be a number > 0 and ≤ 64"]),
@@ -75,7 +76,9 @@ struct BoundsTests {
         (["render", "pull-wave", "--set", "pull=1e308", "-o", "o3"], ["invalid pull '1e308'", "≤ 100000"]),
         (["render", "wave-ball", "--set", "amplitude=1e300", "--backend", "cpu", "-o", "o4"], ["invalid amplitude '1e300'"]),
         (["render", "double-wave", "--set", "phaseSpeed=1e300", "--backend", "cpu", "-o", "o5"], ["invalid phaseSpeed '1e300'"]),
-        (["render", "activity", "--set", "secondsPerLoop=1e-300", "--backend", "cpu", "-o", "o6", "--fps", "1e9"], ["invalid --fps '1e9'", "≤ 1000"]),
+        (["render", "activity", "--set", "secondsPerLoop=1e-300", "--backend", "cpu", "-o", "o6"], ["invalid secondsPerLoop '1e-300'", "[0.001, 1000000]"]),
+        (["render", "activity", "--backend", "cpu", "-o", "o6", "--fps", "1e9"], ["invalid --fps '1e9'", "[0.001, 1000]"]),
+        (["render", "activity", "--backend", "cpu", "-o", "o6", "--fps", "1e-300"], ["invalid --fps '1e-300'", "[0.001, 1000]"]),
         (["render", "ring", "--scale", "1e300", "-o", "o7"], ["invalid scale '1e300'", "≤ 64"]),
         (["render", "ring", "--start", "1e300", "-o", "o8"], ["invalid --start '1e300'", "≤ 1000000"]),
         (["parity", "--at", "1e308"], ["invalid --at '1e308'", "1000000"]),

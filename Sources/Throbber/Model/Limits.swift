@@ -22,6 +22,10 @@ public enum Limits {
     public static let time = 1_000_000.0
     /// The fastest frame rate.
     public static let fps = 1000.0
+    /// The slowest frame rate (a frame every 1000 s; Y4M and ffmpeg take the rate in thousandths).
+    public static let slowestFPS = 0.001
+    /// The shortest period parameter (`secondsPerLoop`, `progressDuration`), in seconds.
+    public static let shortestPeriod = 0.001
     /// The largest pixel scale.
     public static let scale = 64.0
     /// The most frames one clip may have, given as `frames` or derived from duration × fps or
@@ -43,13 +47,15 @@ public enum Limits {
     /// The range of a length parameter that must be positive.
     public static let positiveLengthRange = NumberRange.aboveAtMost(0, length)
     /// The range of `fps` and `--fps`.
-    public static let fpsRange = NumberRange.aboveAtMost(0, fps)
+    public static let fpsRange = NumberRange.positiveWithin(slowestFPS, fps)
     /// The range of `scale`, `scales`, `--scale`.
     public static let scaleRange = NumberRange.aboveAtMost(0, scale)
     /// The range of a time: `start`, `--start`, `--at`.
     public static let timeRange = NumberRange.atLeastAtMost(0, time)
-    /// The range of a span of time that must be positive: `duration`, `loopSeconds`, periods.
+    /// The range of a span of time that must be positive: `duration`, `loopSeconds`.
     public static let spanRange = NumberRange.aboveAtMost(0, time)
+    /// The range of a period parameter: `secondsPerLoop`, `progressDuration`.
+    public static let periodRange = NumberRange.positiveWithin(shortestPeriod, time)
 
     /// `value` as a count, checked: finite, and at most `limit` after rounding.
     ///

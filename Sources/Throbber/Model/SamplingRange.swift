@@ -37,7 +37,7 @@ public struct SamplingRange: Sendable, Equatable {
     public static func implied(by range: NumberRange) -> SamplingRange? {
         switch range {
         case .closed(let low, let high): return .linear(low, high)
-        case .any, .atLeast, .above, .atLeastAtMost, .aboveAtMost: return nil
+        case .any, .atLeast, .above, .atLeastAtMost, .aboveAtMost, .positiveWithin: return nil
         }
     }
 

@@ -21,7 +21,7 @@ public struct Activity: SceneModel {
                   sampling: .logarithmic(1, 2000, from: 20)),
             .init("leafColor", .color(\.leafColor), "hue, saturation and alpha of the leaves"),
             .init("hudColor", .color(\.hudColor), "the rounded-square HUD"),
-            .init("secondsPerLoop", .number(\.secondsPerLoop, Limits.spanRange), unit: "s", "one full turn",
+            .init("secondsPerLoop", .number(\.secondsPerLoop, Limits.periodRange), unit: "s", "one full turn",
                   sampling: .logarithmic(0.01, 100, from: 0.01)),
             .init("leafCornerRadius", .number(\.leafCornerRadius, Limits.lengthRange), unit: "pt",
                   "corner radius of a leaf (at most 0.0125 × size)",
