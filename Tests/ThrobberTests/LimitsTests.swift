@@ -80,6 +80,17 @@ struct LimitsTests {
         }
     }
 
+    @Test func previewSheetSizesAreChecked() throws {
+        try ContactSheet.checkSize(frames: 8, frameWidth: 300, frameHeight: 300, columns: 4)
+        // 400 frames of a 16384 px canvas would hold 400 GiB of frames.
+        #expect {
+            try ContactSheet.checkSize(frames: 400, frameWidth: 16384, frameHeight: 16384, columns: 20)
+        } throws: { error in
+            let error = error as! ThrobberError
+            return error.exitCode == .usage && error.message.contains("400 frames of 16384×16384 px") && error.message.contains("65535 px a side")
+        }
+    }
+
     @Test func jsonNestingIsLimited() throws {
         _ = try JSONNode.parse(String(repeating: "[", count: Limits.jsonDepth) + String(repeating: "]", count: Limits.jsonDepth))
         let deep = String(repeating: "{\"a\":", count: Limits.jsonDepth + 1) + "1" + String(repeating: "}", count: Limits.jsonDepth + 1)
