@@ -42,6 +42,8 @@ struct BoundsTests {
         (job("\"fps\":0.01,\"frames\":100000"), ["invalid fps 0.01", "at t = 9999900 s", "at most 1000000 s"]),
         (job("\"start\":999999,\"fps\":1,\"frames\":3"), ["invalid fps 1", "at most 1000000 s"]),
         (job("\"start\":1e300"), ["invalid start 1e300", "≤ 1000000"]),
+        // Each clip within the cap, the job over it: 3 scales of 4 million frames.
+        ("{\"renders\":[{\"scene\":\"ring\",\"scales\":[1,2,3],\"frames\":4000000,\"outputs\":[{\"type\":\"rgba\",\"path\":\"a{scale}.rgba\"}]}]}", ["ring@3x brings the job's frames to 12000000", "at most 10000000"]),
         (job("\"scale\":1e300"), ["invalid scale 1e300", "≤ 64"]),
         (job("\"scales\":[1,1e300]"), ["a scale must be a number > 0 and ≤ 64"]),
         (job("\"parameters\":{\"thickness\":1e308}"), ["invalid thickness '1e308'", "≤ 100000"]),
@@ -84,6 +86,7 @@ struct BoundsTests {
         (["parity", "--at", "1e308"], ["invalid --at '1e308'", "1000000"]),
         (["parity", "--scales", "1e308"], ["invalid --scales '1e308'", "≤ 64"]),
         (["bench", "--allow-debug", "--backends", ""], ["invalid --backends ''", "non-empty"]),
+        (["batch", "job.json", "--shard", "0/9223372036854775807"], ["invalid --shard '0/9223372036854775807'", "1000000"]),
         (["bench", "--allow-debug", "--scenes", ","], ["invalid --scenes ','", "non-empty"]),
     ])
     func commandLineNumbersOutOfRangeAreExit64(arguments: [String], fragments: [String]) throws {

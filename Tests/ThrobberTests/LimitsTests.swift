@@ -91,6 +91,17 @@ struct LimitsTests {
         }
     }
 
+    @Test func shardCountsAreBoundedAndSlurmArithmeticCannotTrap() {
+        #expect(throws: ThrobberError.self) { try ShardPlan.parse("0/9223372036854775807", mode: .contiguous) }
+        #expect(throws: ThrobberError.self) {
+            try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "\(Int.min)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"],
+                                          shards: nil, mode: .contiguous)
+        }
+        #expect(throws: ThrobberError.self) {
+            try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "\(Int.max)"], shards: nil, mode: .contiguous)
+        }
+    }
+
     @Test func jsonNestingIsLimited() throws {
         _ = try JSONNode.parse(String(repeating: "[", count: Limits.jsonDepth) + String(repeating: "]", count: Limits.jsonDepth))
         let deep = String(repeating: "{\"a\":", count: Limits.jsonDepth + 1) + "1" + String(repeating: "}", count: Limits.jsonDepth + 1)

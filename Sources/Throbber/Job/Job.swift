@@ -263,8 +263,15 @@ struct JobReader {
         }
         var clips: [Clip] = []
         var claimed: [String: (label: String, line: Int)] = [:]
+        var totalFrames = 0
         for render in renders {
             for clip in try self.clips(render, pngLevel: pngLevel) {
+                // Planning holds a unit per PNG frame of the whole job, and contiguous shards
+                // multiply frame offsets by the shard count: the job's frames in all share the cap.
+                totalFrames += clip.frameCount
+                guard totalFrames <= Limits.frames else {
+                    throw fail(render, "\(clip.label) brings the job's frames to \(totalFrames) in all; at most \(Limits.frames)")
+                }
                 for output in clip.outputs where output.path != "-" {
                     let key = output.path
                     if let other = claimed[key] {
