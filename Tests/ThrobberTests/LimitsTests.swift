@@ -102,6 +102,11 @@ struct LimitsTests {
         }
     }
 
+    @Test func frameNumberWidthsTooLargeForAnIntAreRefused() {
+        #expect(throws: PatternError.self) { try FramePattern("f_%099999999999999999999999d.png", frameDirective: true) }
+        #expect(throws: PatternError.self) { try FramePattern("f_%013d.png", frameDirective: true) }
+    }
+
     @Test func jsonNestingIsLimited() throws {
         _ = try JSONNode.parse(String(repeating: "[", count: Limits.jsonDepth) + String(repeating: "]", count: Limits.jsonDepth))
         let deep = String(repeating: "{\"a\":", count: Limits.jsonDepth + 1) + "1" + String(repeating: "}", count: Limits.jsonDepth + 1)
