@@ -649,7 +649,9 @@ private final class Band {
             var x = range.lowerBound
             let end = range.upperBound
             while x < end {
-                while x < end && coverageRow[x] == 0 { x += 1 }
+                // `!(c > 0)`, not `c == 0`: a NaN coverage (from geometry no bound caught) must
+                // count as none, or neither loop advances and this one never ends.
+                while x < end && !(coverageRow[x] > 0) { x += 1 }
                 var blendFrom = x
                 while x < end && coverageRow[x] > 0 {
                     guard opaque && coverageRow[x] == 1 else { x += 1; continue }

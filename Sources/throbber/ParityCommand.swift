@@ -109,16 +109,16 @@ enum ParityCommand: Subcommand {
         for id in scenes where !SceneRegistry.ids.contains(id) { throw ThrobberError.unknown("scene", id, known: SceneRegistry.ids) }
         let explicitScales = try arguments.value("--scales").map { list in
             try list.split(separator: ",").map { text -> Double in
-                guard let scale = Double(text), scale.isFinite, scale > 0 else {
-                    throw ThrobberError.invalid("--scales", String(text), allowed: "positive numbers, comma-separated")
+                guard let scale = Double(text), Limits.scaleRange.contains(scale) else {
+                    throw ThrobberError.invalid("--scales", String(text), allowed: "numbers > 0 and ≤ \(formatNumber(Limits.scale)), comma-separated")
                 }
                 return scale
             }
         }
         let explicitTimes = try arguments.value("--at").map { list in
             try list.split(separator: ",").map { text -> Double in
-                guard let t = Double(text), t.isFinite, t >= 0 else {
-                    throw ThrobberError.invalid("--at", String(text), allowed: "times ≥ 0 in seconds, comma-separated")
+                guard let t = Double(text), Limits.timeRange.contains(t) else {
+                    throw ThrobberError.invalid("--at", String(text), allowed: "times ≥ 0 and ≤ \(formatNumber(Limits.time)) s, comma-separated")
                 }
                 return t
             }

@@ -71,11 +71,19 @@ struct ParsedArguments {
     /// Every value of a repeatable option, in order.
     func all(_ name: String) -> [String] { values[name] ?? [] }
 
-    /// A number option within `range`, or `fallback` when absent.
+    /// The bounded range of each number option that means the same in every command, from
+    /// `Limits`: a command that asks for `--fps` with an open range still gets a finite one.
+    static let declaredRanges: [String: NumberRange] = [
+        "--fps": Limits.fpsRange, "--start": Limits.timeRange, "--duration": Limits.spanRange, "--scale": Limits.scaleRange,
+    ]
+
+    /// A number option within `range` (and within the option's `declaredRanges` entry, which
+    /// the message then names), or `fallback` when absent.
     func number(_ name: String, default fallback: Double, range: NumberRange) throws -> Double {
         guard let text = value(name) else { return fallback }
-        guard let number = Double(text), range.contains(number) else {
-            throw ThrobberError.invalid(name, text, allowed: range.text)
+        let declared = ParsedArguments.declaredRanges[name]
+        guard let number = Double(text), range.contains(number), declared?.contains(number) ?? true else {
+            throw ThrobberError.invalid(name, text, allowed: declared.map { range.isBounded ? range.text : $0.text } ?? range.text)
         }
         return number
     }

@@ -32,10 +32,11 @@ struct CLITestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs `throbber ARGUMENTS…` and collects its exit status and output.
-func runThrobber(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+/// Runs `throbber ARGUMENTS…` (in `directory` when given) and collects its exit status and output.
+func runThrobber(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CommandResult {
     let process = Process()
     process.executableURL = try throbberBinary()
+    if let directory { process.currentDirectoryURL = directory }
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }

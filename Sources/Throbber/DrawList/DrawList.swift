@@ -142,12 +142,21 @@ public struct Annulus: Sendable, Equatable {
         let dy = Float(y) + 0.5 - centerY
         guard abs(dy) <= outer else { return (0..<0, 0..<0) }
         let wo = (outer * outer - dy * dy).squareRoot()
-        let x0 = Int((centerX - wo - 0.5).rounded(.up)), x1 = Int((centerX + wo - 0.5).rounded(.down)) + 1
+        let x0 = pixelColumn((centerX - wo - 0.5).rounded(.up)), x1 = pixelColumn((centerX + wo - 0.5).rounded(.down)) + 1
         guard abs(dy) < inner else { return (x0..<max(x0, x1), 0..<0) }
         let wi = (inner * inner - dy * dy).squareRoot()
-        let h0 = Int((centerX - wi - 0.5).rounded(.up)), h1 = Int((centerX + wi - 0.5).rounded(.down)) + 1
+        let h0 = pixelColumn((centerX - wi - 0.5).rounded(.up)), h1 = pixelColumn((centerX + wi - 0.5).rounded(.down)) + 1
         return (x0..<max(x0, x1), h0..<max(h0, h1))
     }
+}
+
+/// A pixel coordinate as an `Int` that cannot trap: clamped to ±2³⁰ (far outside any canvas,
+/// which callers clip to), NaN as 0. Parameters are bounded where they are parsed (`Limits`);
+/// this keeps a renderer safe from a draw list built in code.
+@inline(__always)
+func pixelColumn(_ value: Float) -> Int {
+    guard !value.isNaN else { return 0 }
+    return Int(min(max(value, -0x1p30), 0x1p30))
 }
 
 /// A filled circle: coverage = fill(|p − c| − r) (SPEC §0).

@@ -1,5 +1,27 @@
 /// A grid of frames on one opaque sheet, each labelled underneath (for `throbber preview`).
 public enum ContactSheet {
+    /// Checks, before any frame is rendered, that the sheet `compose` would make of `frames`
+    /// frames of `frameWidth × frameHeight` px in `columns` columns fits the sprite-sheet limits
+    /// (`Limits.sheetSide` a side, `Limits.sheetPixels` in all): the frames and the sheet are
+    /// all held in memory. The arithmetic is in `Double`, so it cannot overflow.
+    ///
+    /// - Throws: a usage error naming the sheet's size, the frames and the limits.
+    public static func checkSize(frames: Int, frameWidth: Int, frameHeight: Int, columns: Int) throws {
+        let columns = max(1, min(columns, frames))
+        let rows = (frames + columns - 1) / columns
+        let gap = 8.0, labelHeight = Double(PixelFont.glyphHeight * 3 + 6)
+        let width = Double(columns) * (Double(frameWidth) + gap) + gap
+        let height = Double(rows) * (Double(frameHeight) + labelHeight + gap) + gap
+        guard width <= Double(Limits.sheetSide), height <= Double(Limits.sheetSide),
+              width * height <= Double(Limits.sheetPixels) else {
+            throw ThrobberError(
+                "invalid preview: \(frames) frames of \(frameWidth)×\(frameHeight) px in \(columns) columns make about "
+                    + "\(formatNumber(width))×\(formatNumber(height)) px; a sheet is at most \(Limits.sheetSide) px a side and "
+                    + "\(Limits.sheetPixels) px in all (fewer --frames, other --columns, or a smaller --scale)",
+                exitCode: .usage)
+        }
+    }
+
     /// Lays `frames` out in `columns` columns on a light sheet, compositing each frame's straight
     /// alpha over it, with `labels[i]` under frame i in a small built-in pixel font.
     ///

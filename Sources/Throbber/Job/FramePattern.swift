@@ -47,11 +47,13 @@ public struct FramePattern: Sendable, Equatable, CustomStringConvertible {
                     cursor = text.index(after: cursor)
                 }
                 guard cursor < text.endIndex, text[cursor] == "d" else {
-                    throw PatternError("'%\(digits)' is not a frame number directive; use %d or %05d (or %% for a percent sign)")
+                    throw PatternError("'%\(ThrobberError.echoed(digits))' is not a frame number directive; use %d or %05d (or %% for a percent sign)")
                 }
                 flush()
-                let width = Int(digits) ?? 0
-                guard width <= 12 else { throw PatternError("frame number width \(width) is above 12") }
+                // Digits too many for an Int are a width far above 12, not "no width".
+                guard let width = digits.isEmpty ? 0 : Int(digits), width <= 12 else {
+                    throw PatternError("frame number width \(ThrobberError.echoed(digits)) is above 12")
+                }
                 pieces.append(.frame(width: width, zeroPad: digits.hasPrefix("0")))
                 frames += 1
                 index = text.index(after: cursor)
@@ -59,7 +61,7 @@ public struct FramePattern: Sendable, Equatable, CustomStringConvertible {
                 guard let close = text[index...].firstIndex(of: "}") else { throw PatternError("'{' without '}'") }
                 let name = String(text[text.index(after: index)..<close])
                 guard FramePattern.placeholders.contains(name) else {
-                    var message = "unknown placeholder {\(name)}"
+                    var message = "unknown placeholder {\(ThrobberError.echoed(name))}"
                     if let nearest = nearestName(to: name, in: FramePattern.placeholders) { message += "; did you mean {\(nearest)}?" }
                     throw PatternError(message + " (known: {name}, {scene}, {scale})")
                 }

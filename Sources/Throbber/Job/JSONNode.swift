@@ -63,6 +63,9 @@ private struct JSONParser {
     var index = 0
     var line = 1
     var column = 1
+    /// Arrays and objects open around the current position; parsing recurses once per level,
+    /// so `Limits.jsonDepth` bounds the stack a hostile file can take.
+    var depth = 0
 
     init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
 
@@ -108,10 +111,21 @@ private struct JSONParser {
         }
     }
 
+    /// Enters one more array or object, refusing to nest deeper than `Limits.jsonDepth`.
+    mutating func enter() throws {
+        depth += 1
+        guard depth <= Limits.jsonDepth else {
+            throw error("arrays and objects nest deeper than \(Limits.jsonDepth) levels")
+        }
+    }
+
     mutating func parseObject() throws -> JSONNode {
         let (startLine, startColumn) = (line, column)
+        try enter()
+        defer { depth -= 1 }
         advance()
         var members: [JSONNode.Member] = []
+        var seenKeys: Set<String> = []
         skipWhitespace()
         if current == "}" {
             advance()
@@ -122,11 +136,12 @@ private struct JSONParser {
             guard current == "\"" else { throw error("expected a quoted key") }
             let (keyLine, keyColumn) = (line, column)
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) {
-                throw JSONParseError(line: keyLine, column: keyColumn, message: "duplicate key \"\(key)\"")
+            // A set, not a search of `members`: a file of a million keys must not cost 10¹² comparisons.
+            guard seenKeys.insert(key).inserted else {
+                throw JSONParseError(line: keyLine, column: keyColumn, message: "duplicate key \"\(ThrobberError.echoed(key))\"")
             }
             skipWhitespace()
-            guard current == ":" else { throw error("expected ':' after the key \"\(key)\"") }
+            guard current == ":" else { throw error("expected ':' after the key \"\(ThrobberError.echoed(key))\"") }
             advance()
             skipWhitespace()
             members.append(.init(key: key, keyLine: keyLine, keyColumn: keyColumn, value: try parseValue()))
@@ -139,12 +154,14 @@ private struct JSONParser {
                 advance()
                 return JSONNode(value: .object(members), line: startLine, column: startColumn)
             }
-            throw error("expected ',' or '}' after the value of \"\(key)\"")
+            throw error("expected ',' or '}' after the value of \"\(ThrobberError.echoed(key))\"")
         }
     }
 
     mutating func parseArray() throws -> JSONNode {
         let (startLine, startColumn) = (line, column)
+        try enter()
+        defer { depth -= 1 }
         advance()
         var elements: [JSONNode] = []
         skipWhitespace()
@@ -218,7 +235,7 @@ private struct JSONParser {
             advance()
         }
         guard let value = Double(text), value.isFinite else {
-            throw JSONParseError(line: startLine, column: startColumn, message: "invalid number '\(text)'")
+            throw JSONParseError(line: startLine, column: startColumn, message: "invalid number '\(ThrobberError.echoed(text))'")
         }
         return JSONNode(value: .number(value, text: text), line: startLine, column: startColumn)
     }

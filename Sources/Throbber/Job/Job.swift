@@ -85,13 +85,14 @@ extension Job {
     ///   - baseDirectory: what relative output paths are relative to (default: the job file's directory).
     ///   - backends: the backend names the file may give.
     /// - Throws: a data error `FILE:LINE:COLUMN: message` for the first problem; `noInput` when the
-    ///   file cannot be read.
+    ///   file cannot be read (with the reason).
     public static func load(path: String, baseDirectory: String? = nil, backends: [String]) throws -> Job {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ThrobberError("cannot read job file \(path)", exitCode: .noInput)
-        }
+        let data = try readInput(path, what: "job file")
         let text = String(decoding: data, as: UTF8.self)
-        let base = baseDirectory ?? URL(fileURLWithPath: path).deletingLastPathComponent().path
+        // Relative outputs sit beside the job file, or, for a job read from a pipe such as
+        // `<(echo …)` (whose directory is /dev/fd or /proc), in the current directory.
+        let base = baseDirectory ?? (isStream(path) ? FileManager.default.currentDirectoryPath
+                                                    : URL(fileURLWithPath: path).deletingLastPathComponent().path)
         var reader = JobReader(path: path, base: base, backends: backends)
         let root: JSONNode
         do {
@@ -102,6 +103,58 @@ extension Job {
         var job = try reader.job(root)
         job.digest = SHA256.hexDigest(Array(data))
         return job
+    }
+
+    /// Where a job's manifest goes by default, without `.manifest.json` or the shard suffix: beside
+    /// the job file, named after it; for a job read from a pipe such as `<(echo …)`, whose
+    /// directory (/dev/fd) cannot hold files, `job` in the current directory.
+    public static func manifestStem(forJobAt path: String) -> String {
+        if isStream(path) { return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("job").path }
+        return URL(fileURLWithPath: path).deletingPathExtension().path
+    }
+
+    /// Whether `path` names a process's pipe, such as the `/dev/fd/63` of `<(echo …)` or
+    /// `/dev/stdin`, whose directory cannot hold the files a job writes beside it.
+    static func isStream(_ path: String) -> Bool {
+        let directory = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
+        return directory == "/dev" || directory.hasPrefix("/dev/") || directory == "/proc" || directory.hasPrefix("/proc/")
+    }
+
+    /// The largest job file read, in bytes: far more than any job needs, and it bounds the
+    /// memory a pipe that never ends could take.
+    public static let largestFile = 64 << 20
+
+    /// Reads a whole input file: a regular file, or a pipe or FIFO such as `<(echo …)`, read to
+    /// its end (its size is not known beforehand).
+    ///
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - what: what the file is, for messages, e.g. `job file`.
+    /// - Throws: `noInput` naming the file and the reason (the system's words, or that it is a
+    ///   directory); `dataError` when it is larger than `largestFile`.
+    public static func readInput(_ path: String, what: String) throws -> [UInt8] {
+        func failure(_ reason: String) -> ThrobberError {
+            ThrobberError("cannot read \(what) \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): \(reason)", exitCode: .noInput)
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw failure("it is a directory") }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(String(cString: strerror(errno)))
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+            guard bytes.count <= largestFile else {
+                throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): a \(what) is at most \(largestFile) bytes", exitCode: .dataError)
+            }
+        }
     }
 }
 
@@ -125,7 +178,7 @@ struct JobReader {
         var result: [String: JSONNode.Member] = [:]
         for member in members {
             guard known.contains(member.key) else {
-                var message = "unknown key \"\(member.key)\" in \(what)"
+                var message = "unknown key \"\(ThrobberError.echoed(member.key))\" in \(what)"
                 if let nearest = nearestName(to: member.key, in: known) { message += "; did you mean \"\(nearest)\"?" }
                 throw fail(member, message + " (known: \(known.joined(separator: ", ")))")
             }
@@ -139,7 +192,9 @@ struct JobReader {
         guard case .number(let value, let text) = member.value.value else {
             throw fail(member.value, "\"\(member.key)\" must be a number, not \(member.value.typeName)")
         }
-        guard range.contains(value) else { throw fail(member.value, "invalid \(member.key) \(text): \(range.text)") }
+        guard range.contains(value) else {
+            throw fail(member.value, "invalid \(member.key) \(ThrobberError.echoed(text)): \(range.text)")
+        }
         return value
     }
 
@@ -150,7 +205,7 @@ struct JobReader {
             throw fail(member.value, "\"\(member.key)\" must be \(allowed), not \(member.value.typeName)")
         }
         guard value == value.rounded(), value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
-            throw fail(member.value, "invalid \(member.key) \(text): \(allowed)")
+            throw fail(member.value, "invalid \(member.key) \(ThrobberError.echoed(text)): \(allowed)")
         }
         return Int(value)
     }
@@ -208,8 +263,15 @@ struct JobReader {
         }
         var clips: [Clip] = []
         var claimed: [String: (label: String, line: Int)] = [:]
+        var totalFrames = 0
         for render in renders {
             for clip in try self.clips(render, pngLevel: pngLevel) {
+                // Planning holds a unit per PNG frame of the whole job, and contiguous shards
+                // multiply frame offsets by the shard count: the job's frames in all share the cap.
+                totalFrames += clip.frameCount
+                guard totalFrames <= Limits.frames else {
+                    throw fail(render, "\(clip.label) brings the job's frames to \(totalFrames) in all; at most \(Limits.frames)")
+                }
                 for output in clip.outputs where output.path != "-" {
                     let key = output.path
                     if let other = claimed[key] {
@@ -241,15 +303,17 @@ struct JobReader {
         }
         let name = try string(m["name"]) ?? sceneID
         guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
-            throw fail(m["name"]!.value, "invalid name \"\(name)\": letters, digits, '.', '_' and '-' only")
+            throw fail(m["name"]!.value, "invalid name \"\(ThrobberError.echoed(name))\": letters, digits, '.', '_' and '-' only")
         }
         if let parameters = m["parameters"] {
             guard case .object(let members) = parameters.value.value else {
                 throw fail(parameters.value, "\"parameters\" must be an object of SPEC names")
             }
             for member in members {
+                // Read outside the `do`: its errors carry their own location already.
+                let text = try parameterText(member)
                 do {
-                    scene = try scene.setting(member.key, to: try parameterText(member))
+                    scene = try scene.setting(member.key, to: text)
                 } catch let error as ThrobberError {
                     throw fail(member, error.message)
                 }
@@ -259,36 +323,45 @@ struct JobReader {
             do { scene = try scene.setting("background", to: background) } catch let error as ThrobberError { throw fail(m["background"]!.value, error.message) }
         }
         var scales: [Double] = []
-        if let scale = try number(m["scale"], .above(0)) { scales = [scale] }
+        if let scale = try number(m["scale"], Limits.scaleRange) { scales = [scale] }
         if let member = m["scales"] {
             guard m["scale"] == nil else { throw fail(member, "give \"scale\" or \"scales\", not both") }
             guard case .array(let elements) = member.value.value, !elements.isEmpty else {
                 throw fail(member.value, "\"scales\" must be a non-empty array of numbers, e.g. [1, 2, 3]")
             }
             for element in elements {
-                guard case .number(let value, let text) = element.value, value.isFinite, value > 0 else {
-                    throw fail(element, "a scale must be a number > 0")
+                guard case .number(let value, let text) = element.value, Limits.scaleRange.contains(value) else {
+                    throw fail(element, "a scale must be a number > 0 and ≤ \(formatNumber(Limits.scale))")
                 }
                 guard !scales.contains(value) else { throw fail(element, "scale \(text) is listed twice") }
                 scales.append(value)
             }
         }
         if scales.isEmpty { scales = [1] }
-        let fps = try number(m["fps"], .above(0)) ?? 60
-        var start = try number(m["start"], .atLeast(0)) ?? 0
+        let fps = try number(m["fps"], Limits.fpsRange) ?? 60
+        var start = try number(m["start"], Limits.timeRange) ?? 0
         let given = ["frames", "duration", "loop"].filter { m[$0] != nil }
         if given.count > 1 { throw fail(m[given[1]]!, "give one of \"frames\", \"duration\" or \"loop\", not \(given.joined(separator: " and "))") }
-        var frameCount = try integer(m["frames"], 1...10_000_000) ?? 1
-        if let duration = try number(m["duration"], .above(0)) { frameCount = max(1, Int((duration * fps).rounded())) }
+        var frameCount = try integer(m["frames"], 1...Limits.frames) ?? 1
+        if let duration = try number(m["duration"], Limits.spanRange) {
+            // The same cap as "frames", checked before the count exists as an integer.
+            do { frameCount = max(1, try Limits.count(duration * fps, "duration × fps (frames)", limit: Limits.frames)) }
+            catch let error as ThrobberError { throw fail(m["duration"]!.value, error.message) }
+        }
         var loop: LoopPlan?
-        let loopSeconds = try number(m["loopSeconds"], .above(0))
+        let loopSeconds = try number(m["loopSeconds"], Limits.spanRange)
         if try bool(m["loop"]) == true {
             guard let periodicFrom = scene.model.periodicFrom else {
                 throw fail(m["loop"]!.value, "\(sceneID) does not repeat with these parameters (a progress ramp runs once); drop progressEnd or \"loop\"")
             }
             // A level still moving at the start would jump back at the seam: loop once it has settled.
             start = max(start, periodicFrom)
-            let plan = LoopPlan(parts: scene.model.periodicParts, seconds: loopSeconds ?? scene.model.naturalLoop, fps: fps)
+            let plan: LoopPlan
+            do {
+                plan = try LoopPlan(parts: scene.model.periodicParts, seconds: loopSeconds ?? scene.model.naturalLoop, fps: fps)
+            } catch let error as ThrobberError {
+                throw fail(m["loopSeconds"]?.value ?? m["loop"]!.value, error.message)
+            }
             scene.model.speeds = plan.speeds
             frameCount = plan.frames
             loop = plan
@@ -299,6 +372,11 @@ struct JobReader {
             try scene.validate()
         } catch let error as ThrobberError {
             throw fail(node, error.message)
+        }
+        do {
+            try Limits.checkTimeline(start: start, fps: fps, frames: frameCount)
+        } catch let error as ThrobberError {
+            throw fail(m["fps"]?.value ?? node, error.message)
         }
 
         let outputNodes: [JSONNode]
@@ -316,7 +394,19 @@ struct JobReader {
             do { try clipScene.validate() } catch let error as ThrobberError { throw fail(node, "at scale \(formatNumber(scale)): \(error.message)") }
             var outputs: [Output] = []
             for outputNode in outputNodes {
-                outputs.append(try output(outputNode, name: name, scene: sceneID, scale: scale, pngLevel: pngLevel))
+                let output = try output(outputNode, name: name, scene: sceneID, scale: scale, pngLevel: pngLevel)
+                if case .sheet(let path, _, let columns) = output {
+                    // A sheet is held whole in memory and must fit a PNG: refuse one too large now,
+                    // not after every frame is rendered.
+                    let (width, height) = clipScene.pixelSize
+                    do {
+                        try SpriteSheet.checkSize(path: path, frameCount: frameCount, frameWidth: width, frameHeight: height,
+                                                  columns: columns)
+                    } catch let error as ThrobberError {
+                        throw fail(outputNode, error.message)
+                    }
+                }
+                outputs.append(output)
             }
             if outputs.isEmpty {
                 let path = resolve(FramePattern.expandingPlaceholdersOnly("{name}@{scale}x_%05d.png", name: name, scene: sceneID, scale: scale))

@@ -65,3 +65,85 @@ public struct Manifest: Codable, Sendable {
         self.artifacts = artifacts
     }
 }
+
+extension Manifest {
+    /// The most shards a job may be split into.
+    public static let mostShards = 1_000_000
+    /// The largest count a manifest may plan (frames or artifacts).
+    public static let mostPlanned = 1 << 40
+
+    /// Reads and checks a manifest: every field present, of its type and in its range, named in
+    /// our words (`FILE:LINE:COLUMN: invalid shardCount 0: an integer in [1, 1000000]`) rather
+    /// than a decoder's internals.
+    ///
+    /// - Throws: `noInput` when the file cannot be read (with the reason), `dataError` for its
+    ///   contents.
+    public static func load(path: String) throws -> Manifest {
+        let data = try Job.readInput(path, what: "manifest")
+        let root: JSONNode
+        do {
+            root = try JSONNode.parse(String(decoding: data, as: UTF8.self))
+        } catch let error as JSONParseError {
+            throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)):\(error.line):\(error.column): \(error.message)", exitCode: .dataError)
+        }
+        let reader = JobReader(path: ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho), base: "", backends: [])
+        func required<T>(_ m: [String: JSONNode.Member], _ key: String, in node: JSONNode, _ read: (JSONNode.Member?) throws -> T?) throws -> T {
+            guard let value = try read(m[key]) else { throw reader.fail(node, "a Throbber manifest needs \"\(key)\"") }
+            return value
+        }
+        func array(_ m: [String: JSONNode.Member], _ key: String, in node: JSONNode) throws -> [JSONNode] {
+            guard let member = m[key] else { throw reader.fail(node, "a Throbber manifest needs \"\(key)\"") }
+            guard case .array(let elements) = member.value.value else {
+                throw reader.fail(member.value, "\"\(key)\" must be an array, not \(member.value.typeName)")
+            }
+            return elements
+        }
+        let count = 0...mostPlanned
+        let side = 1...Scene.maximumPixelSide
+        let m = try reader.members(root, "a manifest", known: ["throbber", "job", "jobDigest", "shardIndex", "shardCount", "shardMode",
+                                                               "plannedFrames", "plannedArtifacts", "frames", "artifacts"])
+        let shardCount = try required(m, "shardCount", in: root) { try reader.integer($0, 1...mostShards) }
+        let shardIndex = try required(m, "shardIndex", in: root) { try reader.integer($0, 0...(shardCount - 1)) }
+        let shardMode = try required(m, "shardMode", in: root, reader.string)
+        guard ShardPlan.Mode(rawValue: shardMode) != nil else {
+            let modes = ShardPlan.Mode.allCases.map(\.rawValue).joined(separator: " or ")
+            throw reader.fail(m["shardMode"]!.value, "invalid shardMode \"\(ThrobberError.echoed(shardMode))\": \(modes)")
+        }
+        var manifest = Manifest(
+            throbber: try required(m, "throbber", in: root, reader.string), job: try required(m, "job", in: root, reader.string),
+            jobDigest: try required(m, "jobDigest", in: root, reader.string), shardIndex: shardIndex, shardCount: shardCount,
+            shardMode: shardMode, plannedFrames: try required(m, "plannedFrames", in: root) { try reader.integer($0, count) },
+            plannedArtifacts: try required(m, "plannedArtifacts", in: root) { try reader.integer($0, count) }, frames: [], artifacts: [])
+        for node in try array(m, "frames", in: root) {
+            let f = try reader.members(node, "a manifest frame", known: ["clip", "frame", "t", "file", "width", "height", "pixelsSHA256"])
+            manifest.frames.append(Frame(
+                clip: try required(f, "clip", in: node, reader.string), frame: try required(f, "frame", in: node) { try reader.integer($0, count) },
+                t: try required(f, "t", in: node) { try reader.number($0, .any) }, file: try required(f, "file", in: node, reader.string),
+                width: try required(f, "width", in: node) { try reader.integer($0, side) },
+                height: try required(f, "height", in: node) { try reader.integer($0, side) },
+                pixelsSHA256: try required(f, "pixelsSHA256", in: node, reader.string)))
+        }
+        for node in try array(m, "artifacts", in: root) {
+            let a = try reader.members(node, "a manifest artifact", known: ["clip", "type", "file", "sha256"])
+            manifest.artifacts.append(Artifact(
+                clip: try required(a, "clip", in: node, reader.string), type: try required(a, "type", in: node, reader.string),
+                file: try required(a, "file", in: node, reader.string), sha256: try required(a, "sha256", in: node, reader.string)))
+        }
+        return manifest
+    }
+
+    /// A manifest from its fields, as `load` reads them.
+    init(throbber: String, job: String, jobDigest: String, shardIndex: Int, shardCount: Int, shardMode: String,
+         plannedFrames: Int, plannedArtifacts: Int, frames: [Frame], artifacts: [Artifact]) {
+        self.throbber = throbber
+        self.job = job
+        self.jobDigest = jobDigest
+        self.shardIndex = shardIndex
+        self.shardCount = shardCount
+        self.shardMode = shardMode
+        self.plannedFrames = plannedFrames
+        self.plannedArtifacts = plannedArtifacts
+        self.frames = frames
+        self.artifacts = artifacts
+    }
+}

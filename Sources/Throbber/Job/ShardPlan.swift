@@ -64,8 +64,8 @@ public struct ShardPlan: Sendable {
     /// - Throws: a usage error naming `--shard`.
     public static func parse(_ text: String, mode: Mode) throws -> ShardPlan {
         let parts = text.split(separator: "/")
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 0, k < n else {
-            throw ThrobberError.invalid("--shard", text, allowed: "K/N with 0 ≤ K < N, e.g. 0/4")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= Manifest.mostShards, k >= 0, k < n else {
+            throw ThrobberError.invalid("--shard", text, allowed: "K/N with 0 ≤ K < N ≤ \(Manifest.mostShards), e.g. 0/4")
         }
         return ShardPlan(index: k, count: n, mode: mode)
     }
@@ -82,8 +82,12 @@ public struct ShardPlan: Sendable {
             guard let countText = environment["SLURM_ARRAY_TASK_COUNT"] ?? shards.map(String.init), let count = Int(countText), count >= 1 else {
                 throw ThrobberError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N", exitCode: .usage)
             }
-            let index = task - minimum
-            guard index >= 0, index < count else {
+            guard count <= Manifest.mostShards else {
+                throw ThrobberError.invalid("SLURM_ARRAY_TASK_COUNT", countText, allowed: "an integer in [1, \(Manifest.mostShards)]")
+            }
+            // Reported, not trapped: both numbers come from the environment.
+            let (index, overflow) = task.subtractingReportingOverflow(minimum)
+            guard !overflow, index >= 0, index < count else {
                 throw ThrobberError.invalid("SLURM_ARRAY_TASK_ID", id, allowed: "SLURM_ARRAY_TASK_MIN (\(minimum)) + [0, \(count))")
             }
             return ShardPlan(index: index, count: count, mode: mode)

@@ -48,13 +48,20 @@ public struct LoopPlan: Sendable, Equatable {
 
     /// Plans a loop of about `seconds` at `fps`: the clip gets round(seconds × fps) frames and
     /// every periodic part the nearest whole number of cycles (at least one) in that length.
-    public init(parts: [PeriodicPart], seconds: Double, fps: Double) {
-        frames = max(1, Int((seconds * fps).rounded()))
+    ///
+    /// - Throws: a usage error naming the count that would exceed its limit (`Limits`): the
+    ///   frames, the loop's length, or a part's cycles (a period far shorter than a frame).
+    public init(parts: [PeriodicPart], seconds: Double, fps: Double) throws {
+        frames = max(1, try Limits.count(seconds * fps, "loop frames (loopSeconds × fps)", limit: Limits.frames))
         duration = Double(frames) / fps
+        guard duration <= Limits.time else {
+            throw ThrobberError("invalid fps \(formatNumber(fps)): one loop frame lasts \(formatNumber(duration)) s; "
+                                + "a loop is at most \(formatNumber(Limits.time)) s", exitCode: .usage)
+        }
         var speeds = PartSpeeds()
         var changes: [Change] = []
         for part in parts where part.period.isFinite && part.period > 0 {
-            let cycles = max(1, Int((duration / part.period).rounded()))
+            let cycles = max(1, try Limits.count(duration / part.period, "\(part.name) cycles in the loop", limit: LoopPlan.mostCycles))
             let newPeriod = duration / Double(cycles)
             let factor = part.period / newPeriod
             speeds.factors[part.name] = factor
@@ -64,4 +71,8 @@ public struct LoopPlan: Sendable, Equatable {
         self.speeds = speeds
         self.changes = changes
     }
+
+    /// The most cycles of one part a loop may hold: more than one a frame at the highest frame
+    /// count already shows nothing but aliasing.
+    public static let mostCycles = 1 << 40
 }

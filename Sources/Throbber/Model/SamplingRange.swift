@@ -31,11 +31,14 @@ public struct SamplingRange: Sendable, Equatable {
     /// Whether both ends are finite and in order.
     public var isFinite: Bool { low.isFinite && high.isFinite && low <= high }
 
-    /// The sampling range a finite declared range implies: the range itself, spread evenly;
-    /// `nil` for an open-ended range, which must declare one.
+    /// The sampling range a closed declared range implies: the range itself, spread evenly;
+    /// `nil` for any other range, which must declare one (a length bounded only by `Limits`
+    /// would otherwise be sampled up to 100,000 pt).
     public static func implied(by range: NumberRange) -> SamplingRange? {
-        guard case .closed(let low, let high) = range else { return nil }
-        return .linear(low, high)
+        switch range {
+        case .closed(let low, let high): return .linear(low, high)
+        case .any, .atLeast, .above, .atLeastAtMost, .aboveAtMost, .positiveWithin: return nil
+        }
     }
 
     /// The sampling range of an integer range: the range itself, log-uniform when it spans more

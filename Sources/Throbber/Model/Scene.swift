@@ -37,8 +37,8 @@ public struct Scene: Sendable {
     ///
     /// - Throws: a usage error naming the field, the value and what is allowed.
     public func validate() throws {
-        guard scale.isFinite, scale > 0 else {
-            throw ThrobberError.invalid("scale", formatNumber(scale), allowed: NumberRange.above(0).text)
+        guard Limits.scaleRange.contains(scale) else {
+            throw ThrobberError.invalid("scale", formatNumber(scale), allowed: Limits.scaleRange.text)
         }
         if let background, !background.isValid {
             throw ThrobberError.invalid("background", background.description,
@@ -52,6 +52,32 @@ public struct Scene: Sendable {
                     "canvas \(name)", "\(formatNumber(points)) pt × scale \(formatNumber(scale)) = \(pixels) px",
                     allowed: "between 1 and \(Scene.maximumPixelSide) px")
             }
+        }
+        try checkBoxWork()
+    }
+
+    /// Checks that the boxes of a frame (ticks, leaves, HUDs) cover at most
+    /// `Limits.boxPixelsPerFrame` pixels, each counted over its bounds on the canvas: the CPU
+    /// renderer visits each box's bounds, so tickCount × tick size is the work of a frame.
+    /// Frames at t = 0 and at the latest time are measured (lit ticks grow as the water rises).
+    ///
+    /// - Throws: a usage error naming the box count, the area and the limit.
+    func checkBoxWork() throws {
+        var worst = (pixels: 0.0, boxes: 0)
+        for t in [0, Limits.time] {
+            var pixels = 0.0, boxes = 0
+            for case .quads(let batch) in drawList(at: t).items {
+                boxes += batch.instances.count
+                for rect in batch.instanceBounds { pixels += Double(max(0, rect.x1 - rect.x0)) * Double(max(0, rect.y1 - rect.y0)) }
+            }
+            if pixels > worst.pixels { worst = (pixels, boxes) }
+        }
+        guard worst.pixels <= Double(Limits.boxPixelsPerFrame) else {
+            throw ThrobberError(
+                "invalid \(model.boxParameterNames.map { "\($0) \(model.value(of: $0) ?? "?")" }.joined(separator: ", ")) "
+                    + "at scale \(formatNumber(scale)): the \(worst.boxes) boxes of a frame cover \(formatNumber(worst.pixels)) px; "
+                    + "at most \(Limits.boxPixelsPerFrame) px (fewer or smaller boxes, or a smaller scale)",
+                exitCode: .usage)
         }
     }
 
@@ -70,8 +96,8 @@ public struct Scene: Sendable {
         var copy = self
         switch name {
         case "scale":
-            guard let value = Double(text), value.isFinite, value > 0 else {
-                throw ThrobberError.invalid("scale", text, allowed: NumberRange.above(0).text)
+            guard let value = Double(text), Limits.scaleRange.contains(value) else {
+                throw ThrobberError.invalid("scale", text, allowed: Limits.scaleRange.text)
             }
             copy.scale = value
         case "background":

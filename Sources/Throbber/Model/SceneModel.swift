@@ -48,6 +48,10 @@ public protocol SceneModel: Sendable {
 
     /// The primitives of one frame, in paint order, in pixels.
     func drawItems(for state: FrameState, scale: Double, width: Int, height: Int) -> [DrawItem]
+
+    /// The parameters that set how many boxes a frame has and how large they are, for the
+    /// message when they cover more than `Limits.boxPixelsPerFrame`.
+    var boxParameterNames: [String] { get }
 }
 
 extension SceneModel {
@@ -86,6 +90,7 @@ extension SceneModel {
     }
 
     public var loopDuration: Double? { nil }
+    public var boxParameterNames: [String] { ["size"] }
     public var periodicFrom: Double? { 0 }
 
     /// The length `"loop": true` gives a clip: the scene's loop, or its longest period.

@@ -44,15 +44,15 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
     ///
     /// - Parameters:
     ///   - field: the parameter or option, as the user spells it.
-    ///   - value: what the user gave, verbatim.
+    ///   - value: what the user gave, shortened by `echoed` when long.
     ///   - allowed: what would have been accepted, in words.
     public static func invalid(_ field: String, _ value: String, allowed: String) -> ThrobberError {
-        ThrobberError("invalid \(field) '\(value)': \(allowed)", exitCode: .usage)
+        ThrobberError("invalid \(echoed(field)) '\(echoed(value))': \(allowed)", exitCode: .usage)
     }
 
     /// A usage error for an unknown name, suggesting the nearest known one.
     public static func unknown(_ what: String, _ name: String, known: [String]) -> ThrobberError {
-        var message = "unknown \(what) '\(name)'"
+        var message = "unknown \(what) '\(echoed(name))'"
         if let nearest = nearestName(to: name, in: known) {
             message += "; did you mean '\(nearest)'?"
         }
@@ -61,9 +61,36 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
     }
 }
 
+extension ThrobberError {
+    /// The longest text echoed whole in a message; longer text is cut (`echoed`).
+    public static let longestEcho = 60
+    /// The longest path echoed whole: paths are what a user looks for in a message, and the
+    /// file name is at the end.
+    public static let longestPathEcho = 400
+
+    /// `text` as a message quotes it: whole when it has at most `longestEcho` characters,
+    /// else its first `longestEcho` characters, an ellipsis and its length, e.g.
+    /// `aaaa… (52428800 chars)`, so a value of megabytes never becomes a message of megabytes.
+    /// Newlines and other control characters are shown escaped, so the message stays one line.
+    public static func echoed(_ text: String, longest: Int = longestEcho) -> String {
+        var count = 0
+        var out = ""
+        for character in text {
+            count += 1
+            if count > longest { continue }
+            out += character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f })
+                ? String(character) : character.unicodeScalars.map { $0.escaped(asASCII: true) }.joined()
+        }
+        return count > longest ? out + "… (\(count) chars)" : out
+    }
+}
+
 /// The known name closest to `name` by edit distance (case-insensitive), if any is close enough
 /// to be a plausible typo.
 public func nearestName(to name: String, in known: [String]) -> String? {
+    // A name far longer than every known one is no typo, and its edit distance would cost
+    // length × length of work (a 50 MB name: minutes).
+    guard name.utf8.count <= 4 * (known.map(\.utf8.count).max() ?? 0) + 8 else { return nil }
     let target = Array(name.lowercased())
     var best: (name: String, distance: Int)?
     for candidate in known {

@@ -32,6 +32,32 @@ public enum SpriteSheet {
         return (chosen, rows, chosen * frameWidth, rows * frameHeight)
     }
 
+    /// Checks that the sheet for `frameCount` frames fits `Limits.sheetSide` on each side and
+    /// `Limits.sheetPixels` in all, with arithmetic that cannot overflow, before any frame is
+    /// rendered (the sheet is held whole in memory, and libpng refuses a side over 2³¹ − 1).
+    ///
+    /// - Parameters:
+    ///   - path: the sheet's file, for the message.
+    ///   - frameCount: how many frames the sheet holds (≥ 1).
+    ///   - frameWidth: the width of one frame in pixels (≥ 1).
+    ///   - frameHeight: the height of one frame in pixels (≥ 1).
+    ///   - columns: as `layout` takes it.
+    /// - Throws: a usage error naming the sheet, its size and the limits.
+    public static func checkSize(path: String, frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int?) throws {
+        let (cells, rows, _, _) = layout(frameCount: max(frameCount, 1), frameWidth: 1, frameHeight: 1, columns: columns)
+        // In Double: exact far beyond these limits, and it cannot trap.
+        let width = Double(cells) * Double(frameWidth), height = Double(rows) * Double(frameHeight)
+        guard width <= Double(Limits.sheetSide), height <= Double(Limits.sheetSide),
+              width * height <= Double(Limits.sheetPixels) else {
+            throw ThrobberError(
+                "sheet \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)) is too large: \(frameCount) frame\(frameCount == 1 ? "" : "s") of "
+                    + "\(frameWidth)×\(frameHeight) px in \(cells) column\(cells == 1 ? "" : "s") make "
+                    + "\(formatNumber(width))×\(formatNumber(height)) px; a sheet is at most \(Limits.sheetSide) px a side "
+                    + "and \(Limits.sheetPixels) px in all (fewer frames, another \"columns\", or a smaller scale)",
+                exitCode: .usage)
+        }
+    }
+
     /// Assembles a sheet one frame at a time, so a renderer need not hold every frame at once.
     public struct Builder: Sendable {
         /// The number of cells across.

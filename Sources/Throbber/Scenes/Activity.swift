@@ -17,13 +17,13 @@ public struct Activity: SceneModel {
 
     public static var parameters: [SceneParameter<Activity>] {
         [
-            .init("size", .number(\.size, .above(0)), unit: "pt", "side of the square canvas and HUD",
+            .init("size", .number(\.size, Limits.positiveLengthRange), unit: "pt", "side of the square canvas and HUD",
                   sampling: .logarithmic(1, 2000, from: 20)),
             .init("leafColor", .color(\.leafColor), "hue, saturation and alpha of the leaves"),
             .init("hudColor", .color(\.hudColor), "the rounded-square HUD"),
-            .init("secondsPerLoop", .number(\.secondsPerLoop, .above(0)), unit: "s", "one full turn",
+            .init("secondsPerLoop", .number(\.secondsPerLoop, Limits.periodRange), unit: "s", "one full turn",
                   sampling: .logarithmic(0.01, 100, from: 0.01)),
-            .init("leafCornerRadius", .number(\.leafCornerRadius, .atLeast(0)), unit: "pt",
+            .init("leafCornerRadius", .number(\.leafCornerRadius, Limits.lengthRange), unit: "pt",
                   "corner radius of a leaf (at most 0.0125 × size)",
                   sampling: .logarithmic(0, 25, from: 0.01), within: { 0...(0.0125 * $0.size) }),
         ]
@@ -45,6 +45,9 @@ public struct Activity: SceneModel {
     public func tick(at t: Double) -> Int {
         let steps = (t * 12 / secondsPerLoop + 1e-9).rounded(.down)
         let wrapped = steps.truncatingRemainder(dividingBy: 12)
+        // A time beyond what Float-free arithmetic can step through (t·12/secondsPerLoop
+        // overflowing) has no meaningful step; 0 rather than a trap.
+        guard wrapped.isFinite else { return 0 }
         return Int(wrapped < 0 ? wrapped + 12 : wrapped)
     }
 

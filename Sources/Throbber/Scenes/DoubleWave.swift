@@ -29,25 +29,25 @@ public struct DoubleWave: SceneModel {
 
     public static var parameters: [SceneParameter<DoubleWave>] {
         [
-            .init("width", .number(\.width, .above(0)), unit: "pt", "canvas width",
+            .init("width", .number(\.width, Limits.positiveLengthRange), unit: "pt", "canvas width",
                   sampling: .logarithmic(1, 2000, from: 20)),
-            .init("height", .number(\.height, .above(0)), unit: "pt", "canvas height",
+            .init("height", .number(\.height, Limits.positiveLengthRange), unit: "pt", "canvas height",
                   sampling: .logarithmic(1, 2000, from: 20)),
-            .init("baseline", .number(\.baseline, .atLeast(0)), unit: "pt", "the waves' centre line, from the top",
+            .init("baseline", .number(\.baseline, Limits.lengthRange), unit: "pt", "the waves' centre line, from the top",
                   sampling: .logarithmic(0, 1000, from: 1)),
-            .init("bottom", .number(\.bottom, .atLeast(0)), unit: "pt", "lower edge of the wave fills, from the top",
+            .init("bottom", .number(\.bottom, Limits.lengthRange), unit: "pt", "lower edge of the wave fills, from the top",
                   sampling: .logarithmic(0, 1000, from: 1)),
-            .init("waveLength", .optionalNumber(\.waveLength, .above(0), unsetMeaning: "width"), unit: "pt",
+            .init("waveLength", .optionalNumber(\.waveLength, Limits.positiveLengthRange, unsetMeaning: "width"), unit: "pt",
                   "wavelength (default: the canvas width)", sampling: .logarithmic(0.5, 4000, from: 0.5)),
-            .init("amplitudeMin", .number(\.amplitudeMin, .atLeast(0)), unit: "pt", "lower bound of the breathing amplitude",
+            .init("amplitudeMin", .number(\.amplitudeMin, Limits.lengthRange), unit: "pt", "lower bound of the breathing amplitude",
                   sampling: .logarithmic(0, 300, from: 0.01), within: { 0...$0.amplitudeMax }),
-            .init("amplitudeMax", .number(\.amplitudeMax, .atLeast(0)), unit: "pt", "upper bound of the breathing amplitude",
+            .init("amplitudeMax", .number(\.amplitudeMax, Limits.lengthRange), unit: "pt", "upper bound of the breathing amplitude",
                   sampling: .logarithmic(0, 300, from: 0.01), within: { $0.amplitudeMin...Double.infinity }),
-            .init("amplitudeRate", .number(\.amplitudeRate, .atLeast(0)), unit: "pt/s", "how fast the amplitude changes",
+            .init("amplitudeRate", .number(\.amplitudeRate, .atLeastAtMost(0, Limits.rate)), unit: "pt/s", "how fast the amplitude changes",
                   sampling: .logarithmic(0, 500, from: 0.01)),
-            .init("phaseSpeed", .number(\.phaseSpeed, .atLeast(0)), unit: "rad/s", "how fast the waves flow",
+            .init("phaseSpeed", .number(\.phaseSpeed, .atLeastAtMost(0, Limits.rate)), unit: "rad/s", "how fast the waves flow",
                   sampling: .logarithmic(0, 200, from: 0.01)),
-            .init("phaseShift", .number(\.phaseShift, .any), unit: "rad",
+            .init("phaseShift", .number(\.phaseShift, .atLeastAtMost(-Limits.phase, Limits.phase)), unit: "rad",
                   "δ of the second wave; −width/4 mod 2π reproduces the original code's unit slip",
                   sampling: .logarithmic(-10_000, 10_000, from: 0.01)),
             .init("firstWave", .color(\.firstWave), "the sine wave, painted first"),
@@ -78,6 +78,8 @@ public struct DoubleWave: SceneModel {
         let span = amplitudeMax - amplitudeMin
         guard span > 0 else { return amplitudeMin }
         let travelled = (amplitudeRate * t + span / 2).truncatingRemainder(dividingBy: 2 * span)
+        // A retimed clock so fast that rate × t overflows has no position on the triangle.
+        guard travelled.isFinite else { return amplitudeMin }
         return amplitudeMin + (travelled <= span ? travelled : 2 * span - travelled)
     }
 

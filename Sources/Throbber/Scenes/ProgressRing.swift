@@ -20,7 +20,7 @@ public struct ProgressRing: SceneModel {
             .init("progress", .number(\.progress, .closed(0, 1)), unit: "fraction", "progress at t = 0"),
             .init("progressEnd", .optionalNumber(\.progressEnd, .closed(0, 1), unsetMeaning: "none"), unit: "fraction",
                   "progress reached at t = progressDuration (default: stays at progress)"),
-            .init("progressDuration", .number(\.progressDuration, .above(0)), unit: "s", "time from progress to progressEnd",
+            .init("progressDuration", .number(\.progressDuration, Limits.periodRange), unit: "s", "time from progress to progressEnd",
                   sampling: .logarithmic(0.01, 100, from: 0.01)),
         ]
     }

@@ -21,14 +21,14 @@ public struct PullWave: SceneModel {
 
     public static var parameters: [SceneParameter<PullWave>] {
         [
-            .init("width", .number(\.width, .above(0)), unit: "pt", "canvas width (one wavelength)",
+            .init("width", .number(\.width, Limits.positiveLengthRange), unit: "pt", "canvas width (one wavelength)",
                   sampling: .logarithmic(1, 2000, from: 20)),
-            .init("height", .number(\.height, .above(0)), unit: "pt", "canvas height; the strip sits on its bottom edge",
+            .init("height", .number(\.height, Limits.positiveLengthRange), unit: "pt", "canvas height; the strip sits on its bottom edge",
                   sampling: .logarithmic(0.5, 400, from: 5)),
             // Linear, so negative pulls, 0 and each 10 pt step of `times` up to its cap all come up.
-            .init("pull", .number(\.pull, .any), unit: "pt", "distance pulled (< 0 counts as 0)",
+            .init("pull", .number(\.pull, .atLeastAtMost(-Limits.length, Limits.length)), unit: "pt", "distance pulled (< 0 counts as 0)",
                   sampling: .linear(-30, 100)),
-            .init("phaseShift", .number(\.phaseShift, .any), unit: "rad", "δ of the over wave",
+            .init("phaseShift", .number(\.phaseShift, .atLeastAtMost(-Limits.phase, Limits.phase)), unit: "rad", "δ of the over wave",
                   sampling: .logarithmic(-10_000, 10_000, from: 0.01)),
             .init("underWave", .color(\.underWave), "the sine wave, painted first"),
             .init("overWave", .color(\.overWave), "the cosine wave, painted on top"),
@@ -42,7 +42,7 @@ public struct PullWave: SceneModel {
     public var previewDuration: Double { 4 }
 
     /// SPEC §3: times = min(floor(pull / 10) + 1, 7), pull < 0 counting as 0.
-    public var times: Int { min(Int((max(pull, 0) / 10).rounded(.down)) + 1, 7) }
+    public var times: Int { Int(min((max(pull, 0) / 10).rounded(.down), 6)) + 1 }
 
     /// The strip's height h = 3.2 · times.
     public var stripHeight: Double { 3.2 * Double(times) }

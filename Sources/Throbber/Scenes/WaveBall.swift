@@ -29,22 +29,22 @@ public struct WaveBall: SceneModel {
 
     public static var parameters: [SceneParameter<WaveBall>] {
         [
-            .init("size", .number(\.size, .above(0)), unit: "pt", "side of the square canvas",
+            .init("size", .number(\.size, Limits.positiveLengthRange), unit: "pt", "side of the square canvas",
                   sampling: .logarithmic(1, 2000, from: 20),
                   // The disc needs room (validateRelations); random cases give it at least 1 pt.
                   within: { (2 * $0.discInset + 1)...Double.infinity }),
             .init("tickCount", .integer(\.tickCount, 1...10_000), "ticks in the ring"),
-            .init("tickLength", .number(\.tickLength, .atLeast(0)), unit: "pt", "radial length of a tick",
+            .init("tickLength", .number(\.tickLength, Limits.lengthRange), unit: "pt", "radial length of a tick",
                   sampling: .logarithmic(0, 60, from: 0.05)),
-            .init("tickWidth", .number(\.tickWidth, .atLeast(0)), unit: "pt", "width of a tick",
+            .init("tickWidth", .number(\.tickWidth, Limits.lengthRange), unit: "pt", "width of a tick",
                   sampling: .logarithmic(0, 30, from: 0.05)),
-            .init("scaleMargin", .number(\.scaleMargin, .atLeast(0)), unit: "pt", "canvas edge to the tick ring",
+            .init("scaleMargin", .number(\.scaleMargin, Limits.lengthRange), unit: "pt", "canvas edge to the tick ring",
                   sampling: .logarithmic(0, 150, from: 0.1)),
-            .init("waveMargin", .number(\.waveMargin, .atLeast(0)), unit: "pt", "tick ring to the water disc",
+            .init("waveMargin", .number(\.waveMargin, Limits.lengthRange), unit: "pt", "tick ring to the water disc",
                   sampling: .logarithmic(0, 150, from: 0.1)),
-            .init("waveLength", .number(\.waveLength, .above(0)), unit: "pt", "wavelength λ of both waves",
+            .init("waveLength", .number(\.waveLength, Limits.positiveLengthRange), unit: "pt", "wavelength λ of both waves",
                   sampling: .logarithmic(0.5, 4000, from: 0.5)),
-            .init("amplitude", .number(\.amplitude, .atLeast(0)), unit: "pt", "wave amplitude A (breathes ×1…1.5)",
+            .init("amplitude", .number(\.amplitude, Limits.lengthRange), unit: "pt", "wave amplitude A (breathes ×1…1.5)",
                   sampling: .logarithmic(0, 300, from: 0.01)),
             .init("progress", .number(\.progress, .closed(0, 1)), unit: "fraction", "target fill level"),
             .init("fillFrom", .number(\.fillFrom, .closed(0, 1)), unit: "fraction",
@@ -58,6 +58,7 @@ public struct WaveBall: SceneModel {
     }
 
     public var canvasSize: (width: Double, height: Double) { (size, size) }
+    public var boxParameterNames: [String] { ["tickCount", "tickLength", "tickWidth"] }
     public var defaultBackground: RGBA { .clear }
     /// The amplitude's 2 s period, or the time the water takes to reach its level if longer.
     public var previewDuration: Double { max(2, abs(progress - fillFrom) * discDiameter / 50) }

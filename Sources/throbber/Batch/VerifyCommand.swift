@@ -23,14 +23,9 @@ enum VerifyCommand: Subcommand {
 
     static func execute(_ arguments: ParsedArguments) throws {
         guard !arguments.positionals.isEmpty else { throw ThrobberError("verify needs one or more manifest files", exitCode: .usage) }
-        let manifests = try arguments.positionals.map { path -> (String, Manifest) in
-            guard let data = FileManager.default.contents(atPath: path) else { throw ThrobberError("cannot read \(path)", exitCode: .noInput) }
-            do {
-                return (path, try JSONDecoder().decode(Manifest.self, from: data))
-            } catch {
-                throw ThrobberError("\(path) is not a Throbber manifest: \(error)", exitCode: .dataError)
-            }
-        }
+        // Checked field by field (`Manifest.load`), so a bad manifest is named in our words and
+        // a shard count of 0 or a negative plan never reaches the arithmetic below.
+        let manifests = try arguments.positionals.map { path in (path, try Manifest.load(path: path)) }
         var problems: [String] = []
         let first = manifests[0].1
         for (path, manifest) in manifests where manifest.jobDigest != first.jobDigest || manifest.shardCount != first.shardCount {

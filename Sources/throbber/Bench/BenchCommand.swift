@@ -85,12 +85,15 @@ enum BenchCommand: Subcommand {
             throw ThrobberError("bench refuses to time a debug build; build with `swift build -c release` and run "
                                 + ".build/release/throbber bench (or pass --allow-debug)", exitCode: .usage)
         }
-        FileHandle.standardError.write(Data("throbber bench: WARNING: this is a DEBUG build; its figures are not representative\n".utf8))
         #endif
         guard arguments.positionals.isEmpty else {
             throw ThrobberError("bench takes no positional arguments: \(arguments.positionals.joined(separator: " "))", exitCode: .usage)
         }
         let settings = try parse(arguments)
+        #if DEBUG
+        // After the options are checked, so a usage error stays one line.
+        FileHandle.standardError.write(Data("throbber bench: WARNING: this is a DEBUG build; its figures are not representative\n".utf8))
+        #endif
         if arguments.has("--png-sweep") {
             try PNGSweep.run(settings, jsonPath: arguments.value("--json"))
             return
@@ -114,10 +117,16 @@ enum BenchCommand: Subcommand {
     }
 
     static func parse(_ arguments: ParsedArguments) throws -> Settings {
-        func list(_ name: String, _ fallback: String) -> [String] {
-            (arguments.value(name) ?? fallback).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        /// A comma-separated list option; an empty list is a usage error (every list names
+        /// something to measure, and the bench indexes its first entry).
+        func list(_ name: String, _ fallback: String) throws -> [String] {
+            let items = (arguments.value(name) ?? fallback).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !items.isEmpty, !items.contains(where: \.isEmpty) else {
+                throw ThrobberError.invalid(name, arguments.value(name) ?? fallback, allowed: "a non-empty comma-separated list, e.g. \(fallback)")
+            }
+            return items
         }
-        var scenes = list("--scenes", "wave-ball")
+        var scenes = try list("--scenes", "wave-ball")
         if scenes == ["all"] { scenes = SceneRegistry.ids }
         for id in scenes where !SceneRegistry.ids.contains(id) {
             throw ThrobberError.unknown("scene", id, known: SceneRegistry.ids)

@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+@testable import Throbber
+
+/// Issue 14: bounds by design. Every parameter declares a finite range, derived counts go
+/// through one checked conversion, and the core refuses what would trap, overflow or hang.
+struct LimitsTests {
+    @Test func everyNumericParameterHasABoundedRange() {
+        func check<Model: SceneModel>(_ type: Model.Type) {
+            for parameter in Model.parameters {
+                switch parameter.kind {
+                case .number(_, let range), .optionalNumber(_, let range, _):
+                    #expect(range.isBounded, "\(Model.id) \(parameter.name) accepts \(range.text)")
+                    #expect(!parameter.accepts(1e308) && !parameter.accepts(-1e308), "\(Model.id) \(parameter.name)")
+                case .integer, .color, .optionalColor, .choice:
+                    break
+                }
+            }
+        }
+        check(WaveBall.self)
+        check(DoubleWave.self)
+        check(PullWave.self)
+        check(Activity.self)
+        check(Ring.self)
+        check(ProgressRing.self)
+    }
+
+    @Test func everySamplingRangeLiesWithinTheParseRange() {
+        func check<Model: SceneModel>(_ type: Model.Type) {
+            for parameter in Model.parameters {
+                guard let range = parameter.samplingRange else { continue }
+                #expect(parameter.accepts(range.low) && parameter.accepts(range.high), "\(Model.id) \(parameter.name): \(range)")
+            }
+        }
+        check(WaveBall.self)
+        check(DoubleWave.self)
+        check(PullWave.self)
+        check(Activity.self)
+        check(Ring.self)
+        check(ProgressRing.self)
+    }
+
+    @Test(arguments: [1e300, .infinity, .nan, 10_000_000.6])
+    func checkedCountNamesTheFieldTheValueAndTheLimit(value: Double) {
+        #expect {
+            try Limits.count(value, "duration × fps", limit: Limits.frames)
+        } throws: { error in
+            let error = error as! ThrobberError
+            return error.exitCode == .usage && error.message.contains("duration × fps") && error.message.contains("at most 10000000")
+        }
+    }
+
+    @Test func checkedCountRoundsWhatFits() throws {
+        #expect(try Limits.count(2.4, "x", limit: 3) == 2)
+        #expect(try Limits.count(2.6, "x", limit: 3) == 3)
+        #expect(try Limits.count(-0.4, "x", limit: 3) == 0)
+    }
+
+    @Test func loopPlansRefuseCountsBeyondTheirLimits() throws {
+        // One frame at 1e-300 fps lasts 1e300 s: the cycles of a 1 s part would not fit an Int.
+        #expect(throws: ThrobberError.self) { try LoopPlan(parts: [PeriodicPart("turn", period: 1)], seconds: 1, fps: 1e-300) }
+        #expect(throws: ThrobberError.self) { try LoopPlan(parts: [], seconds: 1e20, fps: 60) }
+        // A part far faster than the loop is frames: its cycles are checked too.
+        #expect(throws: ThrobberError.self) { try LoopPlan(parts: [PeriodicPart("fast", period: 1e-300)], seconds: 1, fps: 60) }
+        let plan = try LoopPlan(parts: [PeriodicPart("turn", period: 1)], seconds: 2, fps: 30)
+        #expect(plan.frames == 60 && plan.changes.first?.cycles == 2)
+    }
+
+    @Test func spriteSheetSizesAreCheckedWithoutOverflow() throws {
+        try SpriteSheet.checkSize(path: "s.png", frameCount: 120, frameWidth: 300, frameHeight: 300, columns: nil)
+        #expect(throws: ThrobberError.self) {
+            try SpriteSheet.checkSize(path: "s.png", frameCount: 50_000, frameWidth: 48, frameHeight: 48, columns: 1)
+        }
+        #expect(throws: ThrobberError.self) {
+            try SpriteSheet.checkSize(path: "s.png", frameCount: Limits.frames, frameWidth: 16384, frameHeight: 16384, columns: nil)
+        }
+        // Within each side, over the pixel budget: 20000 × 20000 px.
+        #expect(throws: ThrobberError.self) {
+            try SpriteSheet.checkSize(path: "s.png", frameCount: 400, frameWidth: 1000, frameHeight: 1000, columns: 20)
+        }
+    }
+
+    @Test func previewSheetSizesAreChecked() throws {
+        try ContactSheet.checkSize(frames: 8, frameWidth: 300, frameHeight: 300, columns: 4)
+        // 400 frames of a 16384 px canvas would hold 400 GiB of frames.
+        #expect {
+            try ContactSheet.checkSize(frames: 400, frameWidth: 16384, frameHeight: 16384, columns: 20)
+        } throws: { error in
+            let error = error as! ThrobberError
+            return error.exitCode == .usage && error.message.contains("400 frames of 16384×16384 px") && error.message.contains("65535 px a side")
+        }
+    }
+
+    @Test func shardCountsAreBoundedAndSlurmArithmeticCannotTrap() {
+        #expect(throws: ThrobberError.self) { try ShardPlan.parse("0/9223372036854775807", mode: .contiguous) }
+        #expect(throws: ThrobberError.self) {
+            try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "\(Int.min)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"],
+                                          shards: nil, mode: .contiguous)
+        }
+        #expect(throws: ThrobberError.self) {
+            try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "\(Int.max)"], shards: nil, mode: .contiguous)
+        }
+    }
+
+    @Test func frameNumberWidthsTooLargeForAnIntAreRefused() {
+        #expect(throws: PatternError.self) { try FramePattern("f_%099999999999999999999999d.png", frameDirective: true) }
+        #expect(throws: PatternError.self) { try FramePattern("f_%013d.png", frameDirective: true) }
+    }
+
+    @Test func jsonNestingIsLimited() throws {
+        _ = try JSONNode.parse(String(repeating: "[", count: Limits.jsonDepth) + String(repeating: "]", count: Limits.jsonDepth))
+        let deep = String(repeating: "{\"a\":", count: Limits.jsonDepth + 1) + "1" + String(repeating: "}", count: Limits.jsonDepth + 1)
+        #expect {
+            try JSONNode.parse(deep)
+        } throws: { error in
+            let error = error as! JSONParseError
+            return error.line == 1 && error.column == 5 * Limits.jsonDepth + 1 && error.message.contains("deeper than \(Limits.jsonDepth)")
+        }
+    }
+
+    @Test func echoedValuesAreShortAndOneLine() {
+        #expect(ThrobberError.echoed("short") == "short")
+        let long = String(repeating: "x", count: 1000)
+        #expect(ThrobberError.echoed(long) == String(repeating: "x", count: 60) + "… (1000 chars)")
+        #expect(ThrobberError.echoed("a\nb") == "a\\nb")
+        #expect(ThrobberError.invalid(long, long, allowed: "y").message.count < 200)
+        // A huge unknown name gets no suggestion (its edit distance alone would take minutes).
+        #expect(nearestName(to: String(repeating: "r", count: 1_000_000), in: ["ring"]) == nil)
+    }
+
+    @Test func sceneScaleIsBounded() throws {
+        #expect(throws: ThrobberError.self) { try Scene().setting("scale", to: "1e300") }
+        #expect(throws: ThrobberError.self) { try Scene(WaveBall(), scale: 1e300).validate() }
+        _ = try Scene().setting("scale", to: "64")
+    }
+
+    @Test func boxWorkPerFrameIsBounded() throws {
+        var model = WaveBall()
+        model.tickCount = 10_000
+        model.tickWidth = 100_000
+        #expect {
+            try Scene(model).validate()
+        } throws: { error in
+            let message = (error as! ThrobberError).message
+            return message.contains("tickCount 10000") && message.contains("tickWidth 100000") && message.contains("\(Limits.boxPixelsPerFrame)")
+        }
+        // The defaults at the largest ordinary tick count stay far inside.
+        model.tickWidth = 2
+        try Scene(model, scale: 3).validate()
+    }
+
+    @Test func sceneTimeMathsCannotTrapOnModelsBuiltInCode() {
+        // Models built in code skip parsing; their state must still be computable.
+        var pull = PullWave()
+        pull.pull = 1e308
+        #expect(pull.times == 7)
+        var activity = Activity()
+        activity.secondsPerLoop = .leastNonzeroMagnitude
+        // t · 12 / secondsPerLoop overflows to infinity: no step, and no trap.
+        #expect(activity.tick(at: 1e6) == 0)
+        var wave = DoubleWave()
+        wave.amplitudeRate = 1e300
+        wave.speeds.factors["amplitude"] = 1e300
+        #expect(wave.frameState(at: 1e6).amplitude.isFinite)
+    }
+
+    @Test func jobFilesReadThroughAPipe() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("limits-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect {
+            try Job.readInput(directory.path, what: "job file")
+        } throws: { error in
+            let error = error as! ThrobberError
+            return error.exitCode == .noInput && error.message.hasSuffix(": it is a directory")
+        }
+        #expect {
+            try Job.readInput(directory.appendingPathComponent("none").path, what: "job file")
+        } throws: { error in
+            (error as! ThrobberError).message.hasSuffix(": No such file or directory")
+        }
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let text = Array("{\"renders\": []}".utf8)
+        #expect(write(fds[1], text, text.count) == text.count)
+        close(fds[1])
+        defer { close(fds[0]) }
+        #expect(try Job.readInput("/proc/self/fd/\(fds[0])", what: "job file") == text)
+        #expect(Job.isStream("/dev/fd/63") && Job.isStream("/proc/self/fd/3") && !Job.isStream("/tmp/job.json"))
+    }
+
+    @Test func manifestsAreCheckedFieldByField() throws {
+        func load(_ text: String) throws -> Manifest {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-\(UUID().uuidString).json")
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: url) }
+            return try Manifest.load(path: url.path)
+        }
+        let valid = """
+            {"throbber":"0","job":"j","jobDigest":"d","shardIndex":1,"shardCount":2,"shardMode":"strided","plannedFrames":1,
+             "plannedArtifacts":0,"frames":[{"clip":"c","frame":0,"t":0,"file":"f.png","width":3,"height":4,"pixelsSHA256":"s"}],
+             "artifacts":[]}
+            """
+        let manifest = try load(valid)
+        #expect(manifest.shardIndex == 1 && manifest.shardCount == 2 && manifest.frames.first?.height == 4)
+        for (from, to, fragment) in [("\"shardIndex\":1", "\"shardIndex\":2", "invalid shardIndex 2"),
+                                     ("\"shardCount\":2", "\"shardCount\":0", "invalid shardCount 0"),
+                                     ("\"plannedFrames\":1", "\"plannedFrames\":-1", "invalid plannedFrames -1"),
+                                     ("\"shardMode\":\"strided\"", "\"shardMode\":\"diagonal\"", "invalid shardMode \"diagonal\""),
+                                     ("\"width\":3", "\"width\":0", "invalid width 0")] {
+            #expect {
+                try load(valid.replacingOccurrences(of: from, with: to))
+            } throws: { error in
+                let error = error as! ThrobberError
+                let ok = error.exitCode == .dataError && error.message.contains(fragment)
+                if !ok { Issue.record("message was: \(error.message)") }
+                return ok
+            }
+        }
+    }
+}
