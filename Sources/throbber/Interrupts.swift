@@ -44,8 +44,15 @@ final class Interrupts: @unchecked Sendable {
 
     /// Says what the process is doing, for the line printed if it is abandoned ("render",
     /// "batch planning").
-    func doing(_ text: String) {
-        lock.withLock { activity = text }
+    ///
+    /// - Returns: what it said before, for a caller inside another command (bench runs batches)
+    ///   to put back.
+    @discardableResult
+    func doing(_ text: String) -> String {
+        lock.withLock {
+            defer { activity = text }
+            return activity
+        }
     }
 
     /// Runs `body` with signals recorded instead of acted on; `body` polls `signal` between

@@ -23,6 +23,9 @@ enum PreviewCommand: Subcommand {
           -q, --quiet            print nothing on success
           -h, --help             show this help
 
+        A sheet path that is a character device or FIFO (/dev/null, a named pipe) is written into
+        and needs no --overwrite. Stopped by SIGINT or SIGTERM, it exits 130 and writes nothing.
+
         EXAMPLE:
           throbber preview activity --frames 12 --columns 6 -o activity.png
         """

@@ -23,6 +23,11 @@ enum RenderCommand: Subcommand {
           -q, --quiet            print nothing on success
           -h, --help             show this help
 
+        Existing frames are refused before anything is rendered unless --overwrite; a frame path
+        that is a character device or FIFO is written into (never replaced), a directory, block
+        device or socket is refused. Stopped by SIGINT or SIGTERM, it finishes the frames in
+        flight, leaves no partial file and exits 130.
+
         EXAMPLE:
           throbber render wave-ball --frames 120 --scale 2 --progress 0.7 -o out
         """

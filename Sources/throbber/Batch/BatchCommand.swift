@@ -212,7 +212,8 @@ final class BatchRun {
             }
         }
         let interrupts = Interrupts.shared
-        interrupts.doing("batch")
+        let outerActivity = interrupts.doing("batch")
+        defer { interrupts.doing(outerActivity) }
         let total = units.reduce(0) { $0 + $1.frames.count }
         let progress = ProgressLine(total: total, forced: progressForced, quiet: quiet)
         let pool = EncodePool(inFlight: 2 * threads)
