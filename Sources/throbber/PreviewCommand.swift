@@ -23,6 +23,9 @@ enum PreviewCommand: Subcommand {
           -q, --quiet            print nothing on success
           -h, --help             show this help
 
+        A sheet path that is a character device or FIFO (/dev/null, a named pipe) is written into
+        and needs no --overwrite. Stopped by SIGINT or SIGTERM, it exits 130 and writes nothing.
+
         EXAMPLE:
           throbber preview activity --frames 12 --columns 6 -o activity.png
         """
@@ -49,10 +52,13 @@ enum PreviewCommand: Subcommand {
         let overwrite = arguments.has("--overwrite")
 
         let file = URL(fileURLWithPath: output)
-        try AtomicFile.prepareDirectory(file.deletingLastPathComponent())
-        if !overwrite, FileManager.default.fileExists(atPath: file.path) {
+        // Classified as the writer treats it: a device or FIFO (/dev/null, a named pipe) is
+        // written into and needs no --overwrite; a directory, block device or socket is refused now.
+        var claims = OutputClaims()
+        if try claims.claimOutput(file.path, role: "the sheet", source: .commandLine) == .file, !overwrite {
             throw ThrobberError("\(file.path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
         }
+        try AtomicFile.prepareDirectory(file.deletingLastPathComponent())
         let renderer = try FrameRenderer(backend, device: device, shaderDirectory: nil)
         var images: [Image] = []
         var labels: [String] = []

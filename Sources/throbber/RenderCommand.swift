@@ -23,6 +23,11 @@ enum RenderCommand: Subcommand {
           -q, --quiet            print nothing on success
           -h, --help             show this help
 
+        Existing frames are refused before anything is rendered unless --overwrite; a frame path
+        that is a character device or FIFO is written into (never replaced), a directory, block
+        device or socket is refused. Stopped by SIGINT or SIGTERM, it finishes the frames in
+        flight, leaves no partial file and exits 130.
+
         EXAMPLE:
           throbber render wave-ball --frames 120 --scale 2 --progress 0.7 -o out
         """
@@ -56,10 +61,14 @@ enum RenderCommand: Subcommand {
         // Everything the user can get wrong is checked before the first frame is rendered.
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         let files = (0..<frames).map { directory.appendingPathComponent(String(format: "%@_%05d.png", sceneID, $0)) }
-        try AtomicFile.prepareDirectory(directory)
-        if !overwrite, let existing = files.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
-            throw ThrobberError("\(existing.path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
+        // What is there is classified as the writer will treat it, before anything is written:
+        // a directory, block device or socket is refused now, a device or FIFO needs no --overwrite.
+        var claims = OutputClaims()
+        for file in files { try claims.claimOutput(file.path, role: "frame", source: .commandLine) }
+        if !overwrite, let existing = claims.existingFiles.first {
+            throw ThrobberError("\(existing) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
         }
+        try AtomicFile.prepareDirectory(directory)
         let renderer = try FrameRenderer(backend, device: device, shaderDirectory: arguments.value("--shader-dir"))
         let (width, height) = scene.pixelSize
         guard width <= renderer.maxCanvasSide, height <= renderer.maxCanvasSide else {
@@ -72,21 +81,39 @@ enum RenderCommand: Subcommand {
         let clock = ContinuousClock()
         let began = clock.now
         let chunk = renderer.framesPerCall(width: width, height: height)
-        chunks: for first in stride(from: 0, to: files.count, by: chunk) {
-            let indices = first..<min(files.count, first + chunk)
-            let times = indices.map { start + Double($0) / fps }
-            let images = try renderer.render(times.map { scene.drawList(at: $0) })
-            for (index, (t, image)) in zip(indices, zip(times, images)) {
-                if pool.error != nil { break chunks }
-                let file = files[index]
-                let text = frameText(scene, t: t)
-                pool.submit {
-                    let data = try PNGCodec.encode(image, settings: settings, text: text)
-                    try AtomicFile.write(data, to: file, overwrite: overwrite)
+        var submitted = 0
+        // From here a signal stops the loop between frames: the frames in flight are finished
+        // (each file appears whole) and the command exits 130.
+        let interrupts = Interrupts.shared
+        var loopError: Error?
+        interrupts.whileFinishing {
+            do {
+                chunks: for first in stride(from: 0, to: files.count, by: chunk) {
+                    if interrupts.signal != nil { break chunks }
+                    let indices = first..<min(files.count, first + chunk)
+                    let times = indices.map { start + Double($0) / fps }
+                    let images = try renderer.render(times.map { scene.drawList(at: $0) })
+                    for (index, (t, image)) in zip(indices, zip(times, images)) {
+                        if pool.error != nil || interrupts.signal != nil { break chunks }
+                        let file = files[index]
+                        let text = frameText(scene, t: t)
+                        pool.submit {
+                            let data = try PNGCodec.encode(image, settings: settings, text: text)
+                            try AtomicFile.write(data, to: file, overwrite: overwrite)
+                        }
+                        submitted += 1
+                    }
                 }
+            } catch {
+                loopError = error
             }
+            // Let the frames in flight land (whole) before reporting anything.
+            do { try pool.finish() } catch { loopError = loopError ?? error }
         }
-        try pool.finish()
+        if let loopError { throw loopError }
+        if let signal = interrupts.signal {
+            throw ThrobberError.interrupted(signal, "after writing \(submitted) of \(frames) frames to \(directory.path); nothing partial was left")
+        }
         let seconds = (clock.now - began).seconds
         if !quiet {
             let rate = Double(frames) / max(seconds, 1e-9)

@@ -36,6 +36,8 @@ func fail(_ error: ThrobberError) -> Never {
 
 // A reader that closes a stream early must give EPIPE (a clear I/O error), not kill us.
 signal(SIGPIPE, SIG_IGN)
+// SIGINT and SIGTERM: every command leaves nothing partial and exits 130 with one line.
+Interrupts.shared.install()
 var arguments = Array(CommandLine.arguments.dropFirst())
 let commands: [String: ([String]) throws -> Void] = [
     "render": RenderCommand.run,
@@ -62,6 +64,7 @@ do {
         guard let run = commands[command] else {
             throw ThrobberError.unknown("command", command, known: commands.keys.sorted())
         }
+        Interrupts.shared.doing(command)
         try run(Array(arguments.dropFirst()))
     }
 } catch let error as ThrobberError {

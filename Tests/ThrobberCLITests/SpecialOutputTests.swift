@@ -34,6 +34,87 @@ struct SpecialOutputTests {
         }
     }
 
+    /// The check made before rendering agrees with the writer: a device is written into, so it
+    /// needs no --overwrite (it used to be refused as "exists; pass --overwrite").
+    @Test func devNullNeedsNoOverwrite() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let job = directory.appendingPathComponent("job.json")
+        try #"{"renders":[{"scene":"ring","frames":2,"outputs":[{"type":"rgba","path":"/dev/null"},{"type":"sheet","path":"s.png","json":"s.json"}]}]}"#
+            .write(to: job, atomically: true, encoding: .utf8)
+        let runs = [
+            ["batch", job.path, "--backend", "cpu"],
+            ["preview", "ring", "--frames", "2", "-o", "/dev/null", "--backend", "cpu"],
+        ]
+        for arguments in runs {
+            let result = try runThrobber(arguments)
+            #expect(result.status == 0, "\(arguments.joined(separator: " ")): \(result.stderr)")
+            #expect(fileType("/dev/null") == S_IFCHR, "\(arguments.joined(separator: " ")) replaced /dev/null")
+        }
+        try #"{"renders":[{"scene":"ring","frames":2,"outputs":[{"type":"rgba","path":"/dev/null"},{"type":"png","pattern":"f/%d.png"}]}]}"#
+            .write(to: job, atomically: true, encoding: .utf8)
+        for options in [[], ["--overwrite"], ["--skip-existing"]] {
+            let result = try runThrobber(["batch", job.path, "--backend", "cpu"] + options)
+            #expect(result.status == 0, "\(options): \(result.stderr)")
+            #expect(fileType("/dev/null") == S_IFCHR)
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aFIFOIsWrittenIntoWithOrWithoutOverwrite(overwrite: Bool) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("frames.y4m").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let job = directory.appendingPathComponent("job.json")
+        try #"{"renders":[{"scene":"ring","frames":2,"outputs":[{"type":"y4m","path":"\#(fifo)"}]}]}"#
+            .write(to: job, atomically: true, encoding: .utf8)
+        let received = Received()
+        let reader = Thread {
+            let fd = open(fifo, O_RDONLY)
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while fd >= 0 {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                received.add(count)
+            }
+            close(fd)
+            received.finish()
+        }
+        reader.start()
+        let result = try runThrobber(["batch", job.path, "--backend", "cpu"] + (overwrite ? ["--overwrite"] : []))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect((received.wait(seconds: 20) ?? 0) > 0)
+        #expect(fileType(fifo) == S_IFIFO)
+    }
+
+    /// A directory or block device given as an output is refused before anything is rendered
+    /// or written (it used to fail only when the frames were done).
+    @Test func aDirectoryOrBlockDeviceIsRefusedBeforeRendering() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("here")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        var paths = [(target.path, "is a directory")]
+        if let block = ["/dev/loop0", "/dev/sda", "/dev/vda", "/dev/nvme0n1"].first(where: { fileType($0) == S_IFBLK }) {
+            paths.append((block, "is a block device"))
+        }
+        for (path, reason) in paths {
+            let job = directory.appendingPathComponent("job.json")
+            try #"{"renders":[{"scene":"ring","frames":2,"outputs":[{"type":"png","pattern":"f/%d.png"},{"type":"rgba","path":"\#(path)"}]}]}"#
+                .write(to: job, atomically: true, encoding: .utf8)
+            for options in [[], ["--overwrite"]] {
+                let result = try runThrobber(["batch", job.path, "--backend", "cpu"] + options)
+                #expect(result.status == 73, "\(result.stderr)")
+                #expect(result.stderr == "throbber: \(path) \(reason); give a file name\n" || result.stderr.contains("\(path) \(reason)"),
+                        "\(result.stderr)")
+                #expect(try listing(directory) == ["here", "job.json"], "something was written: \((try? listing(directory)) ?? [])")
+            }
+        }
+        let preview = try runThrobber(["preview", "ring", "--frames", "2", "-o", target.path, "--backend", "cpu"])
+        #expect(preview.status == 73 && preview.stderr.contains("\(target.path) is a directory"), "\(preview.stderr)")
+    }
+
     @Test func aFIFOIsWrittenIntoAndStaysAFIFO() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -17,10 +17,8 @@ public enum AtomicFile {
         let directory = url.deletingLastPathComponent().path
         if !overwrite, try writeUnnamed(data, directory: directory, path: url.path) { return }
         let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw ThrobberError("cannot create \(url.path): \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
-        }
+        let (fd, token) = try createTemporary(temporary, for: url.path)
+        defer { InFlightFiles.shared.finished(token) }
         var failure = writeAll(data, to: fd)
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure != 0 {
@@ -28,6 +26,23 @@ public enum AtomicFile {
             throw ThrobberError("cannot write \(url.path): \(String(cString: strerror(failure)))", exitCode: .ioError)
         }
         try place(temporary, at: url.path, overwrite: overwrite)
+    }
+
+    /// Creates the named temporary file `temporary` for the output `path`, registered with
+    /// `InFlightFiles` so that a process abandoned by a signal removes it; pass the token to
+    /// `InFlightFiles.shared.finished` once the file is placed or removed.
+    ///
+    /// - Throws: `cannotCreate` naming `path` and the system's reason.
+    public static func createTemporary(_ temporary: String, for path: String) throws -> (fd: Int32, token: InFlightFiles.Token) {
+        var code: Int32 = 0
+        guard let created = InFlightFiles.shared.creating({ () -> Int32? in
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 { code = errno }
+            return fd < 0 ? nil : fd
+        }, undo: { _ in unlink(temporary) }) else {
+            throw ThrobberError("cannot create \(path): \(String(cString: strerror(code)))", exitCode: .cannotCreate)
+        }
+        return (created.value, created.token)
     }
 
     /// Writes a new file the way `write` does without ever giving it a temporary name: the bytes go
@@ -129,12 +144,10 @@ public enum AtomicFile {
     /// - Throws: `cannotCreate` for a block device, socket or directory, or when it cannot be
     ///   opened; `ioError` when writing fails.
     static func writeIntoSpecialFile(_ path: String, _ body: (Int32) -> Int32) throws -> Bool {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return false }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG, S_IFLNK:
+        switch try existing(at: path) {
+        case .absent, .file:
             return false
-        case S_IFCHR, S_IFIFO:
+        case .writtenInto:
             let fd = open(path, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else {
                 throw ThrobberError("cannot open \(path) for writing: \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
@@ -145,12 +158,52 @@ public enum AtomicFile {
                 throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", exitCode: .ioError)
             }
             return true
+        }
+    }
+
+    /// What an output path holds now, as the writers treat it.
+    public enum Existing: Sendable, Equatable {
+        /// Nothing: the file is created.
+        case absent
+        /// A regular file or a symbolic link: replaced only with `--overwrite` (or kept with
+        /// `--skip-existing`).
+        case file
+        /// A character device or a FIFO: written into, never replaced, so it needs no `--overwrite`.
+        case writtenInto
+    }
+
+    /// Classifies what is at `path` the way `write` and `place` will treat it, so that a check
+    /// made before rendering agrees with the writer (lstat: a symbolic link is a name of ours,
+    /// replaced like a file; it is never followed into a device).
+    ///
+    /// - Throws: `cannotCreate` for a block device, a socket or a directory, which are never
+    ///   written; the message names the path.
+    public static func existing(at path: String) throws -> Existing {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return .absent }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFLNK:
+            return .file
+        case S_IFCHR, S_IFIFO:
+            return .writtenInto
         case S_IFBLK:
             throw ThrobberError("\(path) is a block device; refusing to write into it (give a file name)", exitCode: .cannotCreate)
         case S_IFDIR:
             throw ThrobberError("\(path) is a directory; give a file name", exitCode: .cannotCreate)
         default:
             throw ThrobberError("\(path) is a socket; give a file name or a FIFO", exitCode: .cannotCreate)
+        }
+    }
+
+    /// Whether `path` holds a file that `--skip-existing` keeps (a regular file, or a symbolic
+    /// link to something); a device or FIFO is always written, and never read back.
+    public static func holdsFile(_ path: String) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return false }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return true
+        case S_IFLNK: return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        default: return false
         }
     }
 
@@ -192,13 +245,18 @@ public enum AtomicFile {
         }
         // Probe with a real file: access(2) says yes to root even on a read-only file system.
         let probe = "\(directory.path)/.throbber-probe.\(getpid())"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw ThrobberError("cannot write in output directory \(directory.path): \(String(cString: strerror(errno)))",
+        var code: Int32 = 0
+        guard let created = InFlightFiles.shared.creating({ () -> Int32? in
+            let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 { code = errno }
+            return fd < 0 ? nil : fd
+        }, undo: { _ in unlink(probe) }) else {
+            throw ThrobberError("cannot write in output directory \(directory.path): \(String(cString: strerror(code)))",
                                 exitCode: .cannotCreate)
         }
-        close(fd)
+        close(created.value)
         unlink(probe)
+        InFlightFiles.shared.finished(created.token)
     }
 
     private static func reason(_ error: Error) -> String {

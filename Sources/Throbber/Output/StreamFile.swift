@@ -8,6 +8,8 @@ public final class StreamFile {
     public let path: String
     private let temporary: String?
     private let fd: Int32
+    /// The temporary file's registration with `InFlightFiles` (a signal that abandons the process removes it).
+    private let token: InFlightFiles.Token?
     private var hash = SHA256()
     private var closed = false
 
@@ -19,16 +21,13 @@ public final class StreamFile {
         if path == "-" {
             temporary = nil
             fd = STDOUT_FILENO
+            token = nil
             return
         }
         let url = URL(fileURLWithPath: path)
         let temp = "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw ThrobberError("cannot create \(path): \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
-        }
+        (fd, token) = try AtomicFile.createTemporary(temp, for: path)
         temporary = temp
-        fd = descriptor
     }
 
     deinit {
@@ -71,6 +70,7 @@ public final class StreamFile {
         closed = true
         let digest = SHA256.hex(hash.finalize())
         guard let temporary else { return digest }
+        defer { token.map(InFlightFiles.shared.finished) }
         if close(fd) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
@@ -88,5 +88,6 @@ public final class StreamFile {
             close(fd)
             unlink(temporary)
         }
+        token.map(InFlightFiles.shared.finished)
     }
 }

@@ -33,8 +33,15 @@ enum BatchCommand: Subcommand {
           -q, --quiet            print nothing on success
           -h, --help             show this help
 
+        Before anything is written, every output path (frames, sheets and atlases, streams,
+        videos, the manifest) is resolved and refused if two are one file or one is the job file
+        (exit 65; 64 when --manifest is one of them). While it writes, the run holds a lock,
+        MANIFEST.lock beside the manifest: a second run of the same job and shard is refused
+        (exit 73) instead of interleaving frames.
+
         Stopped by SIGINT or SIGTERM, it finishes the frames in flight, leaves no partial file and
-        exits 130; rerun with --skip-existing to complete the job.
+        exits 130; rerun with --skip-existing to complete the job. Stopped while planning, it
+        exits 130 at once, having written nothing.
         """
 
     static let options = [
@@ -47,6 +54,7 @@ enum BatchCommand: Subcommand {
         guard arguments.positionals.count == 1, let jobPath = arguments.positionals.first else {
             throw ThrobberError("batch takes one job file; see throbber batch --help", exitCode: .usage)
         }
+        Interrupts.shared.doing("batch planning")
         let overwrite = arguments.has("--overwrite")
         let skipExisting = arguments.has("--skip-existing")
         if overwrite && skipExisting {
@@ -70,6 +78,7 @@ enum BatchCommand: Subcommand {
         let manifestPath = arguments.value("--manifest") ?? defaultManifest(jobPath, shard)
         let run = try BatchRun(job: job, shard: shard, backend: backend, device: device, overwrite: overwrite,
                                skipExisting: skipExisting, threads: threads, manifestPath: manifestPath,
+                               manifestSource: arguments.value("--manifest") == nil ? .job : .commandLine,
                                progress: arguments.has("--progress"), quiet: arguments.has("--quiet"))
         try run.execute()
     }
@@ -91,11 +100,13 @@ final class BatchRun {
     let skipExisting: Bool
     let threads: Int
     let manifestPath: String
+    /// Whether the manifest path was typed (`--manifest`) or derived from the job file's name.
+    let manifestSource: OutputClaims.Source
     let progressForced: Bool
     let quiet: Bool
 
     init(job: Job, shard: ShardPlan, backend: Backend, device: Int? = nil, overwrite: Bool, skipExisting: Bool, threads: Int,
-         manifestPath: String, progress: Bool, quiet: Bool) throws {
+         manifestPath: String, manifestSource: OutputClaims.Source = .job, progress: Bool, quiet: Bool) throws {
         self.job = job
         self.shard = shard
         units = shard.units(of: job)
@@ -105,23 +116,42 @@ final class BatchRun {
         self.skipExisting = skipExisting
         self.threads = threads
         self.manifestPath = manifestPath
+        self.manifestSource = manifestSource
         progressForced = progress
         self.quiet = quiet
     }
 
-    /// Checks everything that can fail before the first frame: directories, existing files, ffmpeg.
-    func preflight() throws {
-        var directories = Set<String>([URL(fileURLWithPath: manifestPath).deletingLastPathComponent().path])
-        var existing: [String] = []
+    /// The lock file of a run: beside its manifest, so that runs of one job and shard exclude
+    /// each other while different shards (different manifests) run side by side.
+    var lockPath: String { manifestPath + ".lock" }
+
+    /// Checks everything that can fail before the first frame, writing nothing until every check
+    /// that can refuse the run has passed: every path the run writes is resolved and claimed
+    /// (no two one file, none the job file; a directory, block device or socket refused), ffmpeg
+    /// is found; then the directories are made, the run's lock is taken, and existing files are
+    /// refused unless `--overwrite` or `--skip-existing`.
+    ///
+    /// - Returns: the lock, held until the run ends; nil when the manifest goes to a device or
+    ///   FIFO (there is no directory of ours to put a lock file in).
+    func preflight() throws -> RunLock? {
+        var claims = OutputClaims(jobPath: job.path)
+        try claims.claimInput(job.path, role: "the job file", source: .job)
+        func directory(_ file: String) -> String { URL(fileURLWithPath: file).deletingLastPathComponent().path }
+        var directories = Set<String>()
         for unit in units {
             let clip = job.clips[unit.clip]
+            let owner = "\(clip.label)'s"
+            let line = "(line \(clip.line))"
             for output in clip.outputs {
                 switch output {
                 case .png(let pattern, _):
+                    let role = "\(owner) PNG frame \(line)"
+                    var lastDirectory = ""
                     for k in unit.frames {
                         let file = pattern.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k)
-                        directories.insert(URL(fileURLWithPath: file).deletingLastPathComponent().path)
-                        if FileManager.default.fileExists(atPath: file) { existing.append(file) }
+                        let parent = directory(file)
+                        if parent != lastDirectory { directories.insert(parent); lastDirectory = parent }
+                        try claims.claimOutput(file, role: role, source: .job)
                     }
                 case .video:
                     if FFmpegSink.executable == nil {
@@ -130,18 +160,38 @@ final class BatchRun {
                     }
                     fallthrough
                 default:
-                    for file in output.artifactFiles {
-                        directories.insert(URL(fileURLWithPath: file).deletingLastPathComponent().path)
-                        if FileManager.default.fileExists(atPath: file) { existing.append(file) }
+                    for (index, file) in output.artifactFiles.enumerated() {
+                        directories.insert(directory(file))
+                        // By position, not by name: a sheet whose atlas has its own name is the case to name.
+                        let kind = if case .sheet = output { index == 0 ? "sheet" : "sheet atlas (json)" } else { output.artifactType(file) }
+                        try claims.claimOutput(file, role: "\(owner) \(kind) output \(line)", source: .job)
                     }
                 }
             }
         }
+        // The manifest and the lock are replaced or reused whatever is there: they are the run's
+        // own, so they never count as existing outputs.
+        let existing = claims.existingFiles
+        let manifest = try claims.claimOutput(manifestPath, role: "the manifest", source: manifestSource)
+        if manifest != .writtenInto {
+            try claims.claimOutput(lockPath, role: "the manifest's lock file", source: manifestSource)
+        }
+        directories.insert(directory(manifestPath))
         for directory in directories.sorted() { try AtomicFile.prepareDirectory(URL(fileURLWithPath: directory)) }
+        let lock = manifest == .writtenInto ? nil : try RunLock(path: lockPath)
         if !existing.isEmpty && !overwrite && !skipExisting {
             throw ThrobberError("\(existing.count) output file\(existing.count == 1 ? "" : "s") exist (first: \(existing[0])); "
                                 + "pass --overwrite to replace them or --skip-existing to keep them", exitCode: .cannotCreate)
         }
+        return lock
+    }
+
+    /// A test hook (THROBBER_TEST_PLANNING_PAUSE=SECONDS): waits at the end of planning, lock
+    /// held, so a test can interrupt a batch that is certainly still planning. Not for users.
+    func pauseForTests() {
+        guard let text = ProcessInfo.processInfo.environment["THROBBER_TEST_PLANNING_PAUSE"], let seconds = Double(text) else { return }
+        FileHandle.standardError.write(Data("batch: planning paused for \(text) s (THROBBER_TEST_PLANNING_PAUSE test hook)\n".utf8))
+        Thread.sleep(forTimeInterval: seconds)
     }
 
     /// Runs the shard.
@@ -149,7 +199,9 @@ final class BatchRun {
     /// - Parameter existingRenderer: a renderer of the right backend to reuse (the benchmark's),
     ///   instead of opening one.
     func execute(renderer existingRenderer: FrameRenderer? = nil) throws {
-        try preflight()
+        let lock = try preflight()
+        defer { lock?.release() }
+        pauseForTests()
         let renderer = try existingRenderer ?? FrameRenderer(backend, device: device, shaderDirectory: nil)
         for unit in units {
             let clip = job.clips[unit.clip]
@@ -159,7 +211,9 @@ final class BatchRun {
                                     exitCode: .usage)
             }
         }
-        let interruption = Interruption()
+        let interrupts = Interrupts.shared
+        let outerActivity = interrupts.doing("batch")
+        defer { interrupts.doing(outerActivity) }
         let total = units.reduce(0) { $0 + $1.frames.count }
         let progress = ProgressLine(total: total, forced: progressForced, quiet: quiet)
         let pool = EncodePool(inFlight: 2 * threads)
@@ -176,6 +230,10 @@ final class BatchRun {
         let overwrite = self.overwrite
 
         var loopError: Error?
+        var failure: Error?
+        // From here a signal is recorded, not acted on: the loop stops between frames and the
+        // frames in flight land whole (a second signal abandons them).
+        interrupts.whileFinishing {
         do {
         units: for unit in units {
             let clip = job.clips[unit.clip]
@@ -188,7 +246,7 @@ final class BatchRun {
             var sinkOutputs: [Output] = []
             for output in clip.outputs where output.isOrdered {
                 let files = output.artifactFiles
-                if skipExisting && !files.isEmpty && files.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
+                if skipExisting && !files.isEmpty && files.allSatisfy(AtomicFile.holdsFile) {
                     pool.submit {
                         for file in files {
                             guard let data = FileManager.default.contents(atPath: file) else {
@@ -210,13 +268,13 @@ final class BatchRun {
                 pngOutputs.map { ($0.0.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k), $0.1) }
             }
             func missingFiles(_ files: [(String, Int)]) -> [(String, Int)] {
-                files.filter { !(skipExisting && FileManager.default.fileExists(atPath: $0.0)) }
+                files.filter { !(skipExisting && AtomicFile.holdsFile($0.0)) }
             }
             // Frames rendered ahead: a GL backend renders a stack of frames with one draw.
             let framesPerCall = renderer.framesPerCall(width: width, height: height)
             var ahead: [Int: Image] = [:]
             for k in unit.frames {
-                if interruption.signal != nil || pool.error != nil {
+                if interrupts.signal != nil || pool.error != nil {
                     completed = false
                     break
                 }
@@ -276,17 +334,18 @@ final class BatchRun {
             // Let the frames in flight land (whole) before reporting.
             loopError = error
         }
-        var failure: Error? = loopError
+        failure = loopError
         do {
             try pool.finish()
         } catch {
             failure = failure ?? error
         }
+        }
         progress.finish()
         if let failure { throw failure }
-        if interruption.signal != nil {
-            throw ThrobberError("interrupted by \(interruption.signalName) after \(rendered) rendered frames; nothing partial was left. "
-                                + "Rerun with --skip-existing to finish the job", exitCode: .interrupted)
+        if let signal = interrupts.signal {
+            throw ThrobberError.interrupted(signal, "after \(rendered) rendered frames; nothing partial was left. "
+                                            + "Rerun with --skip-existing to finish the job")
         }
         let manifest = Manifest(job: job, shard: shard, frames: records.frames, artifacts: records.artifacts)
         let encoder = JSONEncoder()

@@ -101,6 +101,9 @@ final class FFmpegSink: OrderedSink {
     let errors = Pipe()
     let format: String
     private let errorText = ErrorTail()
+    /// ffmpeg and its temporary file, registered so that a signal that abandons the process
+    /// stops ffmpeg and removes the file.
+    private var token: InFlightFiles.Token?
 
     /// Where ffmpeg is, or nil.
     static var executable: URL? {
@@ -143,11 +146,26 @@ final class FFmpegSink: OrderedSink {
         process.standardError = errors
         let tail = errorText
         errors.fileHandleForReading.readabilityHandler = { handle in tail.append(handle.availableData) }
+        let temporary = self.temporary
+        let process = self.process
         do {
-            try process.run()
+            // Started and registered in one step: if the process is abandoned, ffmpeg is killed
+            // before its temporary file is removed, so it cannot write the file again afterwards.
+            token = try InFlightFiles.shared.creating({ () -> pid_t? in
+                try process.run()
+                return process.processIdentifier
+            }, undo: { pid in
+                kill(pid, SIGKILL)
+                waitpid(pid, nil, 0)
+                unlink(temporary)
+            })?.token
         } catch {
             throw ThrobberError("cannot start ffmpeg: \(error)", exitCode: .backendUnavailable)
         }
+    }
+
+    deinit {
+        token.map(InFlightFiles.shared.finished)
     }
 
     func add(_ image: Image, index: Int) throws {
@@ -177,6 +195,7 @@ final class FFmpegSink: OrderedSink {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         errors.fileHandleForReading.readabilityHandler = nil
+        defer { token.map(InFlightFiles.shared.finished); token = nil }
         guard process.terminationStatus == 0 else {
             unlink(temporary)
             throw ThrobberError("ffmpeg failed to write \(path) (status \(process.terminationStatus)): \(errorText.lastLine)", exitCode: .ioError)
@@ -194,6 +213,8 @@ final class FFmpegSink: OrderedSink {
         process.waitUntilExit()
         errors.fileHandleForReading.readabilityHandler = nil
         unlink(temporary)
+        token.map(InFlightFiles.shared.finished)
+        token = nil
     }
 }
 

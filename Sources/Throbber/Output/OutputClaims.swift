@@ -1,0 +1,133 @@
+import Foundation
+
+/// Every path one run reads or writes, each resolved to the file it names, checked before
+/// anything is written: no two outputs may be one file, and no output may be an input (a job
+/// that lists its own job file as an output would otherwise overwrite itself).
+///
+/// A path is made absolute and the symbolic links in its directories are resolved (the last
+/// component is kept: a link there is a name of ours, replaced like a file). Where the file
+/// exists, two paths are the same when they name the same inode (`st_dev`, `st_ino`), which
+/// also catches hard links and a final symbolic link to another claimed file.
+public struct OutputClaims {
+    /// Where a path came from, which decides the exit code of a collision.
+    public enum Source: Sendable {
+        /// The job file's data (its outputs, its own path, the manifest derived from it):
+        /// a collision is the job's fault, `dataError` (65).
+        case job
+        /// An option typed on the command line (`--manifest`, `-o`): `usage` (64).
+        case commandLine
+    }
+
+    /// One path as claimed: how it was written, what it is for, and where it came from.
+    struct Claim {
+        var path: String
+        var role: String
+        var source: Source
+        var isInput: Bool
+    }
+
+    /// A file's identity: its inode where it exists, otherwise its resolved path.
+    enum Identity: Hashable {
+        case inode(dev: UInt64, ino: UInt64)
+        case path(String)
+    }
+
+    private var claims: [Identity: Claim] = [:]
+    /// Resolved directories, by the directory as written: every frame of a sequence shares one.
+    private var resolvedDirectories: [String: String] = [:]
+    private let jobPath: String?
+    /// The outputs that hold a regular file (or a link) already, in the order they were claimed.
+    public private(set) var existingFiles: [String] = []
+
+    /// - Parameter jobPath: the job file, named at the start of a collision inside it.
+    public init(jobPath: String? = nil) {
+        self.jobPath = jobPath
+    }
+
+    /// Claims a file the run reads; an output that is the same file is refused.
+    ///
+    /// - Throws: the collision, as `claimOutput` does.
+    public mutating func claimInput(_ path: String, role: String, source: Source) throws {
+        let (identity, _) = try resolve(path, checkType: false)
+        try claim(identity, Claim(path: path, role: role, source: source, isInput: true))
+    }
+
+    /// Claims a file the run writes, after checking what is there now.
+    ///
+    /// - Parameters:
+    ///   - path: the path as the writer will use it.
+    ///   - role: what writes it, for the message ("ring@1x's sheet atlas").
+    /// - Returns: what the path holds now (`AtomicFile.existing(at:)`).
+    /// - Throws: `usage` (64) or `dataError` (65) when it is the same file as another claim,
+    ///   naming both; `cannotCreate` (73) when it is a directory, block device or socket.
+    @discardableResult
+    public mutating func claimOutput(_ path: String, role: String, source: Source) throws -> AtomicFile.Existing {
+        let (identity, existing) = try resolve(path, checkType: true)
+        try claim(identity, Claim(path: path, role: role, source: source, isInput: false))
+        if existing == .file { existingFiles.append(path) }
+        return existing
+    }
+
+    private mutating func claim(_ identity: Identity, _ new: Claim) throws {
+        guard let old = claims[identity] else {
+            claims[identity] = new
+            return
+        }
+        // Reading one file twice is fine; everything else that meets is a collision.
+        if old.isInput && new.isInput { return }
+        let exitCode: ExitCode = old.source == .commandLine || new.source == .commandLine ? .usage : .dataError
+        let prefix = exitCode == .dataError ? jobPath.map { "\($0): " } ?? "" : ""
+        let message: String
+        if let input = [old, new].first(where: \.isInput), let output = [old, new].first(where: { !$0.isInput }) {
+            message = "\(output.role) \(output.path) is \(input.role) \(input.path); a run never writes over its input, give the output another path"
+        } else {
+            message = "\(old.role) \(old.path) and \(new.role) \(new.path) are the same file; give each output its own path"
+        }
+        throw ThrobberError(prefix + message, exitCode: exitCode)
+    }
+
+    /// The identity of `path` and, for an output, what it holds now.
+    private mutating func resolve(_ path: String, checkType: Bool) throws -> (Identity, AtomicFile.Existing) {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        // Split at the last slash by hand: a URL per frame costs more than the stat calls.
+        let slash = absolute.lastIndex(of: "/")!
+        let name = String(absolute[absolute.index(after: slash)...])
+        let directory = slash == absolute.startIndex ? "/" : String(absolute[..<slash])
+        let resolvedDirectory: String
+        if let known = resolvedDirectories[directory] {
+            resolvedDirectory = known
+        } else {
+            resolvedDirectory = OutputClaims.resolvedDirectory(directory)
+            resolvedDirectories[directory] = resolvedDirectory
+        }
+        let full = resolvedDirectory == "/" ? "/" + name : resolvedDirectory + "/" + name
+        let existing = checkType ? try AtomicFile.existing(at: full) : .absent
+        var status = stat()
+        if stat(full, &status) == 0 {
+            return (.inode(dev: UInt64(status.st_dev), ino: UInt64(status.st_ino)), existing)
+        }
+        return (.path(full), existing)
+    }
+
+    /// `directory` with every symbolic link resolved; the part that does not exist yet (it is
+    /// created before writing) is appended as written, `.` and `..` taken lexically there.
+    static func resolvedDirectory(_ directory: String) -> String {
+        if let resolved = realpath(directory, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        var trimmed = Substring(directory)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(trimmed) }
+        let name = String(trimmed[trimmed.index(after: slash)...])
+        let parent = resolvedDirectory(slash == trimmed.startIndex ? "/" : String(trimmed[..<slash]))
+        func child(_ name: String) -> String { parent == "/" ? "/" + name : parent + "/" + name }
+        switch name {
+        case "", ".": return parent
+        case "..":
+            guard parent != "/", let up = parent.lastIndex(of: "/") else { return "/" }
+            return up == parent.startIndex ? "/" : String(parent[..<up])
+        default: return child(name)
+        }
+    }
+}
