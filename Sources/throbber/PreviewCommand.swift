@@ -46,6 +46,7 @@ enum PreviewCommand: Subcommand {
         }
         let frames = try arguments.integer("--frames", default: 8, range: 1...400)
         let columns = try arguments.integer("--columns", default: Int(Double(frames).squareRoot().rounded(.up)), range: 1...400)
+        try ContactSheet.checkSize(frames: frames, frameWidth: scene.pixelSize.width, frameHeight: scene.pixelSize.height, columns: columns)
         let duration = try arguments.number("--duration", default: scene.model.previewDuration, range: .above(0))
         let start = try arguments.number("--start", default: 0, range: .atLeast(0))
         let (backend, device) = try BackendOptions.parse(arguments)

@@ -53,6 +53,7 @@ enum RenderCommand: Subcommand {
         let frames = try arguments.integer("--frames", default: 1, range: 1...1_000_000)
         let fps = try arguments.number("--fps", default: 60, range: .above(0))
         let start = try arguments.number("--start", default: 0, range: .atLeast(0))
+        try Limits.checkTimeline(start: start, fps: fps, frames: frames, fpsField: "--fps")
         let (backend, device) = try BackendOptions.parse(arguments)
         let level = try arguments.integer("--png-level", default: defaultPNGLevel, range: 0...9)
         let overwrite = arguments.has("--overwrite")

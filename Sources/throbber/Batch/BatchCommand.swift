@@ -84,7 +84,7 @@ enum BatchCommand: Subcommand {
     }
 
     static func defaultManifest(_ jobPath: String, _ shard: ShardPlan) -> String {
-        let stem = URL(fileURLWithPath: jobPath).deletingPathExtension().path
+        let stem = Job.manifestStem(forJobAt: jobPath)
         return shard.count == 1 ? "\(stem).manifest.json" : "\(stem).shard-\(shard.index)-of-\(shard.count).manifest.json"
     }
 }

@@ -196,7 +196,12 @@ enum BenchCommand: Subcommand {
         var report = BenchReport(method: methodInfo(settings, gl: gl?.info, configuration: configuration))
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("throbber-bench-\(getpid())")
         try AtomicFile.prepareDirectory(scratch)
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Removed however the bench ends: a signal outside its batch stage exits at once.
+        let scratchUndo = InFlightFiles.shared.register(undo: { [path = scratch.path] in try? FileManager.default.removeItem(atPath: path) })
+        defer {
+            try? FileManager.default.removeItem(at: scratch)
+            InFlightFiles.shared.finished(scratchUndo)
+        }
 
         for id in settings.scenes {
             for size in settings.sizes {
