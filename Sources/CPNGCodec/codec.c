@@ -113,7 +113,7 @@ static void on_read(png_structp png, png_bytep bytes, png_size_t length) {
 }
 
 // Every reader bounds what a hostile file can make libpng allocate before any pixel is read:
-// the IHDR's sides, one ancillary chunk (zTXt and iCCP are inflated under the same bound), and how
+// the IHDR's sides, what one compressed ancillary chunk (zTXt, iTXt, iCCP) may inflate to, and how
 // many ancillary chunks are kept. IDAT is streamed and never held whole.
 static void apply_limits(png_structp png, CPNGCodec_Limits limits) {
     png_set_user_limits(png, limits.maxSide, limits.maxSide);

@@ -64,8 +64,9 @@ public enum PNGCodec {
     /// row: 65,536 pixels, 512 KiB at 16 bits per channel.
     public static let maxSide = 1 << 16
 
-    /// The most memory one ancillary chunk (tEXt, iTXt, iCCP, a zTXt once inflated) may take, and
-    /// how many ancillary chunks are kept, so that text chunks cannot be a bomb either.
+    /// The most a compressed ancillary chunk (zTXt, compressed iTXt, iCCP) may inflate to — libpng
+    /// skips one that would grow past it — and how many ancillary chunks are kept, so that text
+    /// chunks cannot be a bomb either. (A stored tEXt is bounded by the file's own size.)
     public static let maxChunkBytes = 4 << 20
     /// See ``maxChunkBytes``.
     public static let maxChunks = 1000

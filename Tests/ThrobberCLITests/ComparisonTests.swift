@@ -79,6 +79,61 @@ struct ComparisonTests {
         #expect(try runThrobber(["compare", a.path, b.path]).status == 65)
     }
 
+    /// A 16-bit copy of a frame (v8 × 257, no gAMA chunk, as converters write it) is the same
+    /// image: it used to differ by up to 72 steps through libpng's gamma conversion.
+    @Test func aSixteenBitCopyComparesEqual() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let frame = CPURenderer().render(Scene(WaveBall()).drawList(at: 0.7))
+        let png = TestPNG(width: frame.width, height: frame.height, bitDepth: 16, colorType: 6)
+        let a = directory.appendingPathComponent("frame.png"), b = directory.appendingPathComponent("frame16.png")
+        try PNGCodec.encode(frame).write(to: a)
+        try Data(png.bytes { x, y in
+            let p = frame[x, y]
+            return [Int(p.r) * 257, Int(p.g) * 257, Int(p.b) * 257, Int(p.a) * 257]
+        }).write(to: b)
+        let result = try runThrobber(["compare", a.path, b.path, "--max-diff", "0"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("max 0, >1: 0 px"), "\(result.stdout)")
+    }
+
+    /// The PNG bomb of issue 14 (declaring 16000×16000 RGBA) is refused from its header with one
+    /// line naming the file, its declared size and the budget; nothing is inflated.
+    @Test func aPNGBombIsRefusedInOneLine() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bomb = directory.appendingPathComponent("bomb.png"), small = directory.appendingPathComponent("small.png")
+        try Data(TestPNG(width: 16000, height: 16000, bitDepth: 8, colorType: 6)
+            .file(idat: [0x78, 0xDA, 0xED, 0xC1, 0x01, 0x0D])).write(to: bomb)
+        try PNGCodec.encode(Image(width: 4, height: 4)).write(to: small)
+        for arguments in [[small.path, bomb.path], [bomb.path, bomb.path]] {
+            let result = try runThrobber(["compare"] + arguments)
+            #expect(result.status == 65, "\(result.stdout)\(result.stderr)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("\(bomb.path): declares 16000×16000 px") && result.stderr.contains("33,554,432"),
+                    "\(result.stderr)")
+        }
+    }
+
+    @Test func truncatedAndOversizedPNGsAreOneLineDataErrors() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (a, b) = try perturbedPair(delta: 0, in: directory)
+        let whole = try Data(contentsOf: b)
+        try whole.prefix(whole.count - 200).write(to: b)
+        let truncated = try runThrobber(["compare", a.path, b.path])
+        #expect(truncated.status == 65)
+        #expect(truncated.stderr.split(separator: "\n").count == 1, "\(truncated.stderr)")
+        #expect(truncated.stderr.contains("\(b.path): not a readable PNG: libpng:") && truncated.stderr.contains("truncated"),
+                "\(truncated.stderr)")
+        try Data(TestPNG(width: 1, height: PNGCodec.maxSide + 1, bitDepth: 8, colorType: 0)
+            .file(idat: TestPNG.zlibStored([0]))).write(to: b)
+        let tall = try runThrobber(["compare", a.path, b.path])
+        #expect(tall.status == 65)
+        #expect(tall.stderr.contains("\(b.path)") && tall.stderr.contains("height exceeds user limit"), "\(tall.stderr)")
+    }
+
     @Test func parityOnASmallMatrixPassesAndWritesJSON() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -37,7 +37,7 @@ int CPNGCodec_encode(const unsigned char *_Nonnull rgba, uint32_t width, uint32_
 typedef struct CPNGCodec_Limits {
     uint64_t maxPixels;     ///< width × height above this is refused (status 1), with the header filled in
     uint32_t maxSide;       ///< png_set_user_limits: a wider or taller IHDR is a libpng error
-    uint32_t maxChunkBytes; ///< png_set_chunk_malloc_max: bounds one ancillary chunk (tEXt, zTXt, iCCP…) decompressed
+    uint32_t maxChunkBytes; ///< png_set_chunk_malloc_max: what one zTXt, iTXt or iCCP may inflate to
     uint32_t maxChunks;     ///< png_set_chunk_cache_max: how many ancillary chunks are kept
 } CPNGCodec_Limits;
 
