@@ -56,8 +56,8 @@ public enum PNGCodec {
     /// The most pixels (width × height) a PNG may declare for any reader here to decode it:
     /// 2²⁵ = 33,554,432, e.g. 8192×4096 or 5792×5792, 128 MiB as RGBA8. It is checked on the
     /// IHDR before any pixel memory is allocated, so a small file that declares a huge image (a
-    /// "PNG bomb") is refused at once; `throbber compare` holds two decoded images and a heat map,
-    /// so it stays under ~400 MB whatever its inputs. README ("`compare`") documents it.
+    /// "PNG bomb") is refused at once. `throbber compare` reads in bands, except interlaced files,
+    /// which are decoded whole within this budget. The README (Parity and comparison) documents it.
     public static let pixelBudget = 1 << 25
 
     /// The widest or tallest PNG any reader accepts (libpng's user limits), which also bounds one
@@ -111,6 +111,73 @@ public enum PNGCodec {
                 count = width * height * 4
             }
             return Image(width: width, height: height, pixels: pixels)
+        }
+    }
+
+    /// Decodes a PNG a band of rows at a time, for callers that stream (`throbber compare`): only
+    /// the rows asked for are held, plus one row inside the decoder, except that an interlaced
+    /// (Adam7) image is decoded whole into RGBA8 on the first read, as its rows arrive spread over
+    /// seven passes. The pixels are those of ``PNGCodec/decode(_:pixelBudget:)``, under the same
+    /// budget and limits, checked when the reader is made.
+    public final class RowReader {
+        /// The declared size.
+        public let width: Int
+        /// See ``width``.
+        public let height: Int
+        /// Whether the PNG is interlaced (and so decoded whole on the first read).
+        public let interlaced: Bool
+        /// Rows decoded so far.
+        public private(set) var rowsRead = 0
+        // libpng reads from this copy of the file for the reader's whole life; a Data's bytes are
+        // only pinned inside withUnsafeBytes.
+        private let bytes: UnsafeMutableRawBufferPointer
+        private let reader: OpaquePointer
+
+        /// Reads the header and checks it against `pixelBudget` and the limits; no pixel memory yet.
+        ///
+        /// - Throws: a data error as ``PNGCodec/decode(_:pixelBudget:)`` does.
+        public init(_ data: Data, pixelBudget: Int = PNGCodec.pixelBudget) throws {
+            guard !data.isEmpty else { throw ThrobberError("not a PNG: empty input", exitCode: .dataError) }
+            let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
+            data.withUnsafeBytes { bytes.copyMemory(from: $0) }
+            var header = CPNGCodec_Header()
+            var opened: OpaquePointer?
+            var message = [CChar](repeating: 0, count: 320)
+            let status = CPNGCodec_openReader(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count,
+                                              limits(pixelBudget: pixelBudget), &header, &opened, &message, message.count)
+            guard status == 0, let opened else {
+                bytes.deallocate()
+                if status == 1 { throw overBudget(width: Int(header.width), height: Int(header.height), budget: pixelBudget) }
+                throw unreadable(message)
+            }
+            self.bytes = bytes
+            reader = opened
+            width = Int(header.width)
+            height = Int(header.height)
+            interlaced = header.interlaced != 0
+        }
+
+        deinit {
+            CPNGCodec_closeReader(reader)
+            bytes.deallocate()
+        }
+
+        /// Decodes the next `count` rows into `pixels` (resized to `count × width × 4` bytes).
+        ///
+        /// - Throws: a data error with libpng's reason (a truncated or corrupt file); the reader is
+        ///   then spent.
+        /// - Precondition: `count` rows remain.
+        public func read(rows count: Int, into pixels: inout [UInt8]) throws {
+            precondition(count >= 0 && count <= height - rowsRead, "asked for rows past the end of the image")
+            let size = count * width * 4
+            if pixels.count != size { pixels = [UInt8](repeating: 0, count: size) }
+            if count == 0 { return }
+            var message = [CChar](repeating: 0, count: 320)
+            let status = pixels.withUnsafeMutableBufferPointer {
+                CPNGCodec_readRows(reader, $0.baseAddress!, UInt32(count), &message, message.count)
+            }
+            guard status == 0 else { throw unreadable(message) }
+            rowsRead += count
         }
     }
 

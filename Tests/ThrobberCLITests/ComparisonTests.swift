@@ -134,6 +134,50 @@ struct ComparisonTests {
         #expect(tall.stderr.contains("\(b.path)") && tall.stderr.contains("height exceeds user limit"), "\(tall.stderr)")
     }
 
+    /// `compare` reads the files in bands of rows (about a mebipixel each); its figures, kept
+    /// failures, PSNR and heat map must be those of ImageDiff on the whole images. Differences sit
+    /// in every band, at band edges, and under invisible alpha.
+    @Test func bandByBandComparisonEqualsTheWholeImageDiff() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let width = 2048, height = 1100
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for i in 0..<(width * height) {
+            let (x, y) = (i % width, i / width)
+            pixels[i * 4] = UInt8((x * 7 + y) & 0xFF)
+            pixels[i * 4 + 1] = UInt8((y * 3) & 0xFF)
+            pixels[i * 4 + 2] = UInt8((x ^ y) & 0xFF)
+            pixels[i * 4 + 3] = x % 97 == 0 ? 1 : 255
+        }
+        let expected = Image(width: width, height: height, pixels: pixels)
+        var moved = pixels
+        // (x, y, channel, delta): more failures than are kept, in several bands.
+        for (x, y, c, d) in [(5, 3, 0, 9), (2047, 511, 1, 4), (0, 512, 2, 1), (97, 600, 0, 200), (97, 601, 3, 3),
+                             (100, 700, 1, 2), (7, 1023, 0, 30), (8, 1024, 2, 5), (2047, 1099, 3, 60), (3, 1099, 1, 7)] {
+            let i = (y * width + x) * 4 + c
+            moved[i] = UInt8((Int(moved[i]) + d) & 0xFF)
+        }
+        let observed = Image(width: width, height: height, pixels: moved)
+        let a = directory.appendingPathComponent("a.png"), b = directory.appendingPathComponent("b.png")
+        let heatMap = directory.appendingPathComponent("diff.png")
+        try PNGCodec.encode(expected, settings: .init(level: 1)).write(to: a)
+        try PNGCodec.encode(observed, settings: .init(level: 1)).write(to: b)
+        let result = try runThrobber(["compare", a.path, b.path, "--json", "--diff", heatMap.path])
+        #expect(result.status == 1, "\(result.stderr)")
+        let whole = ImageDiff(expected: expected, observed: observed, tolerance: 2)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let figures = try #require(json["figures"] as? [String: Any])
+        let reference = DiffFigures(whole)
+        #expect(figures["maxChannelDifference"] as? Int == reference.maxChannelDifference)
+        #expect(figures["pixelsOverOne"] as? Int == reference.pixelsOverOne)
+        #expect(figures["pixelsOverMaxDiff"] as? Int == reference.pixelsOverMaxDiff)
+        #expect(figures["pixelsColourIgnored"] as? Int == reference.pixelsColourIgnored)
+        #expect(figures["psnr"] as? Double == reference.psnr)
+        #expect(json["firstFailures"] as? [String] == whole.failureLines)
+        #expect(whole.pixelsOverTolerance > 5 && whole.pixelsColourIgnored > 0, "the case exercises truncation and invisible pixels")
+        #expect(try PNGCodec.decode(Data(contentsOf: heatMap)) == ImageDiff.heatMap(expected: expected, observed: observed, tolerance: 2))
+    }
+
     @Test func parityOnASmallMatrixPassesAndWritesJSON() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -168,5 +212,19 @@ struct ComparisonTests {
         #expect(try runThrobber(["parity", "--scales", "0"]).status == 64)
         #expect(try runThrobber(["parity", "--scenes", "rng"]).stderr.contains("did you mean 'ring'"))
         #expect(try runThrobber(["parity", "--at", "1", "--times", "3"]).status == 64)
+    }
+}
+
+/// The figures `compare --json` prints, computed here from ImageDiff (PSNR rounded to 0.01 dB).
+private struct DiffFigures {
+    var maxChannelDifference, pixelsOverOne, pixelsOverMaxDiff, pixelsColourIgnored: Int
+    var psnr: Double?
+
+    init(_ diff: ImageDiff) {
+        maxChannelDifference = diff.maxChannelDifference
+        pixelsOverOne = diff.pixelsOverOne
+        pixelsOverMaxDiff = diff.pixelsOverTolerance
+        pixelsColourIgnored = diff.pixelsColourIgnored
+        psnr = diff.psnr.isFinite ? (diff.psnr * 100).rounded() / 100 : nil
     }
 }
