@@ -259,13 +259,11 @@ int CPNGCodec_openReader(const unsigned char *data, size_t size, CPNGCodec_Limit
     return 0;
 }
 
-// Decodes an Adam7 image whole into reader->image (RGBA8, within the budget the caller checked),
-// pass by pass, each pass row placed at its pixels' positions.
-static void read_interlaced(CPNGCodec_Reader *reader) {
+// Decodes an Adam7 image whole into `image` (RGBA8, within the budget checked on opening), pass
+// by pass, each pass row placed at its pixels' positions; the seven passes cover every pixel.
+static void read_interlaced(CPNGCodec_Reader *reader, unsigned char *image) {
     png_structp png = reader->png;
     const uint32_t width = reader->width, height = reader->height;
-    reader->image = (unsigned char *)calloc((size_t)width * height, 4);
-    if (reader->image == NULL) png_error(png, "out of memory");
     for (int pass = 0; pass < 7; pass++) {
         const uint32_t rows = PNG_PASS_ROWS(height, pass), columns = PNG_PASS_COLS(width, pass);
         // libpng skips a pass with no pixels, and so must we.
@@ -273,7 +271,7 @@ static void read_interlaced(CPNGCodec_Reader *reader) {
         for (uint32_t j = 0; j < rows; j++) {
             png_read_row(png, reader->row, NULL);
             const size_t y = PNG_PASS_START_ROW(pass) + (size_t)j * PNG_PASS_ROW_OFFSET(pass);
-            unsigned char *line = reader->image + y * width * 4;
+            unsigned char *line = image + y * width * 4;
             for (uint32_t k = 0; k < columns; k++) {
                 const size_t x = PNG_PASS_START_COL(pass) + (size_t)k * PNG_PASS_COL_OFFSET(pass);
                 put_pixel(reader->row + (size_t)k * (reader->sixteen ? 8 : 4), line + x * 4, reader->sixteen);
@@ -301,8 +299,18 @@ int CPNGCodec_readRows(CPNGCodec_Reader *reader, unsigned char *rgba, uint32_t c
     }
     const size_t stride = (size_t)reader->width * 4;
     if (reader->interlaced) {
-        if (reader->image == NULL) read_interlaced(reader);
-        memcpy(rgba, reader->image + (size_t)reader->nextRow * stride, (size_t)count * stride);
+        if (reader->nextRow == 0 && count == reader->height) {
+            // The whole image at once (PNGCodec.decode): straight into the caller's buffer, so an
+            // interlaced PNG costs one RGBA8 image, not two.
+            read_interlaced(reader, rgba);
+        } else {
+            if (reader->image == NULL) {
+                reader->image = (unsigned char *)malloc((size_t)reader->width * reader->height * 4);
+                if (reader->image == NULL) png_error(reader->png, "out of memory");
+                read_interlaced(reader, reader->image);
+            }
+            memcpy(rgba, reader->image + (size_t)reader->nextRow * stride, (size_t)count * stride);
+        }
     } else {
         for (uint32_t i = 0; i < count; i++) {
             unsigned char *line = rgba + (size_t)i * stride;

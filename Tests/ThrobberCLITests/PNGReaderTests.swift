@@ -146,6 +146,23 @@ struct PNGReaderTests {
         }
     }
 
+    /// RowReader, band by band (as `compare` reads), gives the pixels of a whole decode: plain
+    /// rows as they come, Adam7 from the image decoded whole on the first read.
+    @Test(arguments: [false, true])
+    func rowReaderInBandsEqualsAWholeDecode(interlaced: Bool) throws {
+        let png = TestPNG(width: 256, height: 256, bitDepth: 16, colorType: 6, interlaced: interlaced)
+        let data = Data(png.bytes(Self.everyValue))
+        let whole = try PNGCodec.decode(data)
+        let reader = try PNGCodec.RowReader(data)
+        #expect(reader.width == 256 && reader.height == 256 && reader.interlaced == interlaced)
+        var pixels: [UInt8] = [], band: [UInt8] = []
+        while reader.rowsRead < reader.height {
+            try reader.read(rows: min(7, reader.height - reader.rowsRead), into: &band)
+            pixels += band
+        }
+        #expect(pixels == whole.pixels)
+    }
+
     @Test func theBudgetIsCheckedOnTheDeclaredSize() throws {
         let png = TestPNG(width: 11, height: 10, bitDepth: 8, colorType: 6)
         let data = Data(png.bytes { _, _ in [1, 2, 3, 4] })
