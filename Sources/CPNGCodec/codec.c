@@ -341,4 +341,3 @@ void CPNGCodec_free(CPNGCodec_Buffer *buffer) {
     buffer->capacity = 0;
 }
 
-void CPNGCodec_freeBytes(unsigned char *bytes) { free(bytes); }

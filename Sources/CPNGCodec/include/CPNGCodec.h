@@ -78,6 +78,5 @@ int CPNGCodec_readText(const unsigned char *_Nonnull data, size_t size, CPNGCode
                        void *_Nullable context, char *_Nonnull error, size_t errorSize);
 
 void CPNGCodec_free(CPNGCodec_Buffer *_Nonnull buffer);
-void CPNGCodec_freeBytes(unsigned char *_Nullable bytes);
 
 #endif
