@@ -9,21 +9,28 @@
 typedef struct ErrorSink {
     char *message;
     size_t size;
+    char warning[160]; ///< the latest warning, which often says why an error follows
 } ErrorSink;
 
 // libpng calls this on a fatal error; we record the message and jump back into our own C frame.
+// libpng's IHDR check warns with the reason ("Image width exceeds user limit in IHDR") and then
+// fails with only "Invalid IHDR data", so the latest warning is kept and named with the error.
 static void on_error(png_structp png, png_const_charp message) {
     ErrorSink *sink = (ErrorSink *)png_get_error_ptr(png);
     if (sink != NULL && sink->message != NULL) {
-        snprintf(sink->message, sink->size, "libpng: %s", message);
+        if (sink->warning[0] != 0) {
+            snprintf(sink->message, sink->size, "libpng: %s (%s)", message, sink->warning);
+        } else {
+            snprintf(sink->message, sink->size, "libpng: %s", message);
+        }
     }
     png_longjmp(png, 1);
 }
 
-// Warnings (for example an unknown chunk) are not failures.
+// Warnings (for example an unknown chunk) are not failures; the latest is kept for on_error.
 static void on_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
+    ErrorSink *sink = (ErrorSink *)png_get_error_ptr(png);
+    if (sink != NULL) snprintf(sink->warning, sizeof sink->warning, "%s", message);
 }
 
 static void on_write(png_structp png, png_bytep bytes, png_size_t length) {
@@ -92,36 +99,6 @@ int CPNGCodec_encode(const unsigned char *rgba, uint32_t width, uint32_t height,
     return 0;
 }
 
-int CPNGCodec_decode(const unsigned char *data, size_t size, uint32_t *width, uint32_t *height,
-                     unsigned char **rgba, char *error, size_t errorSize) {
-    // The simplified API does its own setjmp and reports failure through image.message.
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    *rgba = NULL;
-    if (!png_image_begin_read_from_memory(&image, data, size)) {
-        snprintf(error, errorSize, "libpng: %s", image.message);
-        return -1;
-    }
-    image.format = PNG_FORMAT_RGBA;
-    unsigned char *pixels = (unsigned char *)malloc(PNG_IMAGE_SIZE(image));
-    if (pixels == NULL) {
-        png_image_free(&image);
-        snprintf(error, errorSize, "out of memory decoding a %ux%u PNG", image.width, image.height);
-        return -1;
-    }
-    if (!png_image_finish_read(&image, NULL, pixels, 0, NULL)) {
-        snprintf(error, errorSize, "libpng: %s", image.message);
-        free(pixels);
-        png_image_free(&image);
-        return -1;
-    }
-    *width = image.width;
-    *height = image.height;
-    *rgba = pixels;
-    return 0;
-}
-
 typedef struct ReadSource {
     const unsigned char *data;
     size_t size;
@@ -130,12 +107,21 @@ typedef struct ReadSource {
 
 static void on_read(png_structp png, png_bytep bytes, png_size_t length) {
     ReadSource *source = (ReadSource *)png_get_io_ptr(png);
-    if (source->offset + length > source->size) png_error(png, "truncated PNG");
+    if (length > source->size - source->offset) png_error(png, "the file ends early (truncated PNG)");
     memcpy(bytes, source->data + source->offset, length);
     source->offset += length;
 }
 
-int CPNGCodec_readText(const unsigned char *data, size_t size,
+// Every reader bounds what a hostile file can make libpng allocate before any pixel is read:
+// the IHDR's sides, what one compressed ancillary chunk (zTXt, iTXt, iCCP) may inflate to, and how
+// many ancillary chunks are kept. IDAT is streamed and never held whole.
+static void apply_limits(png_structp png, CPNGCodec_Limits limits) {
+    png_set_user_limits(png, limits.maxSide, limits.maxSide);
+    png_set_chunk_malloc_max(png, limits.maxChunkBytes);
+    png_set_chunk_cache_max(png, limits.maxChunks);
+}
+
+int CPNGCodec_readText(const unsigned char *data, size_t size, CPNGCodec_Limits limits,
                        void (*visit)(void *context, const char *key, const char *text),
                        void *context, char *error, size_t errorSize) {
     ErrorSink sink = {error, errorSize};
@@ -153,12 +139,199 @@ int CPNGCodec_readText(const unsigned char *data, size_t size,
         return -1;
     }
     png_set_read_fn(png, &source, on_read);
+    apply_limits(png, limits);
     png_read_info(png, info);
     png_textp chunks = NULL;
     int count = png_get_text(png, info, &chunks, NULL);
     for (int i = 0; i < count; i++) visit(context, chunks[i].key, chunks[i].text);
     png_destroy_read_struct(&png, &info, NULL);
     return 0;
+}
+
+struct CPNGCodec_Reader {
+    png_structp png;
+    png_infop info;
+    ErrorSink sink;
+    ReadSource source;
+    uint32_t width;
+    uint32_t height;
+    int sixteen;          ///< rows arrive as 16-bit big-endian RGBA and are reduced here
+    int interlaced;       ///< Adam7: the whole image is decoded on the first read
+    int failed;           ///< libpng's state is undefined after an error: refuse further reads
+    uint32_t nextRow;
+    unsigned char *row;   ///< one transformed row (16-bit or interlaced), else NULL
+    unsigned char *image; ///< interlaced only: the whole image as RGBA8
+};
+
+uint8_t CPNGCodec_reduce16(uint16_t value) {
+    // round(v / 257): v / 257 is never exactly k + 1/2 (that needs v = 257k + 128.5), so adding
+    // 128 and truncating rounds every value to nearest. No gamma, unlike libpng's own reduction
+    // through the simplified API.
+    return (uint8_t)(((uint32_t)value + 128) / 257);
+}
+
+// Straight RGBA, one pixel: 8-bit copied, 16-bit (big-endian) reduced.
+static inline void put_pixel(const unsigned char *in, unsigned char *out, int sixteen) {
+    if (sixteen) {
+        for (int c = 0; c < 4; c++) out[c] = CPNGCodec_reduce16((uint16_t)((in[2 * c] << 8) | in[2 * c + 1]));
+    } else {
+        memcpy(out, in, 4);
+    }
+}
+
+int CPNGCodec_openReader(const unsigned char *data, size_t size, CPNGCodec_Limits limits,
+                         CPNGCodec_Header *header, CPNGCodec_Reader **out, char *error, size_t errorSize) {
+    *out = NULL;
+    error[0] = 0;
+    memset(header, 0, sizeof *header);
+    CPNGCodec_Reader *reader = (CPNGCodec_Reader *)calloc(1, sizeof *reader);
+    if (reader == NULL) {
+        snprintf(error, errorSize, "out of memory");
+        return -1;
+    }
+    reader->sink.message = error;
+    reader->sink.size = errorSize;
+    reader->source = (ReadSource){data, size, 0};
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader->sink, on_error, on_warning);
+    if (reader->png == NULL) {
+        snprintf(error, errorSize, "libpng: cannot create read struct");
+        free(reader);
+        return -1;
+    }
+    reader->info = png_create_info_struct(reader->png);
+    if (reader->info == NULL) {
+        snprintf(error, errorSize, "libpng: cannot create info struct");
+        CPNGCodec_closeReader(reader);
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        CPNGCodec_closeReader(reader);
+        return -1;
+    }
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    png_set_read_fn(png, &reader->source, on_read);
+    apply_limits(png, limits);
+    png_read_info(png, info);
+    png_uint_32 width = 0, height = 0;
+    int depth = 0, colorType = 0, interlace = 0;
+    png_get_IHDR(png, info, &width, &height, &depth, &colorType, &interlace, NULL, NULL);
+    header->width = width;
+    header->height = height;
+    header->bitDepth = depth;
+    header->colorType = colorType;
+    header->interlaced = interlace != PNG_INTERLACE_NONE;
+    // The budget is checked here, on the declared size, before a single pixel byte is allocated.
+    if ((uint64_t)width * height > limits.maxPixels) {
+        CPNGCodec_closeReader(reader);
+        return 1;
+    }
+    // Explicit transforms to straight RGBA at the stored depth. Nothing here touches gamma
+    // (no png_set_gamma, png_set_alpha_mode or png_set_strip_16, and not the simplified png_image
+    // API, which converts through sRGB/linear when it reduces 16 bits to 8); a gAMA or sRGB chunk
+    // is read and ignored, as the sample values are what the file stores.
+    if (colorType == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (colorType == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    int alpha = (colorType & PNG_COLOR_MASK_ALPHA) != 0;
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) {
+        png_set_tRNS_to_alpha(png);
+        alpha = 1;
+    }
+    if ((colorType & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
+    // 0xffff is opaque at 16 bits; libpng uses its low byte at 8.
+    if (!alpha) png_set_add_alpha(png, 0xffff, PNG_FILLER_AFTER);
+    // No png_set_interlace_handling: an interlaced image comes as its seven passes' own rows,
+    // which read_interlaced places, so it costs the RGBA8 image and one row, not a 16-bit image.
+    png_read_update_info(png, info);
+    reader->width = width;
+    reader->height = height;
+    reader->sixteen = depth == 16;
+    reader->interlaced = header->interlaced;
+    size_t rowBytes = (size_t)width * (reader->sixteen ? 8 : 4);
+    if (png_get_rowbytes(png, info) != rowBytes || png_get_channels(png, info) != 4) {
+        png_error(png, "unexpected row layout after the RGBA transforms");
+    }
+    if (reader->sixteen || reader->interlaced) {
+        reader->row = (unsigned char *)malloc(rowBytes);
+        if (reader->row == NULL) png_error(png, "out of memory");
+    }
+    *out = reader;
+    return 0;
+}
+
+// Decodes an Adam7 image whole into `image` (RGBA8, within the budget checked on opening), pass
+// by pass, each pass row placed at its pixels' positions; the seven passes cover every pixel.
+static void read_interlaced(CPNGCodec_Reader *reader, unsigned char *image) {
+    png_structp png = reader->png;
+    const uint32_t width = reader->width, height = reader->height;
+    for (int pass = 0; pass < 7; pass++) {
+        const uint32_t rows = PNG_PASS_ROWS(height, pass), columns = PNG_PASS_COLS(width, pass);
+        // libpng skips a pass with no pixels, and so must we.
+        if (rows == 0 || columns == 0) continue;
+        for (uint32_t j = 0; j < rows; j++) {
+            png_read_row(png, reader->row, NULL);
+            const size_t y = PNG_PASS_START_ROW(pass) + (size_t)j * PNG_PASS_ROW_OFFSET(pass);
+            unsigned char *line = image + y * width * 4;
+            for (uint32_t k = 0; k < columns; k++) {
+                const size_t x = PNG_PASS_START_COL(pass) + (size_t)k * PNG_PASS_COL_OFFSET(pass);
+                put_pixel(reader->row + (size_t)k * (reader->sixteen ? 8 : 4), line + x * 4, reader->sixteen);
+            }
+        }
+    }
+}
+
+int CPNGCodec_readRows(CPNGCodec_Reader *reader, unsigned char *rgba, uint32_t count, char *error, size_t errorSize) {
+    reader->sink.message = error;
+    reader->sink.size = errorSize;
+    reader->sink.warning[0] = 0;
+    error[0] = 0;
+    if (reader->failed) {
+        snprintf(error, errorSize, "the PNG reader already failed");
+        return -1;
+    }
+    if (count > reader->height - reader->nextRow) {
+        snprintf(error, errorSize, "asked for rows past the end of the image");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        reader->failed = 1;
+        return -1;
+    }
+    const size_t stride = (size_t)reader->width * 4;
+    if (reader->interlaced) {
+        if (reader->nextRow == 0 && count == reader->height) {
+            // The whole image at once (PNGCodec.decode): straight into the caller's buffer, so an
+            // interlaced PNG costs one RGBA8 image, not two.
+            read_interlaced(reader, rgba);
+        } else {
+            if (reader->image == NULL) {
+                reader->image = (unsigned char *)malloc((size_t)reader->width * reader->height * 4);
+                if (reader->image == NULL) png_error(reader->png, "out of memory");
+                read_interlaced(reader, reader->image);
+            }
+            memcpy(rgba, reader->image + (size_t)reader->nextRow * stride, (size_t)count * stride);
+        }
+    } else {
+        for (uint32_t i = 0; i < count; i++) {
+            unsigned char *line = rgba + (size_t)i * stride;
+            if (reader->sixteen) {
+                png_read_row(reader->png, reader->row, NULL);
+                for (uint32_t x = 0; x < reader->width; x++) put_pixel(reader->row + (size_t)x * 8, line + (size_t)x * 4, 1);
+            } else {
+                png_read_row(reader->png, line, NULL);
+            }
+        }
+    }
+    reader->nextRow += count;
+    return 0;
+}
+
+void CPNGCodec_closeReader(CPNGCodec_Reader *reader) {
+    if (reader == NULL) return;
+    if (reader->png != NULL) png_destroy_read_struct(&reader->png, reader->info ? &reader->info : NULL, NULL);
+    free(reader->row);
+    free(reader->image);
+    free(reader);
 }
 
 void CPNGCodec_free(CPNGCodec_Buffer *buffer) {
@@ -168,4 +341,3 @@ void CPNGCodec_free(CPNGCodec_Buffer *buffer) {
     buffer->capacity = 0;
 }
 
-void CPNGCodec_freeBytes(unsigned char *bytes) { free(bytes); }

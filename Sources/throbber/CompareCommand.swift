@@ -12,7 +12,9 @@ enum CompareCommand: Subcommand {
         and its colour bytes may differ by up to 255 between renderers). Prints the largest
         channel difference, the pixels that differ by more than 1 and by more than D, and the
         PSNR over the compared channels. Exit 0 when at most K pixels differ by more than D, 1
-        when more do; images of different sizes are an error (65).
+        when more do; images of different sizes are an error (65), and so is a PNG that declares
+        more than 33,554,432 pixels (refused from its header) or one that is truncated or corrupt.
+        Any PNG decodes to its stored samples (16-bit as round(v / 257), no gamma), band by band.
 
         OPTIONS:
           --max-diff D           allowed difference per channel in 8-bit steps (default 2)
@@ -41,36 +43,95 @@ enum CompareCommand: Subcommand {
         }
         let (maxDiff, maxPixels) = try DiffOptions.bounds(arguments)
         let paths = arguments.positionals
-        let images = try paths.map { path -> Image in
+        // Both headers first: a PNG over the budget (a "PNG bomb") or a size mismatch is refused
+        // before a pixel of either file is decoded.
+        let readers = try paths.map { path -> PNGCodec.RowReader in
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ThrobberError("cannot read \(path)", exitCode: .noInput)
             }
-            do {
-                return try PNGCodec.decode(data)
-            } catch let error as ThrobberError {
-                throw ThrobberError("\(path): \(error.message)", exitCode: error.exitCode)
-            }
+            return try named(path) { try PNGCodec.RowReader(data) }
         }
-        guard images[0].width == images[1].width, images[0].height == images[1].height else {
-            throw ThrobberError("\(paths[0]) is \(images[0].width)×\(images[0].height) px but \(paths[1]) is "
-                                + "\(images[1].width)×\(images[1].height) px; only images of the same size compare",
+        let (width, height) = (readers[0].width, readers[0].height)
+        guard readers[1].width == width, readers[1].height == height else {
+            throw ThrobberError("\(paths[0]) is \(width)×\(height) px but \(paths[1]) is "
+                                + "\(readers[1].width)×\(readers[1].height) px; only images of the same size compare",
                                 exitCode: .dataError)
         }
-        let diff = ImageDiff(expected: images[0], observed: images[1], tolerance: maxDiff)
+        let heatMapPath = arguments.value("--diff")
+        let (diff, heatMap) = try streamedDiff(readers[0], readers[1], paths: paths, tolerance: maxDiff,
+                                               heatMap: heatMapPath != nil)
         let figures = DiffFigures(diff, maxPixels: maxPixels)
-        if let heatMapPath = arguments.value("--diff") {
+        if let heatMapPath, let heatMap {
             let url = URL(fileURLWithPath: heatMapPath)
             try AtomicFile.prepareDirectory(url.deletingLastPathComponent())
-            try AtomicFile.write(try PNGCodec.encode(ImageDiff.heatMap(expected: images[0], observed: images[1], tolerance: maxDiff)),
-                                 to: url, overwrite: true)
+            try AtomicFile.write(try PNGCodec.encode(heatMap), to: url, overwrite: true)
         }
         if arguments.has("--json") {
-            print(try DiffOptions.json(Report(expected: paths[0], observed: paths[1], width: images[0].width,
-                                              height: images[0].height, figures: figures, firstFailures: diff.failureLines)))
+            print(try DiffOptions.json(Report(expected: paths[0], observed: paths[1], width: width,
+                                              height: height, figures: figures, firstFailures: diff.failureLines)))
         } else {
-            print("\(figures.pass ? "PASS" : "FAIL") \(paths[0]) vs \(paths[1]) (\(images[0].width)×\(images[0].height)): \(figures.summary)")
+            print("\(figures.pass ? "PASS" : "FAIL") \(paths[0]) vs \(paths[1]) (\(width)×\(height)): \(figures.summary)")
             for line in diff.failureLines { print("  \(line)") }
         }
         if !figures.pass { exit(ExitCode.mismatch.rawValue) }
+    }
+
+    /// Pixels per band of rows that `compare` decodes at a time from each file (~4 MiB as RGBA8):
+    /// memory stays flat whatever the image size, except for interlaced files, which the reader
+    /// decodes whole (within ``PNGCodec/pixelBudget``), and the heat map, which is kept whole.
+    static let bandPixels = 1 << 20
+
+    /// ``ImageDiff`` over two images read band by band: the same figures, kept failures (the
+    /// first `keep` in raster order) and PSNR as comparing the whole images at once, and the heat
+    /// map when asked for.
+    static func streamedDiff(_ expected: PNGCodec.RowReader, _ observed: PNGCodec.RowReader, paths: [String],
+                             tolerance: Int, keep: Int = 5, heatMap: Bool) throws -> (ImageDiff, Image?) {
+        let width = expected.width, height = expected.height
+        let bandRows = max(1, bandPixels / max(1, width))
+        // The figures accumulate into a diff of two empty images (no failures, infinite PSNR).
+        var total = ImageDiff(expected: Image(width: 0, height: 0), observed: Image(width: 0, height: 0),
+                              tolerance: tolerance, keep: keep)
+        var squaredError = 0
+        var comparedChannels = 0
+        var heat: [UInt8] = []
+        if heatMap { heat.reserveCapacity(width * height * 4) }
+        var e: [UInt8] = [], o: [UInt8] = []
+        var y = 0
+        while y < height {
+            let rows = min(bandRows, height - y)
+            try named(paths[0]) { try expected.read(rows: rows, into: &e) }
+            try named(paths[1]) { try observed.read(rows: rows, into: &o) }
+            let a = Image(width: width, height: rows, pixels: e), b = Image(width: width, height: rows, pixels: o)
+            let band = ImageDiff(expected: a, observed: b, tolerance: tolerance, keep: keep - total.firstFailures.count)
+            total.maxChannelDifference = max(total.maxChannelDifference, band.maxChannelDifference)
+            total.pixelsOverOne += band.pixelsOverOne
+            total.pixelsOverTolerance += band.pixelsOverTolerance
+            total.pixelsColourIgnored += band.pixelsColourIgnored
+            total.firstFailures += band.firstFailures.map { (x: $0.x, y: $0.y + y, expected: $0.expected, observed: $0.observed) }
+            // The PSNR is not additive over bands, its sums are: the squared differences over the
+            // channels SPEC §0 compares (only alpha where either alpha is ≤ 1), as ImageDiff sums them.
+            for i in stride(from: 0, to: e.count, by: 4) {
+                let first = ImageDiff.comparesAlphaOnly(e[i + 3], o[i + 3]) ? 3 : 0
+                for c in first..<4 {
+                    let d = Int(e[i + c]) - Int(o[i + c])
+                    squaredError += d * d
+                }
+                comparedChannels += 4 - first
+            }
+            if heatMap { heat += ImageDiff.heatMap(expected: a, observed: b, tolerance: tolerance).pixels }
+            y += rows
+        }
+        let mse = Double(squaredError) / Double(max(1, comparedChannels))
+        total.psnr = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+        return (total, heatMap ? Image(width: width, height: height, pixels: heat) : nil)
+    }
+
+    /// Runs `body`, naming `path` in the message of the data error it throws.
+    static func named<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ThrobberError {
+            throw ThrobberError("\(path): \(error.message)", exitCode: error.exitCode)
+        }
     }
 }

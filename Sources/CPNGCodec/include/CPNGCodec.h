@@ -33,18 +33,50 @@ int CPNGCodec_encode(const unsigned char *_Nonnull rgba, uint32_t width, uint32_
                      const CPNGCodec_Text *_Nullable texts, int textCount,
                      CPNGCodec_Buffer *_Nonnull out, char *_Nonnull error, size_t errorSize);
 
-/// Decodes any PNG into straight-alpha RGBA8 rows; `*rgba` is malloc'ed (free with CPNGCodec_freeBytes).
-int CPNGCodec_decode(const unsigned char *_Nonnull data, size_t size,
-                     uint32_t *_Nonnull width, uint32_t *_Nonnull height,
-                     unsigned char *_Nullable *_Nonnull rgba,
-                     char *_Nonnull error, size_t errorSize);
+/// What every reader refuses, checked on IHDR before any pixel memory is allocated.
+typedef struct CPNGCodec_Limits {
+    uint64_t maxPixels;     ///< width × height above this is refused (status 1), with the header filled in
+    uint32_t maxSide;       ///< png_set_user_limits: a wider or taller IHDR is a libpng error
+    uint32_t maxChunkBytes; ///< png_set_chunk_malloc_max: what one zTXt, iTXt or iCCP may inflate to
+    uint32_t maxChunks;     ///< png_set_chunk_cache_max: how many ancillary chunks are kept
+} CPNGCodec_Limits;
+
+/// A PNG's IHDR as stored.
+typedef struct CPNGCodec_Header {
+    uint32_t width;
+    uint32_t height;
+    int bitDepth;   ///< 1, 2, 4, 8 or 16
+    int colorType;  ///< PNG_COLOR_TYPE_*: 0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA
+    int interlaced; ///< 1 for Adam7
+} CPNGCodec_Header;
+
+/// A PNG being decoded row by row into straight-alpha RGBA8; opaque.
+typedef struct CPNGCodec_Reader CPNGCodec_Reader;
+
+/// Opens a PNG held in memory (`data` must outlive the reader) and reads its header.
+///
+/// Returns 0 with `*reader` set; 1 when the declared size is over `limits.maxPixels` (`header`
+/// filled in, nothing allocated for pixels, `*reader` NULL); -1 with libpng's reason in `error`.
+int CPNGCodec_openReader(const unsigned char *_Nonnull data, size_t size, CPNGCodec_Limits limits,
+                         CPNGCodec_Header *_Nonnull header, CPNGCodec_Reader *_Nullable *_Nonnull reader,
+                         char *_Nonnull error, size_t errorSize);
+
+/// Decodes the next `count` rows (top-down) into `rgba`, `count × width × 4` bytes: any colour
+/// type and depth, tRNS as alpha, 16-bit channels as round(v / 257), and never a gamma
+/// conversion. Returns 0, or -1 with libpng's reason in `error` (the reader is then spent).
+int CPNGCodec_readRows(CPNGCodec_Reader *_Nonnull reader, unsigned char *_Nonnull rgba, uint32_t count,
+                       char *_Nonnull error, size_t errorSize);
+
+void CPNGCodec_closeReader(CPNGCodec_Reader *_Nullable reader);
+
+/// The 8-bit value nearest a 16-bit one: round(v / 257), exactly, in integers.
+uint8_t CPNGCodec_reduce16(uint16_t value);
 
 /// Reads the tEXt/zTXt/iTXt chunks of a PNG: `visit` is called once per chunk.
-int CPNGCodec_readText(const unsigned char *_Nonnull data, size_t size,
+int CPNGCodec_readText(const unsigned char *_Nonnull data, size_t size, CPNGCodec_Limits limits,
                        void (*_Nonnull visit)(void *_Nullable context, const char *_Nonnull key, const char *_Nonnull text),
                        void *_Nullable context, char *_Nonnull error, size_t errorSize);
 
 void CPNGCodec_free(CPNGCodec_Buffer *_Nonnull buffer);
-void CPNGCodec_freeBytes(unsigned char *_Nullable bytes);
 
 #endif
