@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Throbber
 import ThrobberPNG
 
@@ -37,6 +38,17 @@ enum CompareCommand: Subcommand {
             OptionSpec("--diff"), OptionSpec("--json", value: false),
         ]
 
+    /// Why `path` cannot be read, in the system's words (or that it is a directory).
+    private static func unreadableReason(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return "it is a directory" }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        close(fd)
+        return "it could not be read to its end"
+    }
+
     static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 2 else {
             throw ThrobberError("compare needs two PNG files, got \(arguments.positionals.count)", exitCode: .usage)
@@ -47,7 +59,8 @@ enum CompareCommand: Subcommand {
         // before a pixel of either file is decoded.
         let readers = try paths.map { path -> PNGCodec.RowReader in
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw ThrobberError("cannot read \(path)", exitCode: .noInput)
+                throw ThrobberError("cannot read \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): \(unreadableReason(path))",
+                                    exitCode: .noInput)
             }
             return try named(path) { try PNGCodec.RowReader(data) }
         }
@@ -58,6 +71,11 @@ enum CompareCommand: Subcommand {
                                 exitCode: .dataError)
         }
         let heatMapPath = arguments.value("--diff")
+        // The heat map must not land on either image it was computed from.
+        var claims = OutputClaims()
+        try claims.claimInput(paths[0], role: "the expected image", source: .commandLine)
+        try claims.claimInput(paths[1], role: "the observed image", source: .commandLine)
+        if let heatMapPath { try claims.claimOutput(heatMapPath, role: "the --diff heat map", source: .commandLine) }
         let (diff, heatMap) = try streamedDiff(readers[0], readers[1], paths: paths, tolerance: maxDiff,
                                                heatMap: heatMapPath != nil)
         let figures = DiffFigures(diff, maxPixels: maxPixels)

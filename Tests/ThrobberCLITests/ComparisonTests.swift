@@ -37,6 +37,22 @@ struct ComparisonTests {
         #expect(try runThrobber(["compare", a.path, b.path, "--max-pixels", "1"]).status == 0)
     }
 
+    @Test func aHeatMapNeverReplacesAnInput() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (a, b) = try perturbedPair(delta: 3, in: directory)
+        for (input, role) in [(a, "expected"), (b, "observed")] {
+            let before = try Data(contentsOf: input)
+            let result = try runThrobber(["compare", a.path, b.path, "--diff", input.path])
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(result.stderr.contains("--diff heat map") && result.stderr.contains("the \(role) image"))
+            #expect(try Data(contentsOf: input) == before, "the input is left as it was")
+        }
+        let folder = try runThrobber(["compare", a.path, directory.path])
+        #expect(folder.status == 66 && folder.stderr.contains("it is a directory"), "\(folder.stderr)")
+    }
+
     @Test func onePixelOffByTwoIsAccepted() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

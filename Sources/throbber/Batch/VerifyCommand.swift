@@ -72,8 +72,12 @@ enum VerifyCommand: Subcommand {
                     return
                 }
                 if quick { return }
-                guard let image = try? PNGCodec.decode(data) else {
-                    damaged.add("\(frame.file): not a readable PNG")
+                let image: Image
+                do {
+                    image = try PNGCodec.decode(data)
+                } catch {
+                    // The reader's own words: truncated, corrupt, or over the pixel budget.
+                    damaged.add("\(frame.file): not a readable PNG (\((error as? ThrobberError)?.message ?? "\(error)"))")
                     return
                 }
                 if image.width != frame.width || image.height != frame.height {
