@@ -218,4 +218,16 @@ struct LimitsTests {
             }
         }
     }
+
+    /// Found by scripts/fuzz: job sites that quoted a value without `echoed` (an output type of
+    /// 100,000 characters, a pattern holding a newline) made a message of 100 KB or two lines.
+    @Test(arguments: [ExitCode.usage, .dataError, .noInput, .cannotCreate, .ioError])
+    func aMessageAboutInputIsOneBoundedLine(code: ExitCode) {
+        let error = ThrobberError("invalid pattern \"a\nb\" and \(String(repeating: "y", count: 100_000))", exitCode: code)
+        #expect(!error.message.contains("\n"))
+        #expect(error.message.hasPrefix("invalid pattern \"a\\nb\""))
+        #expect(error.message.count <= ThrobberError.longestMessage + 40, "\(error.message.count) characters")
+        // A driver's compile log (70) keeps its lines.
+        #expect(ThrobberError("log:\nline 2", exitCode: .backendFailure).message == "log:\nline 2")
+    }
 }

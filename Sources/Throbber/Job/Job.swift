@@ -422,7 +422,7 @@ struct JobReader {
         guard let type = try string(m["type"]) else { throw fail(node, "an output needs \"type\": png, sheet, rgba, y4m or video") }
         let types = ["png", "sheet", "rgba", "y4m", "video"]
         guard types.contains(type) else {
-            var message = "unknown output type \"\(type)\""
+            var message = "unknown output type \"\(ThrobberError.echoed(type))\""
             if let nearest = nearestName(to: type, in: types) { message += "; did you mean \"\(nearest)\"?" }
             throw fail(m["type"]!.value, message + " (known: \(types.joined(separator: ", ")))")
         }
@@ -440,7 +440,7 @@ struct JobReader {
                     : parsed.path(name: name, scene: scene, scale: scale)
                 return path == "-" ? path : resolve(path)
             } catch let error as PatternError {
-                throw fail(m[key]?.value ?? node, "invalid \(key) \"\(text)\": \(error.message)")
+                throw fail(m[key]?.value ?? node, "invalid \(key) \"\(ThrobberError.echoed(text, longest: ThrobberError.longestPathEcho))\": \(error.message)")
             }
         }
         switch type {

@@ -33,8 +33,17 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
     public var exitCode: ExitCode
 
     /// Creates an error with a message and its exit code.
+    ///
+    /// A message about the user's input (usage, data, input and output errors) is kept to one
+    /// line of at most `longestMessage` characters whatever the input held: sites echo values
+    /// through `echoed`, and this is the guarantee for any that does not.
     public init(_ message: String, exitCode: ExitCode) {
-        self.message = message
+        switch exitCode {
+        case .usage, .dataError, .noInput, .cannotCreate, .ioError:
+            self.message = ThrobberError.echoed(message, longest: ThrobberError.longestMessage)
+        default:
+            self.message = message
+        }
         self.exitCode = exitCode
     }
 
@@ -67,6 +76,8 @@ extension ThrobberError {
     /// The longest path echoed whole: paths are what a user looks for in a message, and the
     /// file name is at the end.
     public static let longestPathEcho = 400
+    /// The longest message about the user's input (`init(_:exitCode:)`).
+    public static let longestMessage = 1_500
 
     /// `text` as a message quotes it: whole when it has at most `longestEcho` characters,
     /// else its first `longestEcho` characters, an ellipsis and its length, e.g.
