@@ -5,7 +5,10 @@ import ThrobberGL
 
 /// The renderer a command draws with, chosen by `--backend`.
 enum Backend: String, CaseIterable {
-    /// A hardware EGL device, else OSMesa, else EGL on llvmpipe, else the CPU renderer.
+    /// The fastest on this machine: a hardware EGL device (a GPU), else the CPU renderer —
+    /// without a GPU, GL runs on llvmpipe, a software rasterizer the CPU renderer outdraws
+    /// (`FrameRenderer.autoReason`). Where GL itself is what is asked for (`parity`, a
+    /// `--shader-dir`), a GPU, else OSMesa, else EGL on llvmpipe, else the CPU renderer.
     case auto
     /// OpenGL through Mesa's OSMesa (llvmpipe).
     case gl
@@ -21,8 +24,8 @@ enum BackendOptions {
     static let specs = [OptionSpec("--backend"), OptionSpec("--device")]
 
     static let help = """
-          --backend B            auto (a GPU through EGL, else OSMesa, else EGL on llvmpipe, else
-                                 cpu), gl (OSMesa), egl, or cpu (default auto)
+          --backend B            auto (a GPU through EGL, else cpu: on a software rasterizer the
+                                 CPU renderer is faster), gl (OSMesa), egl, or cpu (default auto)
           --device N             with egl: EGL device N (see `throbber info`)
         """
 
@@ -44,15 +47,27 @@ final class FrameRenderer {
     /// The backend actually used (never `auto`).
     let backend: Backend
     /// What renders, in the words of `GL_RENDERER`, with the platform.
-    let description: String
+    private(set) var description: String
     /// For `auto`: what was tried before the choice, and why it failed.
     let skipped: [String]
+    /// For `auto`: why it chose what it did, in words for the run line and `throbber info`.
+    let reason: String?
+
+    /// Why `auto` draws with the CPU renderer where no GPU opens: measured with `throbber bench
+    /// --scenes all --sizes 64,512 --stages frame` (README "Backends"), llvmpipe takes 1.4–300×
+    /// the CPU renderer's time per frame for five scenes and 0.7–0.9× for the pull-wave, whose
+    /// frames cost well under a PNG encode either way — and it adds a context and shader
+    /// compiles before the first frame.
+    static let autoReason = "no GPU opened through EGL; on a software rasterizer (llvmpipe) the CPU renderer draws these scenes faster"
 
     /// Opens the backend.
     ///
     /// - Throws: backend-unavailable when it cannot be opened (naming the package to install or
     ///   the EGL error); backend-failure when a shader does not compile.
-    init(_ requested: Backend, device: Int? = nil, shaderDirectory: String?) throws {
+    ///
+    /// - Parameter glWanted: `auto` looks for a GL backend to the end (GPU, OSMesa, EGL on
+    ///   llvmpipe) before the CPU renderer — for commands whose point is GL (`parity`).
+    init(_ requested: Backend, device: Int? = nil, shaderDirectory: String?, glWanted: Bool = false) throws {
         let library = try shaderDirectory.map { try ShaderLibrary(directory: URL(fileURLWithPath: $0)) }
         if shaderDirectory != nil && requested == .cpu {
             throw ThrobberError("--shader-dir applies to the GL backends only", exitCode: .usage)
@@ -62,6 +77,7 @@ final class FrameRenderer {
             try GLRenderer(platform: platform, shaders: library ?? .embedded)
         }
         var chosen: (Backend, GLRenderer?)?
+        var reason: String?
         switch requested {
         case .gl:
             chosen = (.gl, try openGL(.osmesa))
@@ -81,10 +97,13 @@ final class FrameRenderer {
             } catch let error as ThrobberError {
                 skipped.append("EGL devices: \(error.message)")
             }
-            candidates += [(.gl, .osmesa), (.egl, .eglSurfaceless)]
-            for (backend, platform) in candidates where chosen == nil {
+            let hardware = candidates.count
+            // Software GL only where GL is the point: elsewhere the CPU renderer is faster.
+            if glWanted || library != nil { candidates += [(.gl, .osmesa), (.egl, .eglSurfaceless)] }
+            for (n, (backend, platform)) in candidates.enumerated() where chosen == nil {
                 do {
                     chosen = (backend, try openGL(platform))
+                    reason = n < hardware ? "a GPU through EGL" : "no GPU opened through EGL; GL was asked for, so software GL"
                 } catch let error as ThrobberError where error.exitCode == .backendUnavailable {
                     skipped.append("\(platform): \(error.message)")
                 }
@@ -92,17 +111,20 @@ final class FrameRenderer {
             if chosen == nil {
                 if library != nil { throw ThrobberError("--shader-dir: no GL backend could be opened", exitCode: .backendUnavailable) }
                 chosen = (.cpu, nil)
+                reason = glWanted ? "no GL backend could be opened" : FrameRenderer.autoReason
             }
         }
         backend = chosen!.0
         gl = chosen!.1
         cpu = gl == nil ? CPURenderer() : nil
         self.skipped = skipped
+        self.reason = reason
         if let gl {
             description = "\(backend.rawValue): \(gl.info.renderer) (\(gl.info.version), \(gl.info.platform))"
         } else {
             description = "cpu: \(cpu!.rendererDescription)"
         }
+        if let reason { description += " [auto: \(reason)]" }
     }
 
     /// The largest canvas side this backend renders.

@@ -11,7 +11,8 @@ enum InfoCommand: Subcommand {
         Tries every backend — OSMesa, each EGL device, EGL surfaceless, the CPU renderer — and
         lists those that open with their GL_VENDOR, GL_RENDERER, GL_VERSION and largest canvas, and
         for each that does not, the reason in one line (library missing, no device, the EGL error).
-        Also says which one `--backend auto` picks.
+        Also says which one `--backend auto` picks and why (a GPU, else the CPU renderer, which
+        outdraws a software rasterizer), and which GL backend `parity` tests by default.
 
         OPTIONS:
           --json                 machine-readable output
@@ -34,6 +35,8 @@ enum InfoCommand: Subcommand {
         var entries: [Entry]
         var auto: String
         var autoSkipped: [String]
+        /// What `auto` opens where GL is the point (`parity`).
+        var autoForGL: String
     }
 
     static func probe(_ backend: String, _ platform: GLPlatform, device: EGLDeviceDescription? = nil) -> Entry {
@@ -67,7 +70,8 @@ enum InfoCommand: Subcommand {
         entries.append(Entry(backend: "cpu", platform: "Swift", available: true, vendor: "Throbber", renderer: cpu.rendererDescription,
                              version: throbberVersion, maxCanvasSide: Scene.maximumPixelSide))
         let auto = try FrameRenderer(.auto, shaderDirectory: nil)
-        let report = Report(entries: entries, auto: auto.description, autoSkipped: auto.skipped)
+        let autoForGL = try FrameRenderer(.auto, shaderDirectory: nil, glWanted: true)
+        let report = Report(entries: entries, auto: auto.description, autoSkipped: auto.skipped, autoForGL: autoForGL.description)
         if arguments.has("--json") {
             print(try DiffOptions.json(report))
             return
@@ -84,5 +88,6 @@ enum InfoCommand: Subcommand {
             }
         }
         print("--backend auto picks \(report.auto)")
+        print("parity's --backend auto (GL under test) picks \(report.autoForGL)")
     }
 }

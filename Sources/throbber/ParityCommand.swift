@@ -186,7 +186,7 @@ enum ParityCommand: Subcommand {
             }
             return
         }
-        let renderer = try FrameRenderer(backend, device: device, shaderDirectory: nil)
+        let renderer = try FrameRenderer(backend, device: device, shaderDirectory: nil, glWanted: true)
         let reference = CPURenderer()
         let strings = renderer.glRenderer.map { RendererStrings(vendor: $0.info.vendor, renderer: $0.info.renderer, version: $0.info.version, platform: $0.info.platform) }
             ?? RendererStrings(vendor: "Throbber", renderer: reference.rendererDescription, version: throbberVersion, platform: "cpu")

@@ -162,6 +162,34 @@ struct InfoTests {
         #expect(nothing.stdout.contains("--backend auto picks cpu"), "\(nothing.stdout)")
     }
 
+    /// `auto` is the fastest backend: a GPU where EGL opens one, else the CPU renderer (never
+    /// llvmpipe, which it outdraws); `parity`, whose point is GL, still gets software GL.
+    @Test func autoTakesAGPUElseTheCPURenderer() throws {
+        let result = try runThrobber(["info", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let entries = try #require(report["entries"] as? [[String: Any]])
+        let gpu = entries.contains { entry in
+            (entry["backend"] as? String)?.hasPrefix("egl --device") == true && entry["available"] as? Bool == true
+                && ((entry["device"] as? [String: Any])?["extensions"] as? [String])?.contains("EGL_MESA_device_software") == false
+        }
+        let auto = try #require(report["auto"] as? String)
+        let forGL = try #require(report["autoForGL"] as? String)
+        if gpu {
+            #expect(auto.hasPrefix("egl: ") && auto.contains("a GPU through EGL"), "\(auto)")
+        } else {
+            #expect(auto.hasPrefix("cpu: ") && auto.contains("the CPU renderer draws these scenes faster"), "\(auto)")
+            #expect(forGL.hasPrefix("gl: ") || forGL.hasPrefix("egl: "), "\(forGL)")
+        }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let render = try runThrobber(["render", "ring", "-o", directory.path])
+        #expect(render.status == 0 && render.stderr.contains(gpu ? "[auto: a GPU through EGL]" : "[auto: no GPU opened through EGL"),
+                "\(render.stderr)")
+        let parity = try runThrobber(["parity", "--scenes", "ring", "--scales", "1", "--at", "0"])
+        #expect(parity.status == 0 && parity.stdout.hasPrefix("parity: " + (gpu ? "egl" : "gl")), "\(parity.stdout)")
+    }
+
     @Test func autoSaysWhichBackendItChose() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
