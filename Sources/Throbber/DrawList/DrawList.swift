@@ -388,7 +388,7 @@ public struct QuadRing: Sendable, Equatable {
 }
 
 /// `angle` reduced to [0, 2π) in double precision, so a phase a day into an animation reaches
-/// single precision as exactly as frame 0's (DESIGN.md, pixel conventions).
+/// single precision as exactly as frame 0's (docs/spec.md §0 "Time").
 public func reducedPhase(_ angle: Double) -> Double {
     let twoPi = 2 * Double.pi
     let r = angle - twoPi * (angle / twoPi).rounded(.down)

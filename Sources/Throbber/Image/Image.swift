@@ -30,7 +30,7 @@ public struct Image: Sendable, Equatable {
 
 /// Turns premultiplied floating-point accumulators into the stored 8-bit form (SPEC §0 "Colour"):
 /// un-premultiply with the unquantised alpha (one reciprocal, as the shader does), then v8 = floor(clamp(v, 0, 1)·255 + 0.5); a pixel
-/// whose quantised alpha is 0 becomes (0, 0, 0, 0). The GLSL twin is `resolvePixel` in resolve.frag.
+/// whose quantised alpha is 0 becomes (0, 0, 0, 0). The GLSL twin is `resolvePixel` in Shaders/common.glsl.
 @inlinable @inline(__always)
 public func resolvePixel(_ r: Float, _ g: Float, _ b: Float, _ a: Float) -> (UInt8, UInt8, UInt8, UInt8) {
     let a8 = quantise(a)

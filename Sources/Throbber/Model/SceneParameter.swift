@@ -2,7 +2,7 @@ import Foundation
 
 /// One settable parameter of a scene, bound to the field of the scene's model that holds it.
 ///
-/// The name is the one SPEC.md uses, and it is what `--set name=value`, job files and
+/// The name is the one docs/spec.md uses, and it is what `--set name=value`, job files and
 /// `throbber scenes` all speak. Defaults live once, in the model's field initialisers.
 public struct SceneParameter<Model> {
     /// How the parameter is stored and which values it accepts.
