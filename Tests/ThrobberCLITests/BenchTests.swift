@@ -14,6 +14,53 @@ struct BenchTests {
         }
     }
 
+    /// `--baseline`: a saved run doctored so one figure was 10× slower (now faster), one 10×
+    /// faster (now slower) and one spread over all of time (within noise); a baseline that is
+    /// not a report is one line, exit 65.
+    @Test func baselineGivesANoiseAwareVerdictPerFigure() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("first.json"), doctored = directory.appendingPathComponent("old.json")
+        let arguments = ["bench", "--allow-debug", "--scenes", "ring", "--sizes", "32", "--backends", "cpu",
+                         "--stages", "render,encode,hash", "--frames", "3", "--repeat", "3", "--warmup", "1", "--no-startup"]
+        #expect(try runThrobber(arguments + ["--json", first.path]).status == 0)
+        var report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: first)) as? [String: Any])
+        var rows = try #require(report["rows"] as? [[String: Any]])
+        func doctor(_ stage: String, _ change: ([Double]) -> [Double]) throws {
+            let index = try #require(rows.firstIndex { $0["stage"] as? String == stage })
+            let medians = try #require(rows[index]["repeatMedians"] as? [Double])
+            #expect(medians.count == 3)
+            let changed = change(medians)
+            rows[index]["repeatMedians"] = changed
+            var ms = try #require(rows[index]["ms"] as? [String: Any])
+            ms["median"] = changed.sorted()[1]
+            rows[index]["ms"] = ms
+        }
+        try doctor("render") { $0.map { $0 * 10 + 1 } }
+        try doctor("encode") { $0.map { $0 / 1000 } }
+        try doctor("hash") { _ in [0, 1, 1e9] }
+        report["rows"] = rows
+        try JSONSerialization.data(withJSONObject: report).write(to: doctored)
+        let result = try runThrobber(arguments + ["--baseline", doctored.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        func verdict(_ backend: String, _ stage: String) -> String? {
+            lines.first { $0.hasPrefix("| ring | 32 | \(backend) | \(stage) |") }?.split(separator: "|").last
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(result.stdout.contains("## Against the baseline"))
+        #expect(verdict("cpu", "render") == "faster", "\(result.stdout)")
+        #expect(verdict("png", "encode") == "slower", "\(result.stdout)")
+        #expect(verdict("sha256", "hash") == "within noise", "\(result.stdout)")
+        #expect(result.stdout.contains("3 figures compared: 1 faster, 1 slower, 1 within noise"), "\(result.stdout)")
+
+        try Data("{}".utf8).write(to: doctored)
+        let bad = try runThrobber(arguments + ["--baseline", doctored.path])
+        #expect(bad.status == 65 && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+        let missing = try runThrobber(arguments + ["--baseline", directory.appendingPathComponent("none.json").path])
+        #expect(missing.status == 66 && missing.stderr.contains("No such file"), "\(missing.stderr)")
+    }
+
     @Test func tinyMatrixWritesCompleteJSONAndPlot() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -51,6 +51,9 @@ enum BenchCommand: Subcommand {
                                  stay within 10% of the smallest
           --json FILE            write the full report as JSON
           --plot FILE.svg        write frames/s against pixel count (log–log)
+          --baseline OLD.json    compare each figure with a run saved by --json: its change and
+                                 a verdict (faster / slower / within noise) from the spread of
+                                 both runs' repeats
           --allow-debug          run from a debug build anyway (figures are marked)
           -h, --help             show this help
         """
@@ -58,7 +61,7 @@ enum BenchCommand: Subcommand {
     static let options = [
         OptionSpec("--scenes"), OptionSpec("--sizes"), OptionSpec("--backends"), OptionSpec("--stages"),
         OptionSpec("--device"), OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"), OptionSpec("--png-level"),
-        OptionSpec("--no-startup", value: false), OptionSpec("--png-sweep", value: false), OptionSpec("--json"), OptionSpec("--plot"),
+        OptionSpec("--no-startup", value: false), OptionSpec("--png-sweep", value: false), OptionSpec("--json"), OptionSpec("--plot"), OptionSpec("--baseline"),
         OptionSpec("--allow-debug", value: false),
     ]
 
@@ -90,6 +93,8 @@ enum BenchCommand: Subcommand {
             throw ThrobberError("bench takes no positional arguments: \(arguments.positionals.joined(separator: " "))", exitCode: .usage)
         }
         let settings = try parse(arguments)
+        // Read before measuring: a bad baseline is an error in a second, not after the run.
+        let baseline = try arguments.value("--baseline").map { try BenchBaseline(path: $0) }
         #if DEBUG
         // After the options are checked, so a usage error stays one line.
         FileHandle.standardError.write(Data("throbber bench: WARNING: this is a DEBUG build; its figures are not representative\n".utf8))
@@ -106,6 +111,9 @@ enum BenchCommand: Subcommand {
         var report = try measure(settings, configuration: configuration)
         report.fits = fits(report.rows)
         print(report.markdown, terminator: "")
+        if let baseline {
+            print(baseline.markdown(report, baseline.compare(report)), terminator: "")
+        }
         if let jsonPath {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -218,10 +226,16 @@ enum BenchCommand: Subcommand {
                     let summary = Summary(samples)
                     let fps = 1000 / summary.median
                     let ratio = ratioToCeiling ?? ceiling.flatMap { ceilings[$0] }.map { fps / $0 }
+                    // The samples come in repeat order: each repeat's share is one sample set.
+                    let perRepeat = max(1, samples.count / settings.repeats)
+                    let repeatMedians = stride(from: 0, to: samples.count, by: perRepeat).map {
+                        Summary(Array(samples[$0..<min(samples.count, $0 + perRepeat)])).median
+                    }
                     report.rows.append(.init(scene: id, size: size, width: width, height: height, megapixels: megapixels,
                                              backend: backend, stage: stage, ms: summary, framesPerSecond: fps,
                                              megapixelsPerSecond: fps * megapixels, ceiling: ratio == nil ? nil : ceiling,
-                                             ratioToCeiling: ratio, cpuMs: cpuMs, paintedBands: paintedBands, checksum: checksum))
+                                             ratioToCeiling: ratio, cpuMs: cpuMs, paintedBands: paintedBands, checksum: checksum,
+                                             repeatMedians: Array(repeatMedians.prefix(settings.repeats))))
                 }
                 func addCeiling(_ name: String, _ samples: [Double], cpuMs: Double? = nil) {
                     let summary = Summary(samples)

@@ -44,6 +44,9 @@ struct BenchReport: Codable {
         var paintedBands: Double?
         /// Checksum of what the stage produced, so the work cannot be optimised away.
         var checksum: UInt64
+        /// The median of each sample set (`--repeat`), in ms per frame: the run's own noise,
+        /// which `--baseline` goes by. Absent in reports written before it existed.
+        var repeatMedians: [Double]? = nil
     }
 
     /// A limit measured in the same run.
