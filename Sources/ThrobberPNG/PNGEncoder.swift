@@ -3,7 +3,7 @@ import Foundation
 import Throbber
 
 /// A PNG row filter (filter method 0), applied to every row; ``adaptive`` picks one per row.
-public enum PNGRowFilter: String, Sendable, Equatable, CaseIterable {
+public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
     /// The row as it is.
     case none
     /// Each byte minus the one a pixel to the left.
@@ -56,13 +56,13 @@ public enum PNGRowFilter: String, Sendable, Equatable, CaseIterable {
 ///
 /// A `nil` filter is the encoder's ``defaultFilter``. The fast writers keep their compressors
 /// per thread and reuse them from frame to frame (see Sources/CPNGWriter).
-public enum PNGEncoder: Sendable, Equatable {
+public enum PNGEncoder: Sendable, Hashable {
     case libpng(level: Int, filter: PNGRowFilter? = nil)
     case libdeflate(level: Int, filter: PNGRowFilter? = nil)
     case isal(level: Int, filter: PNGRowFilter? = nil)
 
     /// The encoders' names, as `--png-encoder` and the job file's `"pngEncoder"` spell them.
-    public static let names = ["libpng", "libdeflate", "isal"]
+    public static let names = PNGEncoderCatalog.names
 
     /// The encoder today's commands use: libpng at ``defaultPNGLevel`` with no row filter.
     public static let standard = PNGEncoder.libpng(level: defaultPNGLevel)
@@ -90,28 +90,11 @@ public enum PNGEncoder: Sendable, Equatable {
         }
     }
 
-    /// The levels an encoder accepts, or nil for an unknown name: libpng (zlib) 0–9,
-    /// libdeflate 0–12, isal 0–3.
-    public static func levels(for name: String) -> ClosedRange<Int>? {
-        switch name {
-        case "libpng": 0...9
-        case "libdeflate": 0...12
-        case "isal": 0...3
-        default: nil
-        }
-    }
+    /// The levels an encoder accepts, or nil for an unknown name (``PNGEncoderCatalog``'s table).
+    public static func levels(for name: String) -> ClosedRange<Int>? { PNGEncoderCatalog.levels(for: name) }
 
-    /// An encoder's level when none is given: libpng ``defaultPNGLevel`` (today's); libdeflate 6,
-    /// which writes files the size of zlib level 7 in about a third of the time; isal 1, igzip's
-    /// fast level (level 0 writes far larger files for little gain).
-    public static func defaultLevel(for name: String) -> Int? {
-        switch name {
-        case "libpng": defaultPNGLevel
-        case "libdeflate": 6
-        case "isal": 1
-        default: nil
-        }
-    }
+    /// An encoder's level when none is given (``PNGEncoderCatalog``'s table).
+    public static func defaultLevel(for name: String) -> Int? { PNGEncoderCatalog.defaultLevel(for: name) }
 
     /// The encoder's name (one of ``names``).
     public var name: String {
