@@ -189,7 +189,8 @@ struct PNGEncoderTests {
         #expect(try PNGEncoder(name: "libdeflate") == .libdeflate(level: 6))
         #expect(try PNGEncoder(name: "isal", level: 3, filter: .up) == .isal(level: 3, filter: .up))
         #expect(try PNGEncoder(name: "isal").level == 1)
-        #expect(PNGEncoder.libpng(level: 7).filter == .none)
+        #expect(PNGEncoder.libpng(level: 7).filter == .unfiltered && PNGRowFilter.unfiltered.rawValue == "none")
+        #expect(PNGEncoder.libdeflate(level: 6).filter == .unfiltered && PNGEncoder.isal(level: 1).filter == .unfiltered)
         for name in PNGEncoder.names { #expect(try PNGEncoder(name: name).name == name) }
     }
 
