@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Layout follows the data flow (README "How it works"): scene model and timing → draw list → renderers →
-// image → encoders. Only ThrobberGL touches GL and only ThrobberPNG touches libpng; the core and
-// the CPU renderer build and test with no C library at all.
+// image → encoders. Only ThrobberGL touches GL and only ThrobberPNG touches libpng, libdeflate and
+// ISA-L; the core and the CPU renderer build and test with no C library at all.
 let package = Package(
     name: "Throbber",
     products: [
@@ -35,9 +35,23 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The fast PNG writers' DEFLATE back ends (see Sources/CPNGWriter): whole-buffer libdeflate
+        // and Intel ISA-L's igzip. Run time needs libdeflate0 and libisal2.
+        .systemLibrary(
+            name: "CDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]
+        ),
+        .systemLibrary(
+            name: "CISAL",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]
+        ),
         // libpng's classic API reports errors with longjmp, which must never cross a Swift frame:
         // these C functions keep every setjmp inside C and return an error code instead.
         .target(name: "CPNGCodec", dependencies: ["CPNG"]),
+        // Our own PNG container and row filters over libdeflate or igzip, with per-thread state.
+        .target(name: "CPNGWriter", dependencies: ["CDeflate", "CISAL"]),
 
         // The pure core: scenes, timing, draw lists, images, diffs.
         .target(name: "Throbber"),
@@ -47,7 +61,7 @@ let package = Package(
             dependencies: ["Throbber", "COSMesa", "CEGL"],
             plugins: ["EmbedShaders"]
         ),
-        .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec"]),
+        .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec", "CPNGWriter"]),
         .target(name: "ThrobberDigest", dependencies: ["Throbber", "CCrypto"]),
         .executableTarget(
             name: "throbber",

@@ -18,7 +18,9 @@ enum RenderCommand: Subcommand {
         \(SceneOptions.help)
         \(BackendOptions.help)
           --shader-dir DIR       load the GLSL from DIR instead of the copy built in (GL backends)
-          --png-level L          zlib compression level 0–9 (default 7, no row filters)
+          --png-encoder NAME     libpng (default), libdeflate or isal (see docs/png-encoders.md)
+          --png-level L          compression level: libpng 0–9 (default 7), libdeflate 0–12
+                                 (default 6), isal 0–3 (default 1); no row filters
           --overwrite            replace frames that exist already (default: refuse)
           -q, --quiet            print nothing on success
           -h, --help             show this help
@@ -34,7 +36,7 @@ enum RenderCommand: Subcommand {
 
     static let options = SceneOptions.specs + BackendOptions.specs + [
         OptionSpec("-o", "--output"), OptionSpec("--frames"), OptionSpec("--fps"), OptionSpec("--start"),
-        OptionSpec("--shader-dir"), OptionSpec("--png-level"),
+        OptionSpec("--shader-dir"), OptionSpec("--png-encoder"), OptionSpec("--png-level"),
         OptionSpec("--overwrite", value: false), OptionSpec("-q", "--quiet", value: false),
     ]
 
@@ -55,7 +57,7 @@ enum RenderCommand: Subcommand {
         let start = try arguments.number("--start", default: 0, range: .atLeast(0))
         try Limits.checkTimeline(start: start, fps: fps, frames: frames, fpsField: "--fps")
         let (backend, device) = try BackendOptions.parse(arguments)
-        let level = try arguments.integer("--png-level", default: defaultPNGLevel, range: 0...9)
+        let encoder = try pngEncoder(arguments)
         let overwrite = arguments.has("--overwrite")
         let quiet = arguments.has("--quiet")
 
@@ -77,7 +79,6 @@ enum RenderCommand: Subcommand {
                                         allowed: "each side at most \(renderer.maxCanvasSide) px on \(renderer.description)")
         }
 
-        let settings = PNGCodec.Settings(level: level)
         let pool = EncodePool()
         let clock = ContinuousClock()
         let began = clock.now
@@ -99,7 +100,7 @@ enum RenderCommand: Subcommand {
                         let file = files[index]
                         let text = frameText(scene, t: t)
                         pool.submit {
-                            let data = try PNGCodec.encode(image, settings: settings, text: text)
+                            let data = try encoder.encode(image, text: text)
                             try AtomicFile.write(data, to: file, overwrite: overwrite)
                         }
                         submitted += 1
@@ -123,6 +124,15 @@ enum RenderCommand: Subcommand {
                 frames, frames == 1 ? "" : "s", sceneID, width, height, renderer.description, directory.path,
                 seconds, rate).utf8))
         }
+    }
+
+    /// `--png-encoder` and `--png-level`, the level's range and default being the encoder's;
+    /// with neither, libpng at ``defaultPNGLevel`` (today's files, byte for byte).
+    static func pngEncoder(_ arguments: ParsedArguments) throws -> PNGEncoder {
+        let name = try arguments.choice("--png-encoder", default: "libpng", among: PNGEncoder.names)
+        let level = try arguments.integer("--png-level", default: PNGEncoder.defaultLevel(for: name)!,
+                                          range: PNGEncoder.levels(for: name)!)
+        return try PNGEncoder(name: name, level: level, nameField: "--png-encoder", levelField: "--png-level")
     }
 
     /// The tEXt chunks that let anyone reproduce a frame.

@@ -50,6 +50,40 @@ struct CLITests {
         }
     }
 
+    /// Every --png-encoder writes the pixels and tEXt the default (libpng) does; the job file's
+    /// "pngEncoder" reaches batch's frames too.
+    @Test func pngEncodersWriteTheSameFramesFromRenderAndBatch() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func frame(_ encoder: [String]) throws -> Data {
+            let output = directory.appendingPathComponent(encoder.joined(separator: "-").isEmpty ? "default" : encoder.joined(separator: "-"))
+            let result = try runThrobber(["render", "ring", "-o", output.path, "--start", "0.3", "--backend", "cpu"] + encoder)
+            #expect(result.status == 0, "\(encoder): \(result.stderr)")
+            return try Data(contentsOf: output.appendingPathComponent("ring_00000.png"))
+        }
+        let reference = try frame([])
+        let pixels = try PNGCodec.decode(reference)
+        let text = try PNGCodec.textChunks(reference)
+        let unchanged = try reference == PNGEncoder.standard.encode(pixels, text: text)
+        #expect(unchanged, "the default is libpng at level 7, unfiltered")
+        for encoder in [["--png-encoder", "libdeflate"], ["--png-encoder", "isal", "--png-level", "3"], ["--png-encoder", "libdeflate", "--png-level", "12"]] {
+            let data = try frame(encoder)
+            let differs = data != reference
+            #expect(differs, "\(encoder) wrote libpng's bytes")
+            let same = try PNGCodec.decode(data) == pixels
+            #expect(same, "\(encoder)")
+            #expect(try PNGCodec.textChunks(data).map { "\($0.0)=\($0.1)" } == text.map { "\($0.0)=\($0.1)" })
+        }
+        let job = directory.appendingPathComponent("job.json")
+        try "{\"pngEncoder\": \"isal\", \"backend\": \"cpu\", \"renders\": [{\"scene\": \"ring\", \"start\": 0.3, \"outputs\": [{\"type\": \"png\", \"pattern\": \"batch/ring_%05d.png\", \"level\": 2}]}]}"
+            .write(to: job, atomically: true, encoding: .utf8)
+        let batch = try runThrobber(["batch", job.path, "--quiet"])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let data = try Data(contentsOf: directory.appendingPathComponent("batch/ring_00000.png"))
+        let same = try PNGCodec.decode(data) == pixels
+        #expect(same && data != reference)
+    }
+
     @Test(arguments: [
         (["render", "wave-bal", "-o", "X"], "did you mean 'wave-ball'"),
         (["render", "wave-ball", "-o", "X", "--set", "tickCont=3"], "did you mean 'tickCount'"),
@@ -64,6 +98,9 @@ struct CLITests {
         (["render", "wave-ball", "-o", "X", "--fsp", "3"], "did you mean '--fps'"),
         (["render", "wave-ball", "-o", "X", "--set", "size=20000"], "20000 px"),
         (["render", "wave-ball", "-o", "X", "--scale", "60"], "18000 px"),
+        (["render", "wave-ball", "-o", "X", "--png-encoder", "zlib"], "invalid --png-encoder 'zlib': one of libpng, libdeflate, isal"),
+        (["render", "wave-ball", "-o", "X", "--png-encoder", "isal", "--png-level", "4"], "invalid --png-level '4': an integer in [0, 3]"),
+        (["render", "wave-ball", "-o", "X", "--png-level", "10"], "invalid --png-level '10': an integer in [0, 9]"),
         (["render", "wave-ball"], "-o DIR"),
         (["rendr"], "did you mean 'render'"),
     ])

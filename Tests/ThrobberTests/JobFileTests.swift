@@ -22,6 +22,25 @@ struct JobFileTests {
         }
     }
 
+    /// "pngEncoder" names the encoder; "pngLevel" and an output's "level" take that encoder's range.
+    @Test func pngEncoderSetsTheLevelsAllowed() throws {
+        func png(_ job: Job, _ output: Int = 0) -> (String, Int)? {
+            guard case .png(_, let encoder, let level) = job.clips[0].outputs[output] else { return nil }
+            return (encoder, level)
+        }
+        let scene = "\"renders\": [{\"scene\": \"ring\""
+        #expect(png(try load("{\"pngEncoder\": \"libdeflate\", \(scene)}]}")).map { "\($0.0) \($0.1)" } == "libdeflate 6")
+        #expect(png(try load("{\"pngEncoder\": \"isal\", \(scene)}]}")).map { "\($0.0) \($0.1)" } == "isal 1")
+        #expect(png(try load("{\"pngEncoder\": \"libdeflate\", \"pngLevel\": 12, \(scene)}]}")).map { "\($0.0) \($0.1)" } == "libdeflate 12")
+        let two = try load("{\"pngEncoder\": \"libdeflate\", \(scene), \"outputs\": [{\"type\": \"png\", \"pattern\": \"a_%05d.png\", \"level\": 11}, {\"type\": \"png\", \"pattern\": \"b_%05d.png\"}]}]}")
+        #expect(png(two, 0).map { "\($0.0) \($0.1)" } == "libdeflate 11" && png(two, 1).map { "\($0.0) \($0.1)" } == "libdeflate 6")
+        expectError("{\"pngLevel\": 12, \(scene)}]}", [":1:14:", "invalid pngLevel 12: an integer in [0, 9]"])
+        expectError("{\"pngEncoder\": \"isal\", \"pngLevel\": 4, \(scene)}]}", ["invalid pngLevel 4: an integer in [0, 3]"])
+        expectError("{\"pngEncoder\": \"isal\", \(scene), \"outputs\": [{\"type\": \"png\", \"level\": 7}]}]}", ["invalid level 7: an integer in [0, 3]"])
+        expectError("{\"pngEncoder\": \"libdeflat\", \(scene)}]}", [":1:16:", "unknown pngEncoder \"libdeflat\"; did you mean \"libdeflate\"? (known: libpng, libdeflate, isal)"])
+        expectError("{\"pngEncoder\": 3, \(scene)}]}", ["\"pngEncoder\" must be a string"])
+    }
+
     @Test func syntaxErrorsNameLineAndColumn() {
         expectError("{\n  \"renders\": [\n    {\"scene\": \"ring\",}\n  ]\n}", [":3:22:", "expected a quoted key"])
         expectError("{\"renders\": [1, 2", [":1:18:", "expected ',' or ']'"])
@@ -61,12 +80,12 @@ struct JobFileTests {
         #expect(job.clips.count == 3)
         #expect(job.clips.map(\.frameCount) == [15, 15, 15])
         #expect(job.clips.map(\.scene.scale) == [1, 2, 3])
-        guard case .png(let pattern, let level) = job.clips[1].outputs[0] else {
+        guard case .png(let pattern, let encoder, let level) = job.clips[1].outputs[0] else {
             Issue.record("default output is not PNG")
             return
         }
         #expect(pattern.path(name: "activity", scene: "activity", scale: 2, frame: 7) == "/out/activity@2x_00007.png")
-        #expect(level == defaultPNGLevel)
+        #expect(encoder == "libpng" && level == defaultPNGLevel)
         #expect(job.digest.count == 64)
     }
 

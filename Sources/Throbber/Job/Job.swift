@@ -39,8 +39,9 @@ public struct Clip: Sendable {
 
 /// Where a clip's frames go.
 public enum Output: Sendable {
-    /// One PNG per frame: the pattern (placeholders filled, path resolved) numbers the files.
-    case png(pattern: FramePattern, level: Int)
+    /// One PNG per frame: the pattern (placeholders filled, path resolved) numbers the files,
+    /// written by the encoder so named (``PNGEncoderCatalog``) at a level in its range.
+    case png(pattern: FramePattern, encoder: String, level: Int)
     /// All frames on one grid PNG plus a TexturePacker "JSON Hash" atlas.
     case sheet(path: String, json: String, columns: Int?)
     /// Raw straight-alpha RGBA8 frames back to back, to a file or "-" for stdout.
@@ -69,7 +70,7 @@ public enum Output: Sendable {
     /// The file this output writes, or the pattern for PNG sequences.
     public var path: String {
         switch self {
-        case .png(let pattern, _): return pattern.description
+        case .png(let pattern, _, _): return pattern.description
         case .sheet(let path, _, _), .rgba(let path), .y4m(let path, _), .video(let path): return path
         }
     }
@@ -251,12 +252,19 @@ struct JobReader {
     }
 
     mutating func job(_ root: JSONNode) throws -> Job {
-        let top = try members(root, "the job", known: ["renders", "backend", "pngLevel"])
+        let top = try members(root, "the job", known: ["renders", "backend", "pngEncoder", "pngLevel"])
         let backend = try string(top["backend"])
         if let backend, !backends.contains(backend), let member = top["backend"] {
             throw fail(member.value, "unknown backend \"\(backend)\" (known: \(backends.joined(separator: ", ")))")
         }
-        let pngLevel = try integer(top["pngLevel"], 0...9) ?? defaultPNGLevel
+        let pngEncoder = try string(top["pngEncoder"]) ?? PNGEncoderCatalog.defaultName
+        guard let pngLevels = PNGEncoderCatalog.levels(for: pngEncoder) else {
+            var message = "unknown pngEncoder \"\(ThrobberError.echoed(pngEncoder))\""
+            if let nearest = nearestName(to: pngEncoder, in: PNGEncoderCatalog.names) { message += "; did you mean \"\(nearest)\"?" }
+            throw fail(top["pngEncoder"]!.value, message + " (known: \(PNGEncoderCatalog.names.joined(separator: ", ")))")
+        }
+        let png = PNGDefaults(encoder: pngEncoder, levels: pngLevels,
+                              level: try integer(top["pngLevel"], pngLevels) ?? PNGEncoderCatalog.defaultLevel(for: pngEncoder)!)
         guard let rendersMember = top["renders"] else { throw fail(root, "the job needs \"renders\": [ … ]") }
         guard case .array(let renders) = rendersMember.value.value, !renders.isEmpty else {
             throw fail(rendersMember.value, "\"renders\" must be a non-empty array of render objects")
@@ -265,7 +273,7 @@ struct JobReader {
         var claimed: [String: (label: String, line: Int)] = [:]
         var totalFrames = 0
         for render in renders {
-            for clip in try self.clips(render, pngLevel: pngLevel) {
+            for clip in try self.clips(render, png: png) {
                 // Planning holds a unit per PNG frame of the whole job, and contiguous shards
                 // multiply frame offsets by the shard count: the job's frames in all share the cap.
                 totalFrames += clip.frameCount
@@ -290,7 +298,15 @@ struct JobReader {
         return Job(path: path, digest: "", backend: backend, clips: clips)
     }
 
-    func clips(_ node: JSONNode, pngLevel: Int) throws -> [Clip] {
+    /// The job's PNG encoder and level, which a `png` output's `"level"` overrides within the
+    /// encoder's range.
+    struct PNGDefaults {
+        var encoder: String
+        var levels: ClosedRange<Int>
+        var level: Int
+    }
+
+    func clips(_ node: JSONNode, png: PNGDefaults) throws -> [Clip] {
         let known = ["scene", "name", "parameters", "scale", "scales", "background", "fps", "frames", "duration", "loop",
                      "loopSeconds", "start", "outputs"]
         let m = try members(node, "a render", known: known)
@@ -394,7 +410,7 @@ struct JobReader {
             do { try clipScene.validate() } catch let error as ThrobberError { throw fail(node, "at scale \(formatNumber(scale)): \(error.message)") }
             var outputs: [Output] = []
             for outputNode in outputNodes {
-                let output = try output(outputNode, name: name, scene: sceneID, scale: scale, pngLevel: pngLevel)
+                let output = try output(outputNode, name: name, scene: sceneID, scale: scale, png: png)
                 if case .sheet(let path, _, let columns) = output {
                     // A sheet is held whole in memory and must fit a PNG: refuse one too large now,
                     // not after every frame is rendered.
@@ -410,14 +426,14 @@ struct JobReader {
             }
             if outputs.isEmpty {
                 let path = resolve(FramePattern.expandingPlaceholdersOnly("{name}@{scale}x_%05d.png", name: name, scene: sceneID, scale: scale))
-                outputs = [.png(pattern: try FramePattern(path, frameDirective: true), level: pngLevel)]
+                outputs = [.png(pattern: try FramePattern(path, frameDirective: true), encoder: png.encoder, level: png.level)]
             }
             return Clip(name: name, scene: clipScene, fps: fps, start: start, frameCount: frameCount, loop: loop,
                         outputs: outputs, line: node.line)
         }
     }
 
-    func output(_ node: JSONNode, name: String, scene: String, scale: Double, pngLevel: Int) throws -> Output {
+    func output(_ node: JSONNode, name: String, scene: String, scale: Double, png: PNGDefaults) throws -> Output {
         let m = try members(node, "an output", known: ["type", "pattern", "path", "level", "columns", "json", "alpha"])
         guard let type = try string(m["type"]) else { throw fail(node, "an output needs \"type\": png, sheet, rgba, y4m or video") }
         let types = ["png", "sheet", "rgba", "y4m", "video"]
@@ -447,7 +463,8 @@ struct JobReader {
         case "png":
             let path = try pattern("pattern", default: "{name}@{scale}x_%05d.png", frames: true)
             guard path != "-" else { throw fail(m["pattern"]!.value, "a PNG sequence cannot go to stdout; use an rgba or y4m output") }
-            return .png(pattern: try FramePattern(path, frameDirective: true), level: try integer(m["level"], 0...9) ?? pngLevel)
+            return .png(pattern: try FramePattern(path, frameDirective: true), encoder: png.encoder,
+                        level: try integer(m["level"], png.levels) ?? png.level)
         case "sheet":
             let path = try pattern("path", default: "{name}@{scale}x_sheet.png", frames: false)
             let json = try m["json"] == nil ? URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("json").path

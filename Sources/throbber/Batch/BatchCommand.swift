@@ -144,7 +144,7 @@ final class BatchRun {
             let line = "(line \(clip.line))"
             for output in clip.outputs {
                 switch output {
-                case .png(let pattern, _):
+                case .png(let pattern, _, _):
                     let role = "\(owner) PNG frame \(line)"
                     var lastDirectory = ""
                     for k in unit.frames {
@@ -238,9 +238,10 @@ final class BatchRun {
         units: for unit in units {
             let clip = job.clips[unit.clip]
             let (width, height) = clip.scene.pixelSize
-            let pngOutputs = clip.outputs.compactMap { output -> (FramePattern, Int)? in
-                if case .png(let pattern, let level) = output { return (pattern, level) }
-                return nil
+            // The job file checked each encoder's name and level; PNGEncoder checks them again.
+            let pngOutputs = try clip.outputs.compactMap { output -> (FramePattern, PNGEncoder)? in
+                guard case .png(let pattern, let encoder, let level) = output else { return nil }
+                return (pattern, try PNGEncoder(name: encoder, level: level, nameField: "pngEncoder", levelField: "level"))
             }
             // Ordered outputs: with --skip-existing an output whose files all exist is kept as it is.
             var sinkOutputs: [Output] = []
@@ -264,10 +265,10 @@ final class BatchRun {
             let serial = DispatchQueue(label: "throbber.sink.\(unit.clip)")
             let sinkBox = SinkBox(sinks)
             var completed = true
-            func frameFiles(_ k: Int) -> [(String, Int)] {
+            func frameFiles(_ k: Int) -> [(String, PNGEncoder)] {
                 pngOutputs.map { ($0.0.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k), $0.1) }
             }
-            func missingFiles(_ files: [(String, Int)]) -> [(String, Int)] {
+            func missingFiles(_ files: [(String, PNGEncoder)]) -> [(String, PNGEncoder)] {
                 files.filter { !(skipExisting && AtomicFile.holdsFile($0.0)) }
             }
             // Frames rendered ahead: a GL backend renders a stack of frames with one draw.
@@ -300,15 +301,15 @@ final class BatchRun {
                 let text = RenderCommand.frameText(clip.scene, t: t) + (clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? [])
                 pool.submit {
                     var digest: String?
-                    var encoded: [Int: Data] = [:]
-                    for (file, level) in files {
+                    var encoded: [PNGEncoder: Data] = [:]
+                    for (file, encoder) in files {
                         guard missing.contains(where: { $0.0 == file }) else {
                             // Kept as it is (--skip-existing): the manifest records its own pixels.
                             records.add(try BatchRun.existingFrame(file, clip: clip, frame: k, t: t))
                             continue
                         }
-                        let data = try encoded[level] ?? PNGCodec.encode(image, settings: .batch(level: level), text: text)
-                        encoded[level] = data
+                        let data = try encoded[encoder] ?? encoder.encode(image, text: text)
+                        encoded[encoder] = data
                         try AtomicFile.write(data, to: URL(fileURLWithPath: file), overwrite: overwrite)
                         digest = digest ?? PixelDigest.sha256Hex(image.pixels)
                         records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
@@ -410,11 +411,6 @@ extension Output {
         case .video(let path): return URL(fileURLWithPath: path).pathExtension.lowercased()
         }
     }
-}
-
-extension PNGCodec.Settings {
-    /// The settings batch work uses at zlib `level`.
-    static func batch(level: Int) -> PNGCodec.Settings { PNGCodec.Settings(level: level) }
 }
 
 /// The ordered sinks of one clip, used only from the clip's serial queue.

@@ -1,0 +1,51 @@
+#ifndef CPNGWRITER_H
+#define CPNGWRITER_H
+// Throbber's own PNG writer: the container (signature, IHDR, tEXt, one IDAT, IEND, CRC-32) and
+// the row filters are written here, the DEFLATE stream by libdeflate or Intel ISA-L (igzip).
+// It writes only 8-bit RGBA, non-interlaced, which is all Throbber's frames ever are; libpng
+// (CPNGCodec) stays the reader and the reference encoder these files are tested against.
+//
+// Compressor state is kept per thread and reused across frames: one libdeflate compressor per
+// level, one igzip stream and level buffer, and the filter and output buffers. Nothing is
+// shared between threads, so encoders may run on any number of threads at once. Functions
+// return 0 on success or -1 with a one-line message in `error`.
+#include <stddef.h>
+#include <stdint.h>
+
+/// The DEFLATE library behind the writer.
+typedef enum CPNGWriter_Backend {
+    CPNGWriter_libdeflate = 1, ///< libdeflate_zlib_compress, levels 0–12
+    CPNGWriter_isal = 2,       ///< igzip isal_deflate with IGZIP_ZLIB framing, levels 0–3
+} CPNGWriter_Backend;
+
+/// PNG row filters (filter method 0). `CPNGWriter_adaptive` picks, per row, the filter whose
+/// output has the smallest sum of absolute (signed) bytes: the heuristic of the PNG
+/// specification (section 12.8), which libpng also uses when given more than one filter.
+typedef enum CPNGWriter_Filter {
+    CPNGWriter_none = 0,
+    CPNGWriter_sub = 1,
+    CPNGWriter_up = 2,
+    CPNGWriter_average = 3,
+    CPNGWriter_paeth = 4,
+    CPNGWriter_adaptive = 5,
+} CPNGWriter_Filter;
+
+/// One tEXt chunk: a keyword of 1–79 bytes, printable Latin-1 (32–126, 161–255) with no
+/// leading, trailing or doubled space, as libpng accepts unchanged; the text is written as given.
+typedef struct CPNGWriter_Text {
+    const char *_Nonnull key;
+    const char *_Nonnull text;
+} CPNGWriter_Text;
+
+/// Encodes straight-alpha RGBA8 rows (top-down, tightly packed) as an 8-bit RGBA PNG with the
+/// tEXt chunks between IHDR and IDAT, where libpng's png_write_info puts them.
+///
+/// On success `*png` and `*size` describe the file in a buffer owned by this thread's writer
+/// state: it stays valid until this thread's next call, so copy it out first.
+int CPNGWriter_encode(const unsigned char *_Nonnull rgba, uint32_t width, uint32_t height,
+                      CPNGWriter_Backend backend, int level, CPNGWriter_Filter filter,
+                      const CPNGWriter_Text *_Nullable texts, int textCount,
+                      const unsigned char *_Nullable *_Nonnull png, size_t *_Nonnull size,
+                      char *_Nonnull error, size_t errorSize);
+
+#endif

@@ -1,0 +1,198 @@
+import CPNGWriter
+import Foundation
+import Throbber
+
+/// A PNG row filter (filter method 0), applied to every row; ``adaptive`` picks one per row.
+/// The raw values are the filters' names in the PNG specification, in lower case.
+public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
+    /// The row as it is (the specification's filter "None"; not called `none` here, which an
+    /// optional filter would read as `nil`).
+    case unfiltered = "none"
+    /// Each byte minus the one a pixel to the left.
+    case sub
+    /// Each byte minus the one above.
+    case up
+    /// Each byte minus the mean of left and above.
+    case average
+    /// Each byte minus the Paeth predictor of left, above and upper left.
+    case paeth
+    /// Per row, the filter whose bytes have the smallest sum taken as signed values (the PNG
+    /// specification's heuristic, which libpng also uses when given every filter).
+    case adaptive
+
+    /// libpng's `PNG_FILTER_*` bit set for this choice.
+    var libpngBits: Int {
+        switch self {
+        case .unfiltered: 0x08
+        case .sub: 0x10
+        case .up: 0x20
+        case .average: 0x40
+        case .paeth: 0x80
+        case .adaptive: 0xF8
+        }
+    }
+
+    var writerFilter: CPNGWriter_Filter {
+        switch self {
+        case .unfiltered: CPNGWriter_none
+        case .sub: CPNGWriter_sub
+        case .up: CPNGWriter_up
+        case .average: CPNGWriter_average
+        case .paeth: CPNGWriter_paeth
+        case .adaptive: CPNGWriter_adaptive
+        }
+    }
+}
+
+/// Which library writes a frame's PNG, at what level, with which row filter.
+///
+/// Every encoder writes the same image: 8-bit straight-alpha RGBA, not interlaced, with the
+/// given tEXt chunks between IHDR and IDAT. They differ in speed and size only; libpng reads
+/// each back to exactly the pixels given (PNGEncoderTests checks every encoder that way).
+///
+/// - ``libpng(level:filter:)``: libpng over zlib, levels 0–9; the reference, and what every
+///   command uses by default (level ``defaultPNGLevel``, no row filter).
+/// - ``libdeflate(level:filter:)``: Throbber's own PNG writer over libdeflate, levels 0–12.
+/// - ``isal(level:filter:)``: the same writer over Intel ISA-L's igzip, levels 0–3; the fastest
+///   and the largest files.
+///
+/// A `nil` filter is the encoder's ``defaultFilter``. The fast writers keep their compressors
+/// per thread and reuse them from frame to frame (see Sources/CPNGWriter).
+///
+/// Two values that differ only in a `nil` against an explicit default filter are unequal but
+/// write the same bytes.
+public enum PNGEncoder: Sendable, Hashable {
+    /// libpng over zlib (CPNGCodec), level 0–9.
+    case libpng(level: Int, filter: PNGRowFilter? = nil)
+    /// Our writer (CPNGWriter) over `libdeflate_zlib_compress`, level 0–12.
+    case libdeflate(level: Int, filter: PNGRowFilter? = nil)
+    /// Our writer (CPNGWriter) over ISA-L's `isal_deflate` with zlib framing, level 0–3.
+    case isal(level: Int, filter: PNGRowFilter? = nil)
+
+    /// The encoders' names, as `--png-encoder` and the job file's `"pngEncoder"` spell them.
+    public static let names = PNGEncoderCatalog.names
+
+    /// The encoder today's commands use: libpng at ``defaultPNGLevel`` with no row filter.
+    public static let standard = PNGEncoder.libpng(level: defaultPNGLevel)
+
+    /// Makes an encoder from its name, at `level` or the encoder's ``defaultLevel(for:)``.
+    ///
+    /// - Parameters:
+    ///   - nameField, levelField: how the caller's user spells the two settings (an option or
+    ///     a job-file key), named in the error.
+    /// - Throws: a usage error naming the field, the value and what is allowed, for an unknown
+    ///   name or a level outside the encoder's ``levels(for:)``.
+    public init(name: String, level: Int? = nil, filter: PNGRowFilter? = nil,
+                nameField: String = "PNG encoder", levelField: String = "PNG level") throws {
+        guard let levels = Self.levels(for: name), let defaultLevel = Self.defaultLevel(for: name) else {
+            var allowed = "one of " + Self.names.joined(separator: ", ")
+            if let nearest = nearestName(to: name, in: Self.names) { allowed += "; did you mean '\(nearest)'?" }
+            throw ThrobberError.invalid(nameField, name, allowed: allowed)
+        }
+        let level = level ?? defaultLevel
+        guard levels.contains(level) else { throw Self.levelError(name: name, level: level, field: levelField) }
+        switch name {
+        case "libpng": self = .libpng(level: level, filter: filter)
+        case "libdeflate": self = .libdeflate(level: level, filter: filter)
+        default: self = .isal(level: level, filter: filter)
+        }
+    }
+
+    /// The levels an encoder accepts, or nil for an unknown name (``PNGEncoderCatalog``'s table).
+    public static func levels(for name: String) -> ClosedRange<Int>? { PNGEncoderCatalog.levels(for: name) }
+
+    /// An encoder's level when none is given (``PNGEncoderCatalog``'s table).
+    public static func defaultLevel(for name: String) -> Int? { PNGEncoderCatalog.defaultLevel(for: name) }
+
+    /// The encoder's name (one of ``names``).
+    public var name: String {
+        switch self {
+        case .libpng: "libpng"
+        case .libdeflate: "libdeflate"
+        case .isal: "isal"
+        }
+    }
+
+    /// The compression level.
+    public var level: Int {
+        switch self {
+        case .libpng(let level, _), .libdeflate(let level, _), .isal(let level, _): level
+        }
+    }
+
+    /// The row filter used: the one given, or ``defaultFilter``.
+    public var filter: PNGRowFilter {
+        switch self {
+        case .libpng(_, let filter), .libdeflate(_, let filter), .isal(_, let filter): filter ?? defaultFilter
+        }
+    }
+
+    /// The row filter when none is given, chosen per encoder by measurement: on frames of five
+    /// scenes at 256–512 px, unfiltered rows gave the smallest files on four (by 20–40 %), and
+    /// are the fastest; docs/png-encoders.md has the numbers. libpng keeps today's setting, so
+    /// its files are unchanged.
+    public var defaultFilter: PNGRowFilter {
+        switch self {
+        case .libpng: .unfiltered
+        case .libdeflate: .unfiltered
+        case .isal: .unfiltered
+        }
+    }
+
+    /// Encodes an image as an 8-bit RGBA PNG (straight alpha) with the given tEXt chunks, in
+    /// order, as ``PNGCodec/encode(_:settings:text:)`` does.
+    ///
+    /// - Throws: a usage error (as ``init(name:level:filter:nameField:levelField:)``) when the
+    ///   level is outside the encoder's range; a backend-failure error with the library's
+    ///   message when encoding fails (an empty image, an invalid tEXt keyword, out of memory).
+    public func encode(_ image: Image, text: [(String, String)] = []) throws -> Data {
+        let range = Self.levels(for: name)!
+        guard range.contains(level) else { throw Self.levelError(name: name, level: level, field: "PNG level") }
+        switch self {
+        case .libpng:
+            return try PNGCodec.encode(image, settings: PNGCodec.Settings(level: level, filters: filter.libpngBits), text: text)
+        case .libdeflate:
+            return try Self.write(image, backend: CPNGWriter_libdeflate, level: level, filter: filter, text: text)
+        case .isal:
+            return try Self.write(image, backend: CPNGWriter_isal, level: level, filter: filter, text: text)
+        }
+    }
+
+    static func levelError(name: String, level: Int, field: String) -> ThrobberError {
+        let levels = Self.levels(for: name)!
+        return ThrobberError.invalid(field, String(level),
+                                     allowed: "an integer in [\(levels.lowerBound), \(levels.upperBound)] for \(name)")
+    }
+
+    /// Runs the C writer; its result lives in this thread's writer state, so it is copied into
+    /// the returned Data before anything else runs on this thread.
+    static func write(_ image: Image, backend: CPNGWriter_Backend, level: Int, filter: PNGRowFilter,
+                      text: [(String, String)]) throws -> Data {
+        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 4 else {
+            throw ThrobberError("PNG encoding failed: a \(image.width)×\(image.height) px image has no pixels to write",
+                                exitCode: .backendFailure)
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        // Keys and texts must outlive the call: keep C copies until it returns.
+        let keys = text.map { strdup($0.0)! }
+        let values = text.map { strdup($0.1)! }
+        defer {
+            keys.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        let chunks = zip(keys, values).map { CPNGWriter_Text(key: $0, text: $1) }
+        var png: UnsafePointer<UInt8>?
+        var size = 0
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            chunks.withUnsafeBufferPointer { chunkPointer in
+                CPNGWriter_encode(pixels.baseAddress!, UInt32(clamping: image.width),
+                                  UInt32(clamping: image.height), backend, Int32(level), filter.writerFilter,
+                                  chunkPointer.baseAddress, Int32(chunks.count), &png, &size, &message, message.count)
+            }
+        }
+        guard status == 0, let png else {
+            throw ThrobberError("PNG encoding failed: \(String(nulTerminated: message))", exitCode: .backendFailure)
+        }
+        return Data(bytes: png, count: size)
+    }
+}
