@@ -30,6 +30,8 @@ declare -A names=(
     [peer]="pycairo script, $(nproc) processes, cairo's PNG writer"
     [auto]="throbber render (default: --backend auto)"
     [gl]="throbber render --backend gl (OSMesa)"
+    [libdeflate]="throbber render --png-encoder libdeflate (level 6)"
+    [isal]="throbber render --png-encoder isal (level 1)"
 )
 run() {  # program → seconds, files, bytes
     local dir="$work/$1"
@@ -40,6 +42,7 @@ run() {  # program → seconds, files, bytes
         peer) "$python" bench/peers/cairo_wave_ball.py "$dir" --frames "$frames" --size "$size" ;;
         auto) "$throbber" render wave-ball --frames "$frames" --scale "$scale" -o "$dir" -q ;;
         gl) "$throbber" render wave-ball --frames "$frames" --scale "$scale" --backend gl -o "$dir" -q ;;
+        libdeflate|isal) "$throbber" render wave-ball --frames "$frames" --scale "$scale" --png-encoder "$1" -o "$dir" -q ;;
     esac
     end=$(date +%s.%N)
     local count bytes
@@ -50,7 +53,7 @@ run() {  # program → seconds, files, bytes
 }
 declare -A times=() sizes=()
 for round in $(seq 1 "$rounds"); do
-    for program in peer auto gl; do
+    for program in peer auto gl libdeflate isal; do
         read -r seconds bytes < <(run "$program")
         times[$program]+="$seconds "
         sizes[$program]=$bytes
@@ -64,7 +67,7 @@ echo "$frames wave-ball frames of ${size}×${size} px as PNG files, median of $r
 echo
 echo "| what | seconds | frames/s | KB on disk | frames/s ÷ peer's |"
 echo "|---|---:|---:|---:|---:|"
-for program in peer auto gl; do
+for program in peer auto gl libdeflate isal; do
     t=$(echo "${times[$program]}" | median)
     printf '| %s | %.2f | %.0f | %d | %.2f |\n' "${names[$program]}" "$t" "$(echo "$frames / $t" | bc -l)" \
         "$(( ${sizes[$program]} / 1024 ))" "$(echo "$peer / $t" | bc -l)"
