@@ -19,6 +19,10 @@ enum PreviewCommand: Subcommand {
           --start T              time of the first frame, ≥ 0 (default 0)
         \(SceneOptions.help)
         \(BackendOptions.help)
+          --png-encoder NAME     libpng (default, at level 9), libdeflate or isal (see
+                                 docs/png-encoders.md)
+          --png-level L          compression level in the encoder's range (libpng 0–9,
+                                 libdeflate 0–12, isal 0–3)
           --overwrite            replace an existing sheet
           -q, --quiet            print nothing on success
           -h, --help             show this help
@@ -32,7 +36,7 @@ enum PreviewCommand: Subcommand {
 
     static let options = SceneOptions.specs + BackendOptions.specs + [
         OptionSpec("-o", "--output"), OptionSpec("--frames"), OptionSpec("--columns"), OptionSpec("--duration"),
-        OptionSpec("--start"), OptionSpec("--overwrite", value: false),
+        OptionSpec("--start"), OptionSpec("--overwrite", value: false), OptionSpec("--png-encoder"), OptionSpec("--png-level"),
         OptionSpec("-q", "--quiet", value: false),
     ]
 
@@ -50,6 +54,8 @@ enum PreviewCommand: Subcommand {
         let duration = try arguments.number("--duration", default: scene.model.previewDuration, range: .above(0))
         let start = try arguments.number("--start", default: 0, range: .atLeast(0))
         let (backend, device) = try BackendOptions.parse(arguments)
+        // A sheet is written once and often kept: libpng at its smallest by default.
+        let encoder = try RenderCommand.pngEncoder(arguments, libpngLevel: 9)
         let overwrite = arguments.has("--overwrite")
 
         let file = URL(fileURLWithPath: output)
@@ -69,7 +75,7 @@ enum PreviewCommand: Subcommand {
             labels.append(String(format: "%.3fs", t))
         }
         let sheet = ContactSheet.compose(images, labels: labels, columns: columns)
-        try AtomicFile.write(try PNGCodec.encode(sheet, settings: .init(level: 9)), to: file, overwrite: overwrite)
+        try AtomicFile.write(try encoder.encode(sheet), to: file, overwrite: overwrite)
         if !arguments.has("--quiet") {
             FileHandle.standardError.write(Data(String(format: "wrote %@ (%d frames of %@ over %.3f s, %d×%d px)\n",
                                                        file.path, frames, sceneID, duration, sheet.width, sheet.height).utf8))

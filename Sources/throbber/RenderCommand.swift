@@ -128,9 +128,10 @@ enum RenderCommand: Subcommand {
 
     /// `--png-encoder` and `--png-level`, the level's range and default being the encoder's;
     /// with neither, libpng at ``defaultPNGLevel`` (today's files, byte for byte).
-    static func pngEncoder(_ arguments: ParsedArguments) throws -> PNGEncoder {
+    static func pngEncoder(_ arguments: ParsedArguments, libpngLevel: Int? = nil) throws -> PNGEncoder {
         let name = try arguments.choice("--png-encoder", default: "libpng", among: PNGEncoder.names)
-        let level = try arguments.integer("--png-level", default: PNGEncoder.defaultLevel(for: name)!,
+        let fallback = name == "libpng" ? libpngLevel ?? PNGEncoder.defaultLevel(for: name)! : PNGEncoder.defaultLevel(for: name)!
+        let level = try arguments.integer("--png-level", default: fallback,
                                           range: PNGEncoder.levels(for: name)!)
         return try PNGEncoder(name: name, level: level, nameField: "--png-encoder", levelField: "--png-level")
     }

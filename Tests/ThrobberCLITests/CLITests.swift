@@ -84,6 +84,29 @@ struct CLITests {
         #expect(same && data != reference)
     }
 
+    /// `preview` writes its sheet with any encoder: the same pixels, libpng at level 9 by default.
+    @Test func previewSheetsTakeEveryEncoder() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func sheet(_ encoder: [String]) throws -> Data {
+            let output = directory.appendingPathComponent("sheet\(encoder.joined()).png")
+            let result = try runThrobber(["preview", "activity", "--frames", "4", "--backend", "cpu", "-o", output.path] + encoder)
+            #expect(result.status == 0, "\(encoder): \(result.stderr)")
+            return try Data(contentsOf: output)
+        }
+        let reference = try sheet([])
+        let pixels = try PNGCodec.decode(reference)
+        let atLevel9 = try reference == PNGEncoder.libpng(level: 9, filter: nil).encode(pixels)
+        #expect(atLevel9, "the default sheet is libpng at level 9")
+        for encoder in [["--png-encoder", "libdeflate"], ["--png-encoder", "isal", "--png-level", "0"]] {
+            let data = try sheet(encoder)
+            let same = try PNGCodec.decode(data) == pixels
+            #expect(same && data != reference, "\(encoder)")
+        }
+        let bad = try runThrobber(["preview", "activity", "-o", directory.appendingPathComponent("x.png").path, "--png-encoder", "isal", "--png-level", "5"])
+        #expect(bad.status == 64 && bad.stderr.contains("invalid --png-level '5': an integer in [0, 3]"), "\(bad.stderr)")
+    }
+
     @Test(arguments: [
         (["render", "wave-bal", "-o", "X"], "did you mean 'wave-ball'"),
         (["render", "wave-ball", "-o", "X", "--set", "tickCont=3"], "did you mean 'tickCount'"),
