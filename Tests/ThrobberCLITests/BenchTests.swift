@@ -61,6 +61,33 @@ struct BenchTests {
         #expect(missing.status == 66 && missing.stderr.contains("No such file"), "\(missing.stderr)")
     }
 
+    /// `--png-encoder` times the chosen encoder in encode, write and the pipeline (whose job gets
+    /// it too) and says so in the method; its files are smaller or larger than libpng's.
+    @Test func benchTimesTheChosenEncoder() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var bytes: [String: UInt64] = [:]
+        for encoder in ["libpng", "isal"] {
+            let json = directory.appendingPathComponent("\(encoder).json")
+            let result = try runThrobber(["bench", "--allow-debug", "--scenes", "ring", "--sizes", "48", "--backends", "cpu",
+                                          "--stages", "encode,pipeline", "--frames", "2", "--repeat", "1", "--warmup", "0",
+                                          "--no-startup", "--png-encoder", encoder, "--json", json.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+            let method = try #require(report["method"] as? [String: Any])
+            #expect(method["pngEncoder"] as? String == encoder)
+            #expect(method["pngLevel"] as? Int == (encoder == "isal" ? 1 : 7))
+            let rows = try #require(report["rows"] as? [[String: Any]])
+            #expect(rows.contains { $0["stage"] as? String == "pipeline" }, "the pipeline ran with \(encoder)")
+            // The encode stage's checksum is the bytes it wrote.
+            let encode = try #require(rows.first { $0["stage"] as? String == "encode" })
+            bytes[encoder] = (encode["checksum"] as? NSNumber)?.uint64Value
+        }
+        #expect(bytes["libpng"] != nil && bytes["libpng"] != bytes["isal"], "\(bytes)")
+        let bad = try runThrobber(["bench", "--allow-debug", "--png-encoder", "isal", "--png-level", "9"])
+        #expect(bad.status == 64 && bad.stderr.contains("invalid --png-level '9'"), "\(bad.stderr)")
+    }
+
     @Test func tinyMatrixWritesCompleteJSONAndPlot() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -36,7 +36,9 @@ enum BenchCommand: Subcommand {
           --frames N             frames per sample set (default 60)
           --repeat R             sample sets per stage (default 3)
           --warmup W             frames rendered before timing (default 5)
-          --png-level L          zlib level for encode/write/pipeline (default 7, no row filters)
+          --png-encoder NAME     the encoder of encode/write/pipeline and their ceilings: libpng
+                                 (default), libdeflate or isal (see docs/png-encoders.md)
+          --png-level L          its level (default: libpng 7, no row filters; libdeflate 6; isal 1)
 
         The pipeline stage is `throbber batch` itself on a job of the same frames (render, PNG with
         tEXt chunks, SHA-256 of the pixels, atomic write, manifest); its ceiling encodes the same
@@ -60,7 +62,7 @@ enum BenchCommand: Subcommand {
 
     static let options = [
         OptionSpec("--scenes"), OptionSpec("--sizes"), OptionSpec("--backends"), OptionSpec("--stages"),
-        OptionSpec("--device"), OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"), OptionSpec("--png-level"),
+        OptionSpec("--device"), OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"), OptionSpec("--png-level"), OptionSpec("--png-encoder"),
         OptionSpec("--no-startup", value: false), OptionSpec("--png-sweep", value: false), OptionSpec("--json"), OptionSpec("--plot"), OptionSpec("--baseline"),
         OptionSpec("--allow-debug", value: false),
     ]
@@ -75,7 +77,8 @@ enum BenchCommand: Subcommand {
         var frames: Int
         var repeats: Int
         var warmup: Int
-        var png: PNGCodec.Settings
+        /// The encoder of the encode, write and pipeline stages and their ceilings.
+        var png: PNGEncoder
         var startup: Bool
         var device: Int?
     }
@@ -161,7 +164,7 @@ enum BenchCommand: Subcommand {
                         frames: try arguments.integer("--frames", default: 60, range: 1...100_000),
                         repeats: try arguments.integer("--repeat", default: 3, range: 1...1000),
                         warmup: try arguments.integer("--warmup", default: 5, range: 0...10_000),
-                        png: .init(level: try arguments.integer("--png-level", default: defaultPNGLevel, range: 0...9)),
+                        png: try RenderCommand.pngEncoder(arguments, libpngLevel: defaultPNGLevel),
                         startup: !arguments.has("--no-startup"),
                         device: try arguments.value("--device").map { _ in try arguments.integer("--device", default: 0, range: 0...1024) })
     }
@@ -263,7 +266,7 @@ enum BenchCommand: Subcommand {
                 }
                 let referenceRenderer = renderers.first!
                 reference = try lists.map { try referenceRenderer.render($0) }
-                // libpng alone on every core over the same frames: the pipeline's ceiling.
+                // The encoder alone on every core over the same frames: the pipeline's ceiling.
                 var encodeCeilingCPU = 0.0
                 func encodeCeilingSample() -> Double {
                     let images = reference
@@ -272,7 +275,7 @@ enum BenchCommand: Subcommand {
                     encodeCeilingCPU += cpuMilliseconds {
                         wall = milliseconds {
                             DispatchQueue.concurrentPerform(iterations: images.count) { index in
-                                _ = try? PNGCodec.encode(images[index], settings: png)
+                                _ = try? png.encode(images[index])
                             }
                         }
                     }
@@ -297,7 +300,7 @@ enum BenchCommand: Subcommand {
                             encoded = []
                             for image in reference {
                                 var data = Data()
-                                samples.append(try milliseconds { data = try PNGCodec.encode(image, settings: settings.png) })
+                                samples.append(try milliseconds { data = try settings.png.encode(image) })
                                 checksum &+= UInt64(data.count)
                                 encoded.append(data)
                             }
@@ -321,7 +324,7 @@ enum BenchCommand: Subcommand {
                     addRow("sha256", "hash", samples, checksum, cpuMs: cpu / Double(samples.count))
                 }
                 if settings.stages.contains("write") {
-                    if encoded.isEmpty { encoded = try reference.map { try PNGCodec.encode($0, settings: settings.png) } }
+                    if encoded.isEmpty { encoded = try reference.map { try settings.png.encode($0) } }
                     var samples: [Double] = []
                     // New files, as a batch makes them: unnamed (O_TMPFILE), then linked to the final name.
                     let cpu = try cpuMilliseconds {
@@ -441,7 +444,7 @@ enum BenchCommand: Subcommand {
                             let jobFile = directory.appendingPathComponent("job.json")
                             try AtomicFile.prepareDirectory(directory)
                             let text = """
-                                {"renders": [{"scene": "\(id)", "scale": \(scene.scale), "frames": \(settings.frames), "fps": 60,
+                                {"pngEncoder": "\(settings.png.name)", "renders": [{"scene": "\(id)", "scale": \(scene.scale), "frames": \(settings.frames), "fps": 60,
                                   "outputs": [{"type": "png", "pattern": "f/%05d.png", "level": \(settings.png.level)}]}]}
                                 """
                             try AtomicFile.write(Data(text.utf8), to: jobFile, overwrite: true)
@@ -533,7 +536,7 @@ enum BenchCommand: Subcommand {
                      glVendor: gl?.vendor, glRenderer: gl?.renderer, glVersion: gl?.version,
                      lpNumThreads: ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? "unset (llvmpipe: one per core)",
                      configuration: configuration, frames: settings.frames, repeats: settings.repeats,
-                     warmup: settings.warmup, pngLevel: settings.png.level)
+                     warmup: settings.warmup, pngLevel: settings.png.level, pngEncoder: settings.png.name)
     }
 
     /// The commit of the working directory's checkout, or `THROBBER_COMMIT`, or "unknown".

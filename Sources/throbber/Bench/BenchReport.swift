@@ -17,6 +17,8 @@ struct BenchReport: Codable {
         var repeats: Int
         var warmup: Int
         var pngLevel: Int
+        /// The PNG encoder (absent in reports from before there was a choice: libpng).
+        var pngEncoder: String? = nil
     }
 
     /// One stage of one scene × size × backend.
@@ -119,7 +121,7 @@ struct BenchReport: Codable {
         lines.append("commit \(method.commit), \(method.configuration) build, \(method.cpu) (\(method.cores) cores), "
             + "GL_RENDERER \(method.glRenderer ?? "n/a"), GL_VERSION \(method.glVersion ?? "n/a"), "
             + "LP_NUM_THREADS \(method.lpNumThreads), \(method.frames) frames × \(method.repeats) repeats after \(method.warmup) warm-up, "
-            + "PNG level \(method.pngLevel), \(method.date)")
+            + "PNG \(method.pngEncoder ?? "libpng") level \(method.pngLevel), \(method.date)")
         lines.append("")
         func cpu(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "" }
         lines.append("| scene | px | backend | stage | min ms | median ms | max ms | frames/s | Mpix/s | CPU ms | vs ceiling |")
