@@ -17,12 +17,8 @@ struct LimitsTests {
                 }
             }
         }
-        check(WaveBall.self)
-        check(DoubleWave.self)
-        check(PullWave.self)
-        check(Activity.self)
-        check(Ring.self)
-        check(ProgressRing.self)
+        // Every scene the tool knows, so a scene added later is checked too.
+        for model in SceneRegistry.all { check(model) }
     }
 
     @Test func everySamplingRangeLiesWithinTheParseRange() {
@@ -32,12 +28,8 @@ struct LimitsTests {
                 #expect(parameter.accepts(range.low) && parameter.accepts(range.high), "\(Model.id) \(parameter.name): \(range)")
             }
         }
-        check(WaveBall.self)
-        check(DoubleWave.self)
-        check(PullWave.self)
-        check(Activity.self)
-        check(Ring.self)
-        check(ProgressRing.self)
+        // Every scene the tool knows, so a scene added later is checked too.
+        for model in SceneRegistry.all { check(model) }
     }
 
     @Test(arguments: [1e300, .infinity, .nan, 10_000_000.6])
