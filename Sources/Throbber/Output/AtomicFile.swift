@@ -35,14 +35,20 @@ public enum AtomicFile {
     /// - Throws: `cannotCreate` naming `path` and the system's reason.
     public static func createTemporary(_ temporary: String, for path: String) throws -> (fd: Int32, token: InFlightFiles.Token) {
         var code: Int32 = 0
-        guard let created = InFlightFiles.shared.creating({ () -> Int32? in
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd < 0 { code = errno }
-            return fd < 0 ? nil : fd
-        }, undo: { _ in unlink(temporary) }) else {
+        guard let created = createRegistered(temporary, errno: &code) else {
             throw ThrobberError("cannot create \(path): \(String(cString: strerror(code)))", exitCode: .cannotCreate)
         }
-        return (created.value, created.token)
+        return created
+    }
+
+    /// Creates the new file `path` (never an existing one), registered with `InFlightFiles` so a
+    /// process abandoned by a signal unlinks it; nil, with the system's `errno`, when it cannot.
+    private static func createRegistered(_ path: String, errno code: inout Int32) -> (fd: Int32, token: InFlightFiles.Token)? {
+        InFlightFiles.shared.creating({ () -> Int32? in
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 { code = errno }
+            return fd < 0 ? nil : fd
+        }, undo: { _ in unlink(path) }).map { ($0.value, $0.token) }
     }
 
     /// Writes a new file the way `write` does without ever giving it a temporary name: the bytes go
@@ -246,15 +252,11 @@ public enum AtomicFile {
         // Probe with a real file: access(2) says yes to root even on a read-only file system.
         let probe = "\(directory.path)/.throbber-probe.\(getpid())"
         var code: Int32 = 0
-        guard let created = InFlightFiles.shared.creating({ () -> Int32? in
-            let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd < 0 { code = errno }
-            return fd < 0 ? nil : fd
-        }, undo: { _ in unlink(probe) }) else {
+        guard let created = createRegistered(probe, errno: &code) else {
             throw ThrobberError("cannot write in output directory \(directory.path): \(String(cString: strerror(code)))",
                                 exitCode: .cannotCreate)
         }
-        close(created.value)
+        close(created.fd)
         unlink(probe)
         InFlightFiles.shared.finished(created.token)
     }
