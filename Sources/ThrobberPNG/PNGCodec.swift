@@ -32,18 +32,13 @@ public enum PNGCodec {
         var message = [CChar](repeating: 0, count: 256)
         let config = CPNGCodec_Settings(level: Int32(settings.level), strategy: Int32(settings.strategy ?? -1),
                                         filters: Int32(settings.filters ?? -1))
-        // Keys and texts must outlive the call: keep C copies until it returns.
-        let keys = text.map { strdup($0.0)! }
-        let values = text.map { strdup($0.1)! }
-        defer {
-            keys.forEach { free($0) }
-            values.forEach { free($0) }
-        }
-        let chunks = zip(keys, values).map { CPNGCodec_Text(key: $0, text: $1) }
-        let status = image.pixels.withUnsafeBufferPointer { pixels in
-            chunks.withUnsafeBufferPointer { chunkPointer in
-                CPNGCodec_encode(pixels.baseAddress!, UInt32(image.width), UInt32(image.height), config,
-                                 chunkPointer.baseAddress, Int32(chunks.count), &buffer, &message, message.count)
+        let status = withCText(text) { pairs in
+            let chunks = pairs.map { CPNGCodec_Text(key: $0.key, text: $0.text) }
+            return image.pixels.withUnsafeBufferPointer { pixels in
+                chunks.withUnsafeBufferPointer { chunkPointer in
+                    CPNGCodec_encode(pixels.baseAddress!, UInt32(image.width), UInt32(image.height), config,
+                                     chunkPointer.baseAddress, Int32(chunks.count), &buffer, &message, message.count)
+                }
             }
         }
         guard status == 0, let bytes = buffer.data else {
@@ -230,4 +225,13 @@ public enum PNGCodec {
         }
         return collector.chunks
     }
+}
+
+/// Calls `body` with C copies of tEXt keywords and texts, which the C encoders read and which
+/// stay alive until `body` returns.
+func withCText<Result>(_ text: [(String, String)],
+                       _ body: ([(key: UnsafeMutablePointer<CChar>, text: UnsafeMutablePointer<CChar>)]) throws -> Result) rethrows -> Result {
+    let pairs = text.map { (key: strdup($0.0)!, text: strdup($0.1)!) }
+    defer { pairs.forEach { free($0.key); free($0.text) } }
+    return try body(pairs)
 }

@@ -173,21 +173,16 @@ public enum PNGEncoder: Sendable, Hashable {
                                 exitCode: .backendFailure)
         }
         var message = [CChar](repeating: 0, count: 256)
-        // Keys and texts must outlive the call: keep C copies until it returns.
-        let keys = text.map { strdup($0.0)! }
-        let values = text.map { strdup($0.1)! }
-        defer {
-            keys.forEach { free($0) }
-            values.forEach { free($0) }
-        }
-        let chunks = zip(keys, values).map { CPNGWriter_Text(key: $0, text: $1) }
         var png: UnsafePointer<UInt8>?
         var size = 0
-        let status = image.pixels.withUnsafeBufferPointer { pixels in
-            chunks.withUnsafeBufferPointer { chunkPointer in
-                CPNGWriter_encode(pixels.baseAddress!, UInt32(clamping: image.width),
-                                  UInt32(clamping: image.height), backend, Int32(level), filter.writerFilter,
-                                  chunkPointer.baseAddress, Int32(chunks.count), &png, &size, &message, message.count)
+        let status = withCText(text) { pairs in
+            let chunks = pairs.map { CPNGWriter_Text(key: $0.key, text: $0.text) }
+            return image.pixels.withUnsafeBufferPointer { pixels in
+                chunks.withUnsafeBufferPointer { chunkPointer in
+                    CPNGWriter_encode(pixels.baseAddress!, UInt32(clamping: image.width),
+                                      UInt32(clamping: image.height), backend, Int32(level), filter.writerFilter,
+                                      chunkPointer.baseAddress, Int32(chunks.count), &png, &size, &message, message.count)
+                }
             }
         }
         guard status == 0, let png else {
