@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import Throbber
 import ThrobberPNG
 
@@ -38,17 +37,6 @@ enum CompareCommand: Subcommand {
             OptionSpec("--diff"), OptionSpec("--json", value: false),
         ]
 
-    /// Why `path` cannot be read, in the system's words (or that it is a directory).
-    private static func unreadableReason(_ path: String) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return "it is a directory" }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
-        close(fd)
-        return "it could not be read to its end"
-    }
-
     static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 2 else {
             throw ThrobberError("compare needs two PNG files, got \(arguments.positionals.count)", exitCode: .usage)
@@ -58,10 +46,8 @@ enum CompareCommand: Subcommand {
         // Both headers first: a PNG over the budget (a "PNG bomb") or a size mismatch is refused
         // before a pixel of either file is decoded.
         let readers = try paths.map { path -> PNGCodec.RowReader in
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ThrobberError("cannot read \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): \(unreadableReason(path))",
-                                    exitCode: .noInput)
-            }
+            // No size limit of its own: the pixel budget, checked on the header, bounds the work.
+            let data = Data(try Job.readInput(path, what: "image", limit: .max))
             return try named(path) { try PNGCodec.RowReader(data) }
         }
         let (width, height) = (readers[0].width, readers[0].height)

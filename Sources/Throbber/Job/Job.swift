@@ -132,8 +132,8 @@ extension Job {
     ///   - path: the file.
     ///   - what: what the file is, for messages, e.g. `job file`.
     /// - Throws: `noInput` naming the file and the reason (the system's words, or that it is a
-    ///   directory); `dataError` when it is larger than `largestFile`.
-    public static func readInput(_ path: String, what: String) throws -> [UInt8] {
+    ///   directory); `dataError` when it is larger than `limit` bytes.
+    public static func readInput(_ path: String, what: String, limit: Int = largestFile) throws -> [UInt8] {
         func failure(_ reason: String) -> ThrobberError {
             ThrobberError("cannot read \(what) \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): \(reason)", exitCode: .noInput)
         }
@@ -152,8 +152,8 @@ extension Job {
             }
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
-            guard bytes.count <= largestFile else {
-                throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): a \(what) is at most \(largestFile) bytes", exitCode: .dataError)
+            guard bytes.count <= limit else {
+                throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): a \(what) is at most \(limit) bytes", exitCode: .dataError)
             }
         }
     }
