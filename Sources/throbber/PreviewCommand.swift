@@ -34,9 +34,9 @@ enum PreviewCommand: Subcommand {
           throbber preview activity --frames 12 --columns 6 -o activity.png
         """
 
-    static let options = SceneOptions.specs + BackendOptions.specs + [
+    static let options = SceneOptions.specs + BackendOptions.specs + PNGOptions.specs + [
         OptionSpec("-o", "--output"), OptionSpec("--frames"), OptionSpec("--columns"), OptionSpec("--duration"),
-        OptionSpec("--start"), OptionSpec("--overwrite", value: false), OptionSpec("--png-encoder"), OptionSpec("--png-level"),
+        OptionSpec("--start"), OptionSpec("--overwrite", value: false),
         OptionSpec("-q", "--quiet", value: false),
     ]
 
@@ -55,7 +55,7 @@ enum PreviewCommand: Subcommand {
         let start = try arguments.number("--start", default: 0, range: .atLeast(0))
         let (backend, device) = try BackendOptions.parse(arguments)
         // A sheet is written once and often kept: libpng at its smallest by default.
-        let encoder = try RenderCommand.pngEncoder(arguments, libpngLevel: 9)
+        let encoder = try PNGOptions.encoder(arguments, libpngLevel: 9)
         let overwrite = arguments.has("--overwrite")
 
         let file = URL(fileURLWithPath: output)

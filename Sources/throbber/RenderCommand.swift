@@ -34,10 +34,9 @@ enum RenderCommand: Subcommand {
           throbber render wave-ball --frames 120 --scale 2 --progress 0.7 -o out
         """
 
-    static let options = SceneOptions.specs + BackendOptions.specs + [
+    static let options = SceneOptions.specs + BackendOptions.specs + PNGOptions.specs + [
         OptionSpec("-o", "--output"), OptionSpec("--frames"), OptionSpec("--fps"), OptionSpec("--start"),
-        OptionSpec("--shader-dir"), OptionSpec("--png-encoder"), OptionSpec("--png-level"),
-        OptionSpec("--overwrite", value: false), OptionSpec("-q", "--quiet", value: false),
+        OptionSpec("--shader-dir"), OptionSpec("--overwrite", value: false), OptionSpec("-q", "--quiet", value: false),
     ]
 
     static func execute(_ arguments: ParsedArguments) throws {
@@ -57,7 +56,7 @@ enum RenderCommand: Subcommand {
         let start = try arguments.number("--start", default: 0, range: .atLeast(0))
         try Limits.checkTimeline(start: start, fps: fps, frames: frames, fpsField: "--fps")
         let (backend, device) = try BackendOptions.parse(arguments)
-        let encoder = try pngEncoder(arguments)
+        let encoder = try PNGOptions.encoder(arguments)
         let overwrite = arguments.has("--overwrite")
         let quiet = arguments.has("--quiet")
 
@@ -124,16 +123,6 @@ enum RenderCommand: Subcommand {
                 frames, frames == 1 ? "" : "s", sceneID, width, height, renderer.description, directory.path,
                 seconds, rate).utf8))
         }
-    }
-
-    /// `--png-encoder` and `--png-level`, the level's range and default being the encoder's;
-    /// with neither, libpng at ``defaultPNGLevel`` (today's files, byte for byte).
-    static func pngEncoder(_ arguments: ParsedArguments, libpngLevel: Int? = nil) throws -> PNGEncoder {
-        let name = try arguments.choice("--png-encoder", default: "libpng", among: PNGEncoder.names)
-        let fallback = name == "libpng" ? libpngLevel ?? PNGEncoder.defaultLevel(for: name)! : PNGEncoder.defaultLevel(for: name)!
-        let level = try arguments.integer("--png-level", default: fallback,
-                                          range: PNGEncoder.levels(for: name)!)
-        return try PNGEncoder(name: name, level: level, nameField: "--png-encoder", levelField: "--png-level")
     }
 
     /// The tEXt chunks that let anyone reproduce a frame.

@@ -60,9 +60,9 @@ enum BenchCommand: Subcommand {
           -h, --help             show this help
         """
 
-    static let options = [
+    static let options = PNGOptions.specs + [
         OptionSpec("--scenes"), OptionSpec("--sizes"), OptionSpec("--backends"), OptionSpec("--stages"),
-        OptionSpec("--device"), OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"), OptionSpec("--png-level"), OptionSpec("--png-encoder"),
+        OptionSpec("--device"), OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"),
         OptionSpec("--no-startup", value: false), OptionSpec("--png-sweep", value: false), OptionSpec("--json"), OptionSpec("--plot"), OptionSpec("--baseline"),
         OptionSpec("--allow-debug", value: false),
     ]
@@ -164,7 +164,7 @@ enum BenchCommand: Subcommand {
                         frames: try arguments.integer("--frames", default: 60, range: 1...100_000),
                         repeats: try arguments.integer("--repeat", default: 3, range: 1...1000),
                         warmup: try arguments.integer("--warmup", default: 5, range: 0...10_000),
-                        png: try RenderCommand.pngEncoder(arguments, libpngLevel: defaultPNGLevel),
+                        png: try PNGOptions.encoder(arguments),
                         startup: !arguments.has("--no-startup"),
                         device: try arguments.value("--device").map { _ in try arguments.integer("--device", default: 0, range: 0...1024) })
     }
