@@ -84,10 +84,77 @@ struct BatchTests {
         image.pixels[4 * (40 * image.width + 40)] ^= 0xFF
         try PNGCodec.encode(image).write(to: victim)
         try FileManager.default.removeItem(at: directory.appendingPathComponent("frames/activity_005.png"))
+        // Cut one short, and write another again with the same pixels but no metadata.
+        let cut = directory.appendingPathComponent("frames/ring@2x_001.png")
+        try Data(contentsOf: cut).prefix(100).write(to: cut)
+        let rewritten = directory.appendingPathComponent("frames/activity_002.png")
+        try PNGCodec.encode(PNGCodec.decode(Data(contentsOf: rewritten))).write(to: rewritten)
         let result = try runThrobber(["verify", manifest])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("ring@1x_004.png: pixels differ"))
+        #expect(result.stdout.contains("ring@1x_004.png: bytes differ from the manifest's SHA-256\n"), "\(result.stdout)")
         #expect(result.stdout.contains("activity_005.png: missing"))
+        #expect(result.stdout.contains("ring@2x_001.png: not a readable PNG"))
+        #expect(result.stdout.contains("activity_002.png: bytes differ"))
+        #expect(result.stdout.contains(": 4 problems"))
+    }
+
+    /// The manifest's digests are the files' own: `sha256sum -c` agrees with `verify`.
+    @Test func manifestDigestsAreWhatSha256sumChecks() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try job(BatchTests.mixedJob, in: directory)
+        #expect(try runThrobber(["batch", path, "-q"]).status == 0)
+        let manifest = try Manifest.load(path: directory.appendingPathComponent("job.manifest.json").path)
+        #expect(manifest.frames.count == 24 && manifest.frames.allSatisfy { $0.sha256 != nil && $0.pixelsSHA256 == nil })
+        let lines = manifest.frames.map { "\($0.sha256!)  \($0.file)" } + manifest.artifacts.map { "\($0.sha256)  \($0.file)" }
+        let sums = directory.appendingPathComponent("SHA256SUMS")
+        try (lines.joined(separator: "\n") + "\n").write(to: sums, atomically: true, encoding: .utf8)
+        func sha256sum() throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+            process.arguments = ["--quiet", "-c", sums.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(try sha256sum() == 0)
+        // One flipped byte in one frame: both see it.
+        let victim = URL(fileURLWithPath: manifest.frames[7].file)
+        var bytes = try Data(contentsOf: victim)
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: victim)
+        #expect(try sha256sum() == 1)
+        #expect(try runThrobber(["verify", directory.appendingPathComponent("job.manifest.json").path]).status == 1)
+    }
+
+    /// A manifest from an earlier version records the SHA-256 of each frame's pixels only;
+    /// verify still checks those by decoding.
+    @Test func verifyChecksPixelDigestsOfEarlierManifests() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try job("{\"renders\": [{\"scene\": \"ring\", \"frames\": 3, \"outputs\": [{\"type\": \"png\", \"pattern\": \"f/%d.png\"}]}]}", in: directory)
+        #expect(try runThrobber(["batch", path, "-q"]).status == 0)
+        let manifestPath = directory.appendingPathComponent("job.manifest.json").path
+        var manifest = try Manifest.load(path: manifestPath)
+        for i in manifest.frames.indices {
+            let image = try PNGCodec.decode(Data(contentsOf: URL(fileURLWithPath: manifest.frames[i].file)))
+            manifest.frames[i].pixelsSHA256 = SHA256.hexDigest(image.pixels)
+            manifest.frames[i].sha256 = nil
+        }
+        try JSONEncoder().encode(manifest).write(to: URL(fileURLWithPath: manifestPath))
+        #expect(!(try String(contentsOfFile: manifestPath, encoding: .utf8)).contains("\"sha256\""))
+        // The same pixels written again (other bytes) still verify against a pixel digest.
+        let first = URL(fileURLWithPath: manifest.frames[0].file)
+        try PNGCodec.encode(PNGCodec.decode(Data(contentsOf: first))).write(to: first)
+        #expect(try runThrobber(["verify", manifestPath]).status == 0)
+        var image = try PNGCodec.decode(Data(contentsOf: first))
+        image.pixels[4 * (10 * image.width + 10) + 1] ^= 0x10
+        try PNGCodec.encode(image).write(to: first)
+        let damaged = try runThrobber(["verify", manifestPath])
+        #expect(damaged.status == 1)
+        #expect(damaged.stdout.contains("0.png: pixels differ from the manifest's SHA-256"), "\(damaged.stdout)")
     }
 
     @Test func existingFilesAreRefusedBeforeAnyFrameAndKeptWithSkipExisting() throws {

@@ -1,5 +1,5 @@
-/// What one batch run (one shard) wrote: every frame file with the SHA-256 of its raw pixels,
-/// and every other artifact with the SHA-256 of its bytes. `throbber verify` checks that the
+/// What one batch run (one shard) wrote: every file, frames and other artifacts alike, with the
+/// SHA-256 of its bytes (what `sha256sum -c` checks). `throbber verify` checks that the
 /// manifests of all shards together cover the job and that every file is intact.
 public struct Manifest: Codable, Sendable {
     public struct Frame: Codable, Sendable {
@@ -9,16 +9,23 @@ public struct Manifest: Codable, Sendable {
         public var file: String
         public var width: Int
         public var height: Int
-        /// SHA-256 of the decoded RGBA8 pixels (not of the PNG bytes, which depend on the encoder).
-        public var pixelsSHA256: String
+        /// SHA-256 of the file's bytes, as `sha256sum` prints it. Hashing the file costs a
+        /// thirtieth of hashing its pixels at 512 px and catches every change to them, and to
+        /// the metadata as well (docs/manifests.md). Every manifest this version writes has it.
+        public var sha256: String?
+        /// SHA-256 of the decoded RGBA8 pixels, which manifests of earlier versions recorded
+        /// instead; `verify` checks it when it is all a manifest has.
+        public var pixelsSHA256: String?
 
-        public init(clip: String, frame: Int, t: Double, file: String, width: Int, height: Int, pixelsSHA256: String) {
+        public init(clip: String, frame: Int, t: Double, file: String, width: Int, height: Int, sha256: String?,
+                    pixelsSHA256: String? = nil) {
             self.clip = clip
             self.frame = frame
             self.t = t
             self.file = file
             self.width = width
             self.height = height
+            self.sha256 = sha256
             self.pixelsSHA256 = pixelsSHA256
         }
     }
@@ -115,13 +122,18 @@ extension Manifest {
             shardMode: shardMode, plannedFrames: try required(m, "plannedFrames", in: root) { try reader.integer($0, count) },
             plannedArtifacts: try required(m, "plannedArtifacts", in: root) { try reader.integer($0, count) }, frames: [], artifacts: [])
         for node in try array(m, "frames", in: root) {
-            let f = try reader.members(node, "a manifest frame", known: ["clip", "frame", "t", "file", "width", "height", "pixelsSHA256"])
+            let f = try reader.members(node, "a manifest frame", known: ["clip", "frame", "t", "file", "width", "height", "sha256", "pixelsSHA256"])
+            let sha256 = try reader.string(f["sha256"])
+            let pixelsSHA256 = try reader.string(f["pixelsSHA256"])
+            guard sha256 != nil || pixelsSHA256 != nil else {
+                throw reader.fail(node, "a Throbber manifest frame needs \"sha256\" (or \"pixelsSHA256\", from earlier versions)")
+            }
             manifest.frames.append(Frame(
                 clip: try required(f, "clip", in: node, reader.string), frame: try required(f, "frame", in: node) { try reader.integer($0, count) },
                 t: try required(f, "t", in: node) { try reader.number($0, .any) }, file: try required(f, "file", in: node, reader.string),
                 width: try required(f, "width", in: node) { try reader.integer($0, side) },
                 height: try required(f, "height", in: node) { try reader.integer($0, side) },
-                pixelsSHA256: try required(f, "pixelsSHA256", in: node, reader.string)))
+                sha256: sha256, pixelsSHA256: pixelsSHA256))
         }
         for node in try array(m, "artifacts", in: root) {
             let a = try reader.members(node, "a manifest artifact", known: ["clip", "type", "file", "sha256"])

@@ -10,9 +10,11 @@ enum VerifyCommand: Subcommand {
 
         Checks that the manifests written by `throbber batch` (one per shard) belong to one job,
         that every shard is there once, that together they list every frame and artifact the job
-        plans, each exactly once, and that every file is intact: each PNG decodes to pixels with
-        the recorded SHA-256, each other file has the recorded SHA-256. Exit 0 when all holds,
-        1 when anything is missing or damaged.
+        plans, each exactly once, and that every file is intact: each file has the SHA-256 the
+        manifest records for its bytes (a frame listed by an earlier version, with only the
+        SHA-256 of its pixels, decodes to pixels with that digest). A damaged frame is named by
+        what is wrong: missing, not a readable PNG, the wrong size, or other bytes. Exit 0 when
+        all holds, 1 when anything is missing or damaged.
 
         OPTIONS:
           --quick                check presence only, not the hashes
@@ -72,6 +74,9 @@ enum VerifyCommand: Subcommand {
                     return
                 }
                 if quick { return }
+                // The file's bytes, when the manifest has their digest: equal bytes are the PNG
+                // that was written; other bytes are damage, named by what the decoder finds.
+                if let sha256 = frame.sha256, PixelDigest.sha256Hex(data) == sha256 { return }
                 let image: Image
                 do {
                     image = try PNGCodec.decode(data)
@@ -82,6 +87,10 @@ enum VerifyCommand: Subcommand {
                 }
                 if image.width != frame.width || image.height != frame.height {
                     damaged.add("\(frame.file): \(image.width)×\(image.height) px, the manifest says \(frame.width)×\(frame.height)")
+                } else if frame.sha256 != nil {
+                    let pixels = frame.pixelsSHA256.map { $0 == PixelDigest.sha256Hex(image.pixels) }
+                    damaged.add("\(frame.file): bytes differ from the manifest's SHA-256"
+                                + (pixels == true ? " (its pixels are the same: rewritten, or its metadata changed)" : ""))
                 } else if PixelDigest.sha256Hex(image.pixels) != frame.pixelsSHA256 {
                     damaged.add("\(frame.file): pixels differ from the manifest's SHA-256")
                 }
