@@ -50,14 +50,15 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 /// given tEXt chunks between IHDR and IDAT. They differ in speed and size only; libpng reads
 /// each back to exactly the pixels given (PNGEncoderTests checks every encoder that way).
 ///
-/// - ``libpng(level:filter:)``: libpng over zlib, levels 0–9; the reference, and what every
-///   command uses by default (level ``defaultPNGLevel``, no row filter).
-/// - ``libdeflate(level:filter:)``: Throbber's own PNG writer over libdeflate, levels 0–12.
+/// - ``libpng(level:filter:)``: libpng over zlib, levels 0–9; the reference.
+/// - ``libdeflate(level:filter:)``: Throbber's own PNG writer over libdeflate, levels 0–12; at
+///   level 1, what every command writes frames with by default (``default``).
 /// - ``isal(level:filter:)``: the same writer over Intel ISA-L's igzip, levels 0–3; the fastest
 ///   and the largest files.
 ///
 /// A `nil` filter is the encoder's ``defaultFilter``. The fast writers keep their compressors
-/// per thread and reuse them from frame to frame (see Sources/CPNGWriter).
+/// per thread and reuse them from frame to frame (see Sources/CPNGWriter). The named settings
+/// `fast` and `small` (``PNGEncoderCatalog/namedSettings``) stand for one of these at a level.
 ///
 /// Two values that differ only in a `nil` against an explicit default filter are unequal but
 /// write the same bytes.
@@ -69,39 +70,47 @@ public enum PNGEncoder: Sendable, Hashable {
     /// Our writer (CPNGWriter) over ISA-L's `isal_deflate` with zlib framing, level 0–3.
     case isal(level: Int, filter: PNGRowFilter? = nil)
 
-    /// The encoders' names, as `--png-encoder` and the job file's `"pngEncoder"` spell them.
+    /// The names `--png-encoder` and the job file's `"pngEncoder"` take: the encoders, then the
+    /// named settings.
     public static let names = PNGEncoderCatalog.names
 
-    /// The encoder today's commands use: libpng at ``defaultPNGLevel`` with no row filter.
+    /// What frames are written with unless a user says otherwise (``PNGEncoderCatalog/defaultName``).
+    public static let `default` = try! PNGEncoder(name: PNGEncoderCatalog.defaultName)
+
+    /// libpng at ``defaultPNGLevel`` with no row filter: what every command wrote before the
+    /// default was chosen by measurement, and `--png-encoder libpng`.
     public static let standard = PNGEncoder.libpng(level: defaultPNGLevel)
 
-    /// Makes an encoder from its name, at `level` or the encoder's ``defaultLevel(for:)``.
+    /// Makes an encoder from its name or a named setting's, at `level` or the encoder's
+    /// ``defaultLevel(for:)``.
     ///
     /// - Parameters:
     ///   - nameField, levelField: how the caller's user spells the two settings (an option or
     ///     a job-file key), named in the error.
     /// - Throws: a usage error naming the field, the value and what is allowed, for an unknown
-    ///   name or a level outside the encoder's ``levels(for:)``.
+    ///   name, a level outside the encoder's ``levels(for:)``, or a level with a named setting.
     public init(name: String, level: Int? = nil, filter: PNGRowFilter? = nil,
                 nameField: String = "PNG encoder", levelField: String = "PNG level") throws {
-        guard let levels = Self.levels(for: name), let defaultLevel = Self.defaultLevel(for: name) else {
-            var allowed = "one of " + Self.names.joined(separator: ", ")
-            if let nearest = nearestName(to: name, in: Self.names) { allowed += "; did you mean '\(nearest)'?" }
-            throw ThrobberError.invalid(nameField, name, allowed: allowed)
-        }
-        let level = level ?? defaultLevel
-        guard levels.contains(level) else { throw Self.levelError(name: name, level: level, field: levelField) }
-        switch name {
-        case "libpng": self = .libpng(level: level, filter: filter)
-        case "libdeflate": self = .libdeflate(level: level, filter: filter)
-        default: self = .isal(level: level, filter: filter)
+        switch PNGEncoderCatalog.resolve(name, level: level) {
+        case .failure(let refusal):
+            if refusal == .unknownName {
+                throw ThrobberError.invalid(nameField, name, allowed: PNGEncoderCatalog.allowed(refusal, name: name))
+            }
+            throw ThrobberError.invalid(levelField, String(level ?? 0), allowed: PNGEncoderCatalog.allowed(refusal, name: name))
+        case .success(let resolved):
+            switch resolved.encoder {
+            case "libpng": self = .libpng(level: resolved.level, filter: filter)
+            case "libdeflate": self = .libdeflate(level: resolved.level, filter: filter)
+            default: self = .isal(level: resolved.level, filter: filter)
+            }
         }
     }
 
-    /// The levels an encoder accepts, or nil for an unknown name (``PNGEncoderCatalog``'s table).
+    /// The levels an encoder accepts, or nil for an unknown name or a named setting
+    /// (``PNGEncoderCatalog``'s table).
     public static func levels(for name: String) -> ClosedRange<Int>? { PNGEncoderCatalog.levels(for: name) }
 
-    /// An encoder's level when none is given (``PNGEncoderCatalog``'s table).
+    /// An encoder's level when none is given, or a named setting's (``PNGEncoderCatalog``'s table).
     public static func defaultLevel(for name: String) -> Int? { PNGEncoderCatalog.defaultLevel(for: name) }
 
     /// The encoder's name (one of ``names``).
@@ -127,10 +136,11 @@ public enum PNGEncoder: Sendable, Hashable {
         }
     }
 
-    /// The row filter when none is given, chosen per encoder by measurement: on frames of five
-    /// scenes at 256–512 px, unfiltered rows gave the smallest files on four (by 20–40 %), and
-    /// are the fastest; docs/png-encoders.md has the numbers. libpng keeps today's setting, so
-    /// its files are unchanged.
+    /// The row filter when none is given, chosen per encoder by measurement: `bench --png-sweep`
+    /// over every scene at 64, 512 and 1024 px found unfiltered rows the smallest at every level
+    /// of every encoder and every size (a filter turns each flat run's first pixel and every edge
+    /// into new byte patterns), and the fastest or within noise of it; docs/png-encoders.md has
+    /// the numbers.
     public var defaultFilter: PNGRowFilter {
         switch self {
         case .libpng: .unfiltered

@@ -6,13 +6,27 @@ import ThrobberPNG
 enum PNGOptions {
     static let specs = [OptionSpec("--png-encoder"), OptionSpec("--png-level")]
 
+    static let help = """
+          --png-encoder NAME     libdeflate (default, level 1), libpng, isal, or a named setting:
+                                 fast (isal 1: fastest, larger files) or small (libdeflate 12:
+                                 smallest files, slowly); see docs/png-encoders.md
+          --png-level L          the encoder's level: libdeflate 0–12, libpng 0–9 (default 7),
+                                 isal 0–3 (default 1); not with a named setting
+        """
+
     /// The encoder the options name, the level's range and default being the encoder's; with
-    /// neither option, libpng at `libpngLevel` (``defaultPNGLevel`` unless the command keeps
-    /// another: today's files, byte for byte).
-    static func encoder(_ arguments: ParsedArguments, libpngLevel: Int = defaultPNGLevel) throws -> PNGEncoder {
-        let name = try arguments.choice("--png-encoder", default: "libpng", among: PNGEncoder.names)
-        let level = try arguments.integer("--png-level", default: name == "libpng" ? libpngLevel : PNGEncoder.defaultLevel(for: name)!,
-                                          range: PNGEncoder.levels(for: name)!)
+    /// neither option, `fallback` (``PNGEncoderCatalog/defaultName`` unless the command keeps
+    /// another: a sheet's is `small`).
+    static func encoder(_ arguments: ParsedArguments, default fallback: String = PNGEncoderCatalog.defaultName) throws -> PNGEncoder {
+        let name = try arguments.choice("--png-encoder", default: fallback, among: PNGEncoder.names)
+        let level: Int? = try arguments.value("--png-level").map { text in
+            guard let levels = PNGEncoder.levels(for: name) else {
+                // A named setting fixes its level.
+                let refusal = PNGEncoderCatalog.Refusal.levelWithNamedSetting(PNGEncoderCatalog.namedSetting(name)!)
+                throw ThrobberError.invalid("--png-level", text, allowed: PNGEncoderCatalog.allowed(refusal, name: name))
+            }
+            return try arguments.integer("--png-level", default: 0, range: levels)
+        }
         return try PNGEncoder(name: name, level: level, nameField: "--png-encoder", levelField: "--png-level")
     }
 }

@@ -19,10 +19,9 @@ enum PreviewCommand: Subcommand {
           --start T              time of the first frame, ≥ 0 (default 0)
         \(SceneOptions.help)
         \(BackendOptions.help)
-          --png-encoder NAME     libpng (default, at level 9), libdeflate or isal (see
-                                 docs/png-encoders.md)
-          --png-level L          compression level in the encoder's range (libpng 0–9,
-                                 libdeflate 0–12, isal 0–3)
+          --png-encoder NAME     as render takes it; the default here is small (libdeflate 12,
+                                 the smallest files): a sheet is written once and kept
+          --png-level L          the encoder's level (not with a named setting)
           --overwrite            replace an existing sheet
           -q, --quiet            print nothing on success
           -h, --help             show this help
@@ -54,8 +53,8 @@ enum PreviewCommand: Subcommand {
         let duration = try arguments.number("--duration", default: scene.model.previewDuration, range: .above(0))
         let start = try arguments.number("--start", default: 0, range: .atLeast(0))
         let (backend, device) = try BackendOptions.parse(arguments)
-        // A sheet is written once and often kept: libpng at its smallest by default.
-        let encoder = try PNGOptions.encoder(arguments, libpngLevel: 9)
+        // A sheet is written once and often kept: the smallest files by default.
+        let encoder = try PNGOptions.encoder(arguments, default: PNGEncoderCatalog.sheetDefaultName)
         let overwrite = arguments.has("--overwrite")
 
         let file = URL(fileURLWithPath: output)

@@ -18,9 +18,7 @@ enum RenderCommand: Subcommand {
         \(SceneOptions.help)
         \(BackendOptions.help)
           --shader-dir DIR       load the GLSL from DIR instead of the copy built in (GL backends)
-          --png-encoder NAME     libpng (default), libdeflate or isal (see docs/png-encoders.md)
-          --png-level L          compression level: libpng 0–9 (default 7), libdeflate 0–12
-                                 (default 6), isal 0–3 (default 1); no row filters
+        \(PNGOptions.help)
           --overwrite            replace frames that exist already (default: refuse)
           -q, --quiet            print nothing on success
           -h, --help             show this help

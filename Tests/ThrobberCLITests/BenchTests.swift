@@ -15,7 +15,7 @@ struct BenchTests {
     }
 
     /// `--baseline`: a saved run doctored so one figure was 10× slower (now faster), one 10×
-    /// faster (now slower) and one spread over all of time (within noise); a baseline that is
+    /// faster (now slower) and two spread over all of time (within noise); a baseline that is
     /// not a report is one line, exit 65.
     @Test func baselineGivesANoiseAwareVerdictPerFigure() throws {
         let directory = try temporaryDirectory()
@@ -26,8 +26,8 @@ struct BenchTests {
         #expect(try runThrobber(arguments + ["--json", first.path]).status == 0)
         var report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: first)) as? [String: Any])
         var rows = try #require(report["rows"] as? [[String: Any]])
-        func doctor(_ stage: String, _ change: ([Double]) -> [Double]) throws {
-            let index = try #require(rows.firstIndex { $0["stage"] as? String == stage })
+        func doctor(_ stage: String, backend: String? = nil, _ change: ([Double]) -> [Double]) throws {
+            let index = try #require(rows.firstIndex { $0["stage"] as? String == stage && (backend == nil || $0["backend"] as? String == backend) })
             let medians = try #require(rows[index]["repeatMedians"] as? [Double])
             #expect(medians.count == 3)
             let changed = change(medians)
@@ -38,7 +38,8 @@ struct BenchTests {
         }
         try doctor("render") { $0.map { $0 * 10 + 1 } }
         try doctor("encode") { $0.map { $0 / 1000 } }
-        try doctor("hash") { _ in [0, 1, 1e9] }
+        try doctor("hash", backend: "sha256") { _ in [0, 1, 1e9] }
+        try doctor("hash", backend: "sha256 pixels") { _ in [0, 1, 1e9] }
         report["rows"] = rows
         try JSONSerialization.data(withJSONObject: report).write(to: doctored)
         let result = try runThrobber(arguments + ["--baseline", doctored.path])
@@ -52,7 +53,8 @@ struct BenchTests {
         #expect(verdict("cpu", "render") == "faster", "\(result.stdout)")
         #expect(verdict("png", "encode") == "slower", "\(result.stdout)")
         #expect(verdict("sha256", "hash") == "within noise", "\(result.stdout)")
-        #expect(result.stdout.contains("3 figures compared: 1 faster, 1 slower, 1 within noise"), "\(result.stdout)")
+        #expect(verdict("sha256 pixels", "hash") == "within noise", "\(result.stdout)")
+        #expect(result.stdout.contains("4 figures compared: 1 faster, 1 slower, 2 within noise"), "\(result.stdout)")
 
         try Data("{}".utf8).write(to: doctored)
         let bad = try runThrobber(arguments + ["--baseline", doctored.path])
@@ -106,10 +108,10 @@ struct BenchTests {
         let rows = try #require(report["rows"] as? [[String: Any]])
         let stages = Set(rows.map { "\($0["backend"]!) \($0["stage"]!)" })
         for stage in ["gl render", "gl readback", "gl frame", "gl frame1", "gl async", "gl pipeline", "cpu render", "cpu pipeline", "png encode",
-                      "sha256 hash", "file write"] {
+                      "sha256 hash", "sha256 pixels hash", "file write"] {
             #expect(stages.contains(stage), "no \(stage) row")
         }
-        let rowsPerCase = 3 + 6 + 3  // encode, hash and write, six GL stages, three CPU stages
+        let rowsPerCase = 4 + 6 + 3  // encode, two hashes and write, six GL stages, three CPU stages
         #expect(rows.count == 4 * rowsPerCase)
         for row in rows {
             let ms = try #require(row["ms"] as? [String: Any])

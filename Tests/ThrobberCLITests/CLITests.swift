@@ -50,8 +50,8 @@ struct CLITests {
         }
     }
 
-    /// Every --png-encoder writes the pixels and tEXt the default (libpng) does; the job file's
-    /// "pngEncoder" reaches batch's frames too.
+    /// Every --png-encoder writes the pixels and tEXt the default (libdeflate 1) does; the job
+    /// file's "pngEncoder" reaches batch's frames too.
     @Test func pngEncodersWriteTheSameFramesFromRenderAndBatch() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -64,9 +64,10 @@ struct CLITests {
         let reference = try frame([])
         let pixels = try PNGCodec.decode(reference)
         let text = try PNGCodec.textChunks(reference)
-        let unchanged = try reference == PNGEncoder.standard.encode(pixels, text: text)
-        #expect(unchanged, "the default is libpng at level 7, unfiltered")
-        for encoder in [["--png-encoder", "libdeflate"], ["--png-encoder", "isal", "--png-level", "3"], ["--png-encoder", "libdeflate", "--png-level", "12"]] {
+        let byDefault = try reference == PNGEncoder.libdeflate(level: 1).encode(pixels, text: text)
+        #expect(byDefault, "the default is libdeflate at level 1, unfiltered")
+        for encoder in [["--png-encoder", "libpng"], ["--png-encoder", "isal", "--png-level", "3"], ["--png-encoder", "libdeflate", "--png-level", "12"],
+                        ["--png-encoder", "fast"], ["--png-encoder", "small"]] {
             let data = try frame(encoder)
             let differs = data != reference
             #expect(differs, "\(encoder) wrote libpng's bytes")
@@ -82,9 +83,61 @@ struct CLITests {
         let data = try Data(contentsOf: directory.appendingPathComponent("batch/ring_00000.png"))
         let same = try PNGCodec.decode(data) == pixels
         #expect(same && data != reference)
+        #expect(try data == PNGEncoder.isal(level: 2).encode(pixels, text: PNGCodec.textChunks(data)), "isal at the output's level 2")
     }
 
-    /// `preview` writes its sheet with any encoder: the same pixels, libpng at level 9 by default.
+    /// A job's PNG settings: the job's "pngEncoder"/"pngLevel", an output's own "encoder"/"level",
+    /// sheets at `small` unless told otherwise, and one line for each mistake.
+    @Test func jobPNGSettingsReachEachOutput() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func run(_ top: String, _ outputs: String) throws -> CommandResult {
+            let job = directory.appendingPathComponent("job.json")
+            try "{\(top) \"backend\": \"cpu\", \"renders\": [{\"scene\": \"activity\", \"frames\": 2, \"outputs\": [\(outputs)]}]}"
+                .write(to: job, atomically: true, encoding: .utf8)
+            return try runThrobber(["batch", job.path, "--quiet", "--overwrite"], in: directory)
+        }
+        func file(_ name: String) throws -> (Data, Image, [(String, String)]) {
+            let data = try Data(contentsOf: directory.appendingPathComponent(name))
+            return (data, try PNGCodec.decode(data), try PNGCodec.textChunks(data))
+        }
+        let frames = "{\"type\": \"png\", \"pattern\": \"f_%d.png\"}, {\"type\": \"sheet\", \"path\": \"s.png\"}"
+        #expect(try run("", frames).status == 0)
+        var (data, image, text) = try file("f_1.png")
+        #expect(try data == PNGEncoder.default.encode(image, text: text))
+        (data, image, text) = try file("s.png")
+        #expect(try data == PNGEncoder.libdeflate(level: 12).encode(image, text: text), "a sheet is small by default")
+        // The job's level goes to frames; a sheet keeps `small` until the job names an encoder.
+        #expect(try run("\"pngLevel\": 4,", frames).status == 0)
+        (data, image, text) = try file("f_1.png")
+        #expect(try data == PNGEncoder.libdeflate(level: 4).encode(image, text: text))
+        (data, image, text) = try file("s.png")
+        #expect(try data == PNGEncoder.libdeflate(level: 12).encode(image, text: text))
+        #expect(try run("\"pngEncoder\": \"libpng\", \"pngLevel\": 2,", frames).status == 0)
+        (data, image, text) = try file("s.png")
+        #expect(try data == PNGEncoder.libpng(level: 2).encode(image, text: text))
+        // An output's own encoder wins, without the job's level.
+        #expect(try run("\"pngLevel\": 9,", "{\"type\": \"png\", \"pattern\": \"f_%d.png\", \"encoder\": \"fast\"}, "
+                        + "{\"type\": \"sheet\", \"path\": \"s.png\", \"encoder\": \"isal\", \"level\": 0}").status == 0)
+        (data, image, text) = try file("f_1.png")
+        #expect(try data == PNGEncoder.isal(level: 1).encode(image, text: text))
+        (data, image, text) = try file("s.png")
+        #expect(try data == PNGEncoder.isal(level: 0).encode(image))
+        // Mistakes: one line each, naming the key, the value and what is allowed.
+        for (top, outputs, message) in [
+            ("\"pngEncoder\": \"zopfli\",", frames, "unknown pngEncoder \"zopfli\" (known: libpng, libdeflate, isal, fast, small)"),
+            ("\"pngEncoder\": \"small\", \"pngLevel\": 3,", frames, "invalid pngLevel 3: no level with 'small', which is libdeflate at level 12"),
+            ("", "{\"type\": \"png\", \"encoder\": \"isal\", \"level\": 7}", "invalid level 7: an integer in [0, 3] for isal"),
+            ("", "{\"type\": \"sheet\", \"level\": 2}", "invalid level 2: no level with 'small'"),
+            ("", "{\"type\": \"png\", \"level\": \"max\"}", "\"level\" must be an integer in [0, 12], not a string"),
+        ] {
+            let result = try run(top, outputs)
+            #expect(result.status == 65 && result.stderr.contains(message), "\(top) \(outputs): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+    }
+
+    /// `preview` writes its sheet with any encoder: the same pixels, `small` (libdeflate 12) by default.
     @Test func previewSheetsTakeEveryEncoder() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -96,9 +149,9 @@ struct CLITests {
         }
         let reference = try sheet([])
         let pixels = try PNGCodec.decode(reference)
-        let atLevel9 = try reference == PNGEncoder.libpng(level: 9, filter: nil).encode(pixels)
-        #expect(atLevel9, "the default sheet is libpng at level 9")
-        for encoder in [["--png-encoder", "libdeflate"], ["--png-encoder", "isal", "--png-level", "0"]] {
+        let small = try reference == PNGEncoder.libdeflate(level: 12).encode(pixels)
+        #expect(small, "the default sheet is libdeflate at level 12")
+        for encoder in [["--png-encoder", "libpng"], ["--png-encoder", "isal", "--png-level", "0"], ["--png-encoder", "fast"]] {
             let data = try sheet(encoder)
             let same = try PNGCodec.decode(data) == pixels
             #expect(same && data != reference, "\(encoder)")
@@ -123,7 +176,8 @@ struct CLITests {
         (["render", "wave-ball", "-o", "X", "--scale", "60"], "18000 px"),
         (["render", "wave-ball", "-o", "X", "--png-encoder", "zlib"], "invalid --png-encoder 'zlib': one of libpng, libdeflate, isal"),
         (["render", "wave-ball", "-o", "X", "--png-encoder", "isal", "--png-level", "4"], "invalid --png-level '4': an integer in [0, 3]"),
-        (["render", "wave-ball", "-o", "X", "--png-level", "10"], "invalid --png-level '10': an integer in [0, 9]"),
+        (["render", "wave-ball", "-o", "X", "--png-level", "13"], "invalid --png-level '13': an integer in [0, 12]"),
+        (["render", "wave-ball", "-o", "X", "--png-encoder", "fast", "--png-level", "1"], "invalid --png-level '1': no level with 'fast'"),
         (["render", "wave-ball"], "-o DIR"),
         (["rendr"], "did you mean 'render'"),
     ])

@@ -124,7 +124,7 @@ struct PNGEncoderTests {
 
     /// pngcheck checks every CRC, the zlib stream and its Adler-32, and chunk order.
     @Test(.enabled(if: pngcheck != nil, "pngcheck is not installed (scripts/setup --with-ffmpeg installs it)"),
-          arguments: PNGEncoder.names)
+          arguments: PNGEncoderCatalog.encoders)
     func pngcheckAcceptsEveryFile(name: String) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("throbber-pngcheck-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -186,12 +186,22 @@ struct PNGEncoderTests {
     @Test func namesParseWithTheirDefaultLevels() throws {
         #expect(try PNGEncoder(name: "libpng") == .libpng(level: defaultPNGLevel))
         #expect(PNGEncoder.standard == .libpng(level: 7))
-        #expect(try PNGEncoder(name: "libdeflate") == .libdeflate(level: 6))
+        #expect(try PNGEncoder(name: "libdeflate") == .libdeflate(level: 1))
+        #expect(PNGEncoder.default == .libdeflate(level: 1))
         #expect(try PNGEncoder(name: "isal", level: 3, filter: .up) == .isal(level: 3, filter: .up))
         #expect(try PNGEncoder(name: "isal").level == 1)
         #expect(PNGEncoder.libpng(level: 7).filter == .unfiltered && PNGRowFilter.unfiltered.rawValue == "none")
         #expect(PNGEncoder.libdeflate(level: 6).filter == .unfiltered && PNGEncoder.isal(level: 1).filter == .unfiltered)
-        for name in PNGEncoder.names { #expect(try PNGEncoder(name: name).name == name) }
+        for name in PNGEncoderCatalog.encoders { #expect(try PNGEncoder(name: name).name == name) }
+        // Named settings stand for an encoder at a level, and fix it.
+        #expect(try PNGEncoder(name: "fast") == .isal(level: 1))
+        #expect(try PNGEncoder(name: "small") == .libdeflate(level: 12))
+        #expect(PNGEncoder.names == ["libpng", "libdeflate", "isal", "fast", "small"])
+        let error = try #require(throws: ThrobberError.self) {
+            try PNGEncoder(name: "small", level: 3, nameField: "--png-encoder", levelField: "--png-level")
+        }
+        #expect(error.exitCode == .usage)
+        #expect(error.message == "invalid --png-level '3': no level with 'small', which is libdeflate at level 12; name an encoder to choose a level")
     }
 
     @Test(arguments: [("libpng", 10, "[0, 9]"), ("libpng", -1, "[0, 9]"), ("libdeflate", 13, "[0, 12]"), ("isal", 4, "[0, 3]")])
@@ -206,7 +216,7 @@ struct PNGEncoderTests {
     @Test func unknownNamesAreUsageErrorsNamingTheKnownOnes() throws {
         let error = try #require(throws: ThrobberError.self) { try PNGEncoder(name: "libdeflat", nameField: "pngEncoder") }
         #expect(error.exitCode == .usage)
-        #expect(error.message == "invalid pngEncoder 'libdeflat': one of libpng, libdeflate, isal; did you mean 'libdeflate'?")
+        #expect(error.message == "invalid pngEncoder 'libdeflat': one of libpng, libdeflate, isal, fast, small; did you mean 'libdeflate'?")
     }
 
     /// A case built directly with a level out of range is refused when it encodes, not passed on.

@@ -42,8 +42,9 @@ public enum Output: Sendable {
     /// One PNG per frame: the pattern (placeholders filled, path resolved) numbers the files,
     /// written by the encoder so named (``PNGEncoderCatalog``) at a level in its range.
     case png(pattern: FramePattern, encoder: String, level: Int)
-    /// All frames on one grid PNG plus a TexturePacker "JSON Hash" atlas.
-    case sheet(path: String, json: String, columns: Int?)
+    /// All frames on one grid PNG plus a TexturePacker "JSON Hash" atlas; the PNG written by the
+    /// encoder so named at a level in its range (by default the `small` setting).
+    case sheet(path: String, json: String, columns: Int?, encoder: String, level: Int)
     /// Raw straight-alpha RGBA8 frames back to back, to a file or "-" for stdout.
     case rgba(path: String)
     /// A YUV4MPEG2 stream (C420jpeg, or C444alpha with alpha), to a file or "-" for stdout.
@@ -62,7 +63,7 @@ public enum Output: Sendable {
     public var artifactFiles: [String] {
         switch self {
         case .png: return []
-        case .sheet(let path, let json, _): return [path, json]
+        case .sheet(let path, let json, _, _, _): return [path, json]
         case .rgba(let path), .y4m(let path, _), .video(let path): return path == "-" ? [] : [path]
         }
     }
@@ -71,7 +72,7 @@ public enum Output: Sendable {
     public var path: String {
         switch self {
         case .png(let pattern, _, _): return pattern.description
-        case .sheet(let path, _, _), .rgba(let path), .y4m(let path, _), .video(let path): return path
+        case .sheet(let path, _, _, _, _), .rgba(let path), .y4m(let path, _), .video(let path): return path
         }
     }
 }
@@ -257,14 +258,9 @@ struct JobReader {
         if let backend, !backends.contains(backend), let member = top["backend"] {
             throw fail(member.value, "unknown backend \"\(backend)\" (known: \(backends.joined(separator: ", ")))")
         }
-        let pngEncoder = try string(top["pngEncoder"]) ?? PNGEncoderCatalog.defaultName
-        guard let pngLevels = PNGEncoderCatalog.levels(for: pngEncoder) else {
-            var message = "unknown pngEncoder \"\(ThrobberError.echoed(pngEncoder))\""
-            if let nearest = nearestName(to: pngEncoder, in: PNGEncoderCatalog.names) { message += "; did you mean \"\(nearest)\"?" }
-            throw fail(top["pngEncoder"]!.value, message + " (known: \(PNGEncoderCatalog.names.joined(separator: ", ")))")
-        }
-        let png = PNGDefaults(encoder: pngEncoder, levels: pngLevels,
-                              level: try integer(top["pngLevel"], pngLevels) ?? PNGEncoderCatalog.defaultLevel(for: pngEncoder)!)
+        let png = PNGDefaults(name: top["pngEncoder"], level: top["pngLevel"])
+        // Checked here too, so a wrong setting is named even when no output writes a PNG.
+        _ = try pngSetting(name: nil, level: nil, inherited: png, fallback: PNGEncoderCatalog.defaultName)
         guard let rendersMember = top["renders"] else { throw fail(root, "the job needs \"renders\": [ … ]") }
         guard case .array(let renders) = rendersMember.value.value, !renders.isEmpty else {
             throw fail(rendersMember.value, "\"renders\" must be a non-empty array of render objects")
@@ -298,12 +294,52 @@ struct JobReader {
         return Job(path: path, digest: "", backend: backend, clips: clips)
     }
 
-    /// The job's PNG encoder and level, which a `png` output's `"level"` overrides within the
-    /// encoder's range.
+    /// The job's `"pngEncoder"` and `"pngLevel"` as written (either may be absent), which an
+    /// output's `"encoder"` and `"level"` override.
     struct PNGDefaults {
-        var encoder: String
-        var levels: ClosedRange<Int>
-        var level: Int
+        var name: JSONNode.Member?
+        var level: JSONNode.Member?
+    }
+
+    /// The encoder and level of a PNG output: its own `"encoder"` (`name`) and `"level"`, else
+    /// the job's `"pngEncoder"` and `"pngLevel"`, else `fallback` at its level. An output that
+    /// names its own encoder does not take the job's level; `fallback` (a sheet's `small`) does
+    /// not take the job's level either unless the job names its encoder.
+    func pngSetting(name: JSONNode.Member?, level: JSONNode.Member?, inherited: PNGDefaults,
+                    fallback: String) throws -> (encoder: String, level: Int) {
+        let nameMember = name ?? inherited.name
+        let levelMember = level ?? (name == nil && (inherited.name != nil || fallback == PNGEncoderCatalog.defaultName) ? inherited.level : nil)
+        let text = try string(nameMember) ?? fallback
+        func refuse(_ refusal: PNGEncoderCatalog.Refusal, at member: JSONNode.Member, _ value: String) -> ThrobberError {
+            fail(member.value, "invalid \(member.key) \(value): " + PNGEncoderCatalog.allowed(refusal, name: text))
+        }
+        if PNGEncoderCatalog.levels(for: text) == nil && PNGEncoderCatalog.namedSetting(text) == nil {
+            // Only a name the user wrote can be unknown (the fallbacks are known names).
+            let names = PNGEncoderCatalog.names
+            var message = "unknown \(nameMember!.key) \"\(ThrobberError.echoed(text))\""
+            if let nearest = nearestName(to: text, in: names) { message += "; did you mean \"\(nearest)\"?" }
+            throw fail(nameMember!.value, message + " (known: \(names.joined(separator: ", ")))")
+        }
+        if let named = PNGEncoderCatalog.namedSetting(text) {
+            if let levelMember { throw refuse(.levelWithNamedSetting(named), at: levelMember, shown(levelMember)) }
+            return (named.encoder, named.level)
+        }
+        let levels = PNGEncoderCatalog.levels(for: text)!
+        guard let levelMember else { return (text, PNGEncoderCatalog.defaultLevel(for: text)!) }
+        guard case .number(let value, _) = levelMember.value.value else {
+            throw fail(levelMember.value, "\"\(levelMember.key)\" must be an integer in [\(levels.lowerBound), \(levels.upperBound)], "
+                       + "not \(levelMember.value.typeName)")
+        }
+        guard value == value.rounded(), let level = Int(exactly: value), levels.contains(level) else {
+            throw refuse(.levelOutOfRange(levels), at: levelMember, shown(levelMember))
+        }
+        return (text, level)
+    }
+
+    /// A member's value as the user wrote it, for an error line.
+    private func shown(_ member: JSONNode.Member) -> String {
+        if case .number(_, let raw) = member.value.value { return ThrobberError.echoed(raw) }
+        return member.value.typeName
     }
 
     func clips(_ node: JSONNode, png: PNGDefaults) throws -> [Clip] {
@@ -411,7 +447,7 @@ struct JobReader {
             var outputs: [Output] = []
             for outputNode in outputNodes {
                 let output = try output(outputNode, name: name, scene: sceneID, scale: scale, png: png)
-                if case .sheet(let path, _, let columns) = output {
+                if case .sheet(let path, _, let columns, _, _) = output {
                     // A sheet is held whole in memory and must fit a PNG: refuse one too large now,
                     // not after every frame is rendered.
                     let (width, height) = clipScene.pixelSize
@@ -426,7 +462,8 @@ struct JobReader {
             }
             if outputs.isEmpty {
                 let path = resolve(FramePattern.expandingPlaceholdersOnly("{name}@{scale}x_%05d.png", name: name, scene: sceneID, scale: scale))
-                outputs = [.png(pattern: try FramePattern(path, frameDirective: true), encoder: png.encoder, level: png.level)]
+                let setting = try pngSetting(name: nil, level: nil, inherited: png, fallback: PNGEncoderCatalog.defaultName)
+                outputs = [.png(pattern: try FramePattern(path, frameDirective: true), encoder: setting.encoder, level: setting.level)]
             }
             return Clip(name: name, scene: clipScene, fps: fps, start: start, frameCount: frameCount, loop: loop,
                         outputs: outputs, line: node.line)
@@ -434,7 +471,7 @@ struct JobReader {
     }
 
     func output(_ node: JSONNode, name: String, scene: String, scale: Double, png: PNGDefaults) throws -> Output {
-        let m = try members(node, "an output", known: ["type", "pattern", "path", "level", "columns", "json", "alpha"])
+        let m = try members(node, "an output", known: ["type", "pattern", "path", "encoder", "level", "columns", "json", "alpha"])
         guard let type = try string(m["type"]) else { throw fail(node, "an output needs \"type\": png, sheet, rgba, y4m or video") }
         let types = ["png", "sheet", "rgba", "y4m", "video"]
         guard types.contains(type) else {
@@ -442,7 +479,8 @@ struct JobReader {
             if let nearest = nearestName(to: type, in: types) { message += "; did you mean \"\(nearest)\"?" }
             throw fail(m["type"]!.value, message + " (known: \(types.joined(separator: ", ")))")
         }
-        let allowed: [String: [String]] = ["png": ["type", "pattern", "level"], "sheet": ["type", "path", "columns", "json"],
+        let allowed: [String: [String]] = ["png": ["type", "pattern", "encoder", "level"],
+                                           "sheet": ["type", "path", "columns", "json", "encoder", "level"],
                                            "rgba": ["type", "path"], "y4m": ["type", "path", "alpha"], "video": ["type", "path"]]
         for (key, member) in m where !allowed[type]!.contains(key) {
             throw fail(member, "\"\(key)\" does not apply to a \(type) output (it takes \(allowed[type]!.joined(separator: ", ")))")
@@ -463,13 +501,16 @@ struct JobReader {
         case "png":
             let path = try pattern("pattern", default: "{name}@{scale}x_%05d.png", frames: true)
             guard path != "-" else { throw fail(m["pattern"]!.value, "a PNG sequence cannot go to stdout; use an rgba or y4m output") }
-            return .png(pattern: try FramePattern(path, frameDirective: true), encoder: png.encoder,
-                        level: try integer(m["level"], png.levels) ?? png.level)
+            let setting = try pngSetting(name: m["encoder"], level: m["level"], inherited: png, fallback: PNGEncoderCatalog.defaultName)
+            return .png(pattern: try FramePattern(path, frameDirective: true), encoder: setting.encoder, level: setting.level)
         case "sheet":
             let path = try pattern("path", default: "{name}@{scale}x_sheet.png", frames: false)
             let json = try m["json"] == nil ? URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("json").path
                 : pattern("json", default: "", frames: false)
-            return .sheet(path: path, json: json, columns: try integer(m["columns"], 1...10_000))
+            let setting = try pngSetting(name: m["encoder"], level: m["level"], inherited: png,
+                                         fallback: PNGEncoderCatalog.sheetDefaultName)
+            return .sheet(path: path, json: json, columns: try integer(m["columns"], 1...10_000),
+                          encoder: setting.encoder, level: setting.level)
         case "rgba":
             return .rgba(path: try pattern("path", default: "-", frames: false))
         case "y4m":

@@ -1,17 +1,51 @@
-/// The PNG encoders by name, with the levels each accepts and its level when none is given.
+/// The PNG encoders by name, with the levels each accepts and its level when none is given, and
+/// the named settings (`fast`, `small`) that stand for an encoder at a level.
 ///
 /// ThrobberPNG's `PNGEncoder` does the encoding; this table lives in the core because the job
 /// file is parsed here, and `PNGEncoder` reads its ranges from it, so the command line, the job
-/// file and the library accept the same levels.
+/// file and the library accept the same names and levels.
+///
+/// Every figure behind these choices comes from `throbber bench --png-sweep` (every encoder ×
+/// level × row filter on every scene at 64, 512 and 1024 px); docs/png-encoders.md has the run.
 public enum PNGEncoderCatalog {
-    /// The names `--png-encoder` and the job file's `"pngEncoder"` take; the first is the default.
-    public static let names = ["libpng", "libdeflate", "isal"]
+    /// The encoders, by the names `--png-encoder` and the job file's `"pngEncoder"` take.
+    public static let encoders = ["libpng", "libdeflate", "isal"]
 
-    /// The encoder every command uses unless told otherwise (today's files, byte for byte).
-    public static let defaultName = "libpng"
+    /// A name that stands for one encoder at one level (its row filter is the encoder's default).
+    public struct NamedSetting: Sendable {
+        public let name: String
+        public let encoder: String
+        public let level: Int
+        /// What it is for, in a few words (help texts and docs).
+        public let purpose: String
+    }
 
-    /// The levels an encoder accepts, or nil for an unknown name: libpng (zlib) 0–9,
-    /// libdeflate 0–12, isal (ISA-L igzip) 0–3.
+    /// `fast`: ISA-L igzip level 1, the fastest setting of the sweep that still compresses (5.7×
+    /// faster than the default at 512 px), for files ~10–40 % larger than libpng's defaults
+    /// write. `small`: libdeflate level 12, the smallest files of the sweep (0.70× libpng's
+    /// defaults), ~70× the default's time: for assets that ship, such as sprite sheets.
+    public static let namedSettings = [
+        NamedSetting(name: "fast", encoder: "isal", level: 1, purpose: "the fastest; files larger than libpng's defaults"),
+        NamedSetting(name: "small", encoder: "libdeflate", level: 12, purpose: "the smallest files, slowly"),
+    ]
+
+    /// Every name `--png-encoder` and `"pngEncoder"` take: the encoders, then the named settings.
+    public static let names = encoders + namedSettings.map(\.name)
+
+    /// The encoder frames are written with unless a user says otherwise: libdeflate at its
+    /// ``defaultLevel(for:)``, 1 — the fastest setting of the sweep whose files are no larger than
+    /// libpng's at its own defaults (zlib 6, adaptive row filters) at every size.
+    public static let defaultName = "libdeflate"
+
+    /// What sheets and previews are written with unless a user says otherwise: a sheet is one
+    /// file, written once and shipped, so its size matters more than its time.
+    public static let sheetDefaultName = "small"
+
+    /// The named setting called `name`, if there is one.
+    public static func namedSetting(_ name: String) -> NamedSetting? { namedSettings.first { $0.name == name } }
+
+    /// The levels an encoder accepts, or nil for an unknown name or a named setting: libpng
+    /// (zlib) 0–9, libdeflate 0–12, isal (ISA-L igzip) 0–3.
     public static func levels(for name: String) -> ClosedRange<Int>? {
         switch name {
         case "libpng": 0...9
@@ -21,15 +55,64 @@ public enum PNGEncoderCatalog {
         }
     }
 
-    /// An encoder's level when none is given: libpng ``defaultPNGLevel``; libdeflate 6, which
-    /// writes files the size of zlib level 7 in about a third of the time; isal 1, igzip's fast
-    /// level (level 0 writes ~28 % larger files for little gain). See docs/png-encoders.md.
+    /// An encoder's level when none is given, or a named setting's level: libpng
+    /// ``defaultPNGLevel``; libdeflate 1 (the default's level, see ``defaultName``); isal 1,
+    /// igzip's fast level (level 0 writes ~30 % larger files for little gain).
     public static func defaultLevel(for name: String) -> Int? {
+        if let named = namedSetting(name) { return named.level }
         switch name {
-        case "libpng": defaultPNGLevel
-        case "libdeflate": 6
-        case "isal": 1
-        default: nil
+        case "libpng": return defaultPNGLevel
+        case "libdeflate": return 1
+        case "isal": return 1
+        default: return nil
+        }
+    }
+
+    /// Why a name and level are refused, in words for an error line after the field's name.
+    public enum Refusal: Error, Equatable {
+        /// Not an encoder or a named setting.
+        case unknownName
+        /// A level given with a named setting, which fixes its own.
+        case levelWithNamedSetting(NamedSetting)
+        /// A level outside the encoder's range.
+        case levelOutOfRange(ClosedRange<Int>)
+
+        public static func == (a: Refusal, b: Refusal) -> Bool {
+            switch (a, b) {
+            case (.unknownName, .unknownName): true
+            case (.levelWithNamedSetting(let x), .levelWithNamedSetting(let y)): x.name == y.name
+            case (.levelOutOfRange(let x), .levelOutOfRange(let y)): x == y
+            default: false
+            }
+        }
+    }
+
+    /// The encoder and level that `name` (an encoder or a named setting) and an optional level
+    /// stand for.
+    ///
+    /// - Returns: the encoder's name and level, or why they are refused.
+    public static func resolve(_ name: String, level: Int?) -> Result<(encoder: String, level: Int), Refusal> {
+        if let named = namedSetting(name) {
+            if level != nil { return .failure(.levelWithNamedSetting(named)) }
+            return .success((named.encoder, named.level))
+        }
+        guard let levels = levels(for: name), let fallback = defaultLevel(for: name) else { return .failure(.unknownName) }
+        let level = level ?? fallback
+        guard levels.contains(level) else { return .failure(.levelOutOfRange(levels)) }
+        return .success((name, level))
+    }
+
+    /// What is allowed instead of a refused name or level, for the error line.
+    public static func allowed(_ refusal: Refusal, name: String) -> String {
+        switch refusal {
+        case .unknownName:
+            var text = "one of " + names.joined(separator: ", ")
+            if let nearest = nearestName(to: name, in: names) { text += "; did you mean '\(nearest)'?" }
+            return text
+        case .levelWithNamedSetting(let named):
+            return "no level with '\(named.name)', which is \(named.encoder) at level \(named.level); name an encoder to choose a level"
+        case .levelOutOfRange(let levels):
+            return "an integer in [\(levels.lowerBound), \(levels.upperBound)] for \(name)"
         }
     }
 }

@@ -300,20 +300,22 @@ final class BatchRun {
                 rendered += 1
                 let text = RenderCommand.frameText(clip.scene, t: t) + (clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? [])
                 pool.submit {
-                    var digest: String?
-                    var encoded: [PNGEncoder: Data] = [:]
+                    // Outputs with the same encoder share one encoding, and so one digest.
+                    var encoded: [PNGEncoder: (data: Data, digest: String)] = [:]
                     for (file, encoder) in files {
                         guard missing.contains(where: { $0.0 == file }) else {
-                            // Kept as it is (--skip-existing): the manifest records its own pixels.
+                            // Kept as it is (--skip-existing): the manifest records its own bytes.
                             records.add(try BatchRun.existingFrame(file, clip: clip, frame: k, t: t))
                             continue
                         }
-                        let data = try encoded[encoder] ?? encoder.encode(image, text: text)
-                        encoded[encoder] = data
-                        try AtomicFile.write(data, to: URL(fileURLWithPath: file), overwrite: overwrite)
-                        digest = digest ?? PixelDigest.sha256Hex(image.pixels)
+                        let png = try encoded[encoder] ?? {
+                            let data = try encoder.encode(image, text: text)
+                            return (data, PixelDigest.sha256Hex(data))
+                        }()
+                        encoded[encoder] = png
+                        try AtomicFile.write(png.data, to: URL(fileURLWithPath: file), overwrite: overwrite)
                         records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
-                                                   height: image.height, pixelsSHA256: digest!))
+                                                   height: image.height, sha256: png.digest))
                     }
                     progress.advance()
                 }
@@ -376,7 +378,8 @@ final class BatchRun {
         return max(1, encoders / 8)
     }
 
-    /// The manifest entry of a frame file that is kept: its own decoded pixels' SHA-256.
+    /// The manifest entry of a frame file that is kept: its own bytes' SHA-256, once it has
+    /// decoded as a PNG (a damaged file is not recorded as a frame).
     ///
     /// - Throws: a data error when the file is not a readable PNG (it must be deleted, not kept).
     static func existingFrame(_ file: String, clip: Clip, frame: Int, t: Double) throws -> Manifest.Frame {
@@ -390,7 +393,7 @@ final class BatchRun {
             throw ThrobberError("\(file) exists but is not a readable PNG (\(error.message)); delete it and rerun", exitCode: .dataError)
         }
         return Manifest.Frame(clip: clip.label, frame: frame, t: t, file: file, width: image.width, height: image.height,
-                              pixelsSHA256: PixelDigest.sha256Hex(image.pixels))
+                              sha256: PixelDigest.sha256Hex(data))
     }
 
     /// "frontPhase 2 cycles (−1.3 %), …".
@@ -405,7 +408,7 @@ extension Output {
     func artifactType(_ file: String) -> String {
         switch self {
         case .png: return "png"
-        case .sheet(_, let json, _): return file == json ? "atlas" : "sheet"
+        case .sheet(_, let json, _, _, _): return file == json ? "atlas" : "sheet"
         case .rgba: return "rgba"
         case .y4m: return "y4m"
         case .video(let path): return URL(fileURLWithPath: path).pathExtension.lowercased()

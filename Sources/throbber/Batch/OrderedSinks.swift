@@ -18,8 +18,9 @@ protocol OrderedSink: AnyObject {
 func makeSink(_ output: Output, clip: Clip, width: Int, height: Int) throws -> OrderedSink {
     switch output {
     case .png: preconditionFailure("PNG frames are not an ordered output")
-    case .sheet(let path, let json, let columns):
-        return SheetSink(path: path, json: json, columns: columns, clip: clip, width: width, height: height)
+    case .sheet(let path, let json, let columns, let encoder, let level):
+        return SheetSink(path: path, json: json, columns: columns, clip: clip, width: width, height: height,
+                         encoder: try PNGEncoder(name: encoder, level: level, nameField: "encoder", levelField: "level"))
     case .rgba(let path):
         return RawStreamSink(file: try StreamFile(path: path), clip: clip, type: "rgba") { image in image.pixels }
     case .y4m(let path, let alpha):
@@ -62,8 +63,10 @@ final class SheetSink: OrderedSink {
     let clip: Clip
     var builder: SpriteSheet.Builder
     let columns: Int
+    let encoder: PNGEncoder
 
-    init(path: String, json: String, columns: Int?, clip: Clip, width: Int, height: Int) {
+    init(path: String, json: String, columns: Int?, clip: Clip, width: Int, height: Int, encoder: PNGEncoder) {
+        self.encoder = encoder
         self.path = path
         self.json = json
         self.clip = clip
@@ -76,7 +79,7 @@ final class SheetSink: OrderedSink {
 
     func finish(overwrite: Bool) throws -> [Manifest.Artifact] {
         let sheet = builder.image
-        let png = try PNGCodec.encode(sheet, settings: .init(level: 9))
+        let png = try encoder.encode(sheet)
         let names = (0..<clip.frameCount).map { String(format: "%@_%05d", clip.label, $0) }
         let atlas = SpriteSheet.textureAtlasJSON(
             imageName: URL(fileURLWithPath: path).lastPathComponent, frameNames: names, frameWidth: builder.frameWidth,

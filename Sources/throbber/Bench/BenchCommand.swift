@@ -11,7 +11,8 @@ enum BenchCommand: Subcommand {
         USAGE: throbber bench [options]
 
         Times each stage per scene × size × backend — render (until the driver is done), readback,
-        frame (render + readback), PNG encode, SHA-256 of the pixels (hash), write, and the
+        frame (render + readback), PNG encode, SHA-256 of the PNG file as the manifest records
+        it (hash; beside it the SHA-256 of the pixels, for comparison), write, and the
         end-to-end pipeline (render on one thread, encode + hash + write on every core) — with
         min/median/max ms per frame, frames/s, Mpix/s and the process's CPU time per frame (every
         thread, user + system). Ceilings measured in the same run put a ratio beside each figure:
@@ -36,21 +37,22 @@ enum BenchCommand: Subcommand {
           --frames N             frames per sample set (default 60)
           --repeat R             sample sets per stage (default 3)
           --warmup W             frames rendered before timing (default 5)
-          --png-encoder NAME     the encoder of encode/write/pipeline and their ceilings: libpng
-                                 (default), libdeflate or isal (see docs/png-encoders.md)
-          --png-level L          its level (default: libpng 7, no row filters; libdeflate 6; isal 1)
+          --png-encoder NAME     the encoder of encode/write/pipeline and their ceilings, and
+          --png-level L          its level, as render takes them (default libdeflate 1)
 
         The pipeline stage is `throbber batch` itself on a job of the same frames (render, PNG with
-        tEXt chunks, SHA-256 of the pixels, atomic write, manifest); its ceiling encodes the same
+        tEXt chunks, SHA-256 of the file, atomic write, manifest); its ceiling encodes the same
         frames with the same settings on every core and does nothing else, sampled right before
         each pipeline repeat; the ratio is the median over repeats of each repeat's frames/s over
         its own ceiling sample's. Frames are rendered in time order, as a batch renders them:
         the CPU renderer keeps the rows an earlier frame drew from the same things and paints the
         rest; its rows say what share of row bands it painted.
           --no-startup           skip the frames-per-job sweep
-          --png-sweep            instead: size and encode time of zlib levels × strategies × row
-                                 filters on the scenes' frames, and the fastest setting whose files
-                                 stay within 10% of the smallest
+          --png-sweep            instead: encode time and file size of every PNG encoder × level ×
+                                 row filter on 4 frames (--frames, at most 4) of each scene (all
+                                 unless --scenes) at 64, 512 and 1024 px (or --sizes), and the two
+                                 settings chosen by rule: the default (the fastest whose files are
+                                 no larger than libpng 6 adaptive's at every size) and the smallest
           --json FILE            write the full report as JSON
           --plot FILE.svg        write frames/s against pixel count (log–log)
           --baseline OLD.json    compare each figure with a run saved by --json: its change and
@@ -103,7 +105,8 @@ enum BenchCommand: Subcommand {
         FileHandle.standardError.write(Data("throbber bench: WARNING: this is a DEBUG build; its figures are not representative\n".utf8))
         #endif
         if arguments.has("--png-sweep") {
-            try PNGSweep.run(settings, jsonPath: arguments.value("--json"))
+            try PNGSweep.run(settings, scenesGiven: arguments.value("--scenes") != nil,
+                             sizesGiven: arguments.value("--sizes") != nil, jsonPath: arguments.value("--json"))
             return
         }
         let jsonPath = arguments.value("--json")
@@ -309,19 +312,23 @@ enum BenchCommand: Subcommand {
                     addRow("png", "encode", samples, checksum, cpuMs: cpu / Double(samples.count))
                 }
                 if settings.stages.contains("hash") {
-                    // The manifest's SHA-256 of each frame's pixels, one thread.
-                    var samples: [Double] = []
-                    var checksum: UInt64 = 0
-                    let cpu = cpuMilliseconds {
-                        for _ in 0..<settings.repeats {
-                            for image in reference {
-                                var digest = ""
-                                samples.append(milliseconds { digest = PixelDigest.sha256Hex(image.pixels) })
-                                checksum &+= UInt64(digest.utf8.first ?? 0)
+                    // The manifest's SHA-256 of each frame's file ("sha256"), one thread, beside
+                    // the SHA-256 of its pixels that manifests recorded before ("sha256 pixels").
+                    if encoded.isEmpty { encoded = try reference.map { try settings.png.encode($0) } }
+                    for (name, inputs) in [("sha256", encoded), ("sha256 pixels", reference.map { Data($0.pixels) })] {
+                        var samples: [Double] = []
+                        var checksum: UInt64 = 0
+                        let cpu = cpuMilliseconds {
+                            for _ in 0..<settings.repeats {
+                                for data in inputs {
+                                    var digest = ""
+                                    samples.append(milliseconds { digest = PixelDigest.sha256Hex(data) })
+                                    checksum &+= UInt64(digest.utf8.first ?? 0)
+                                }
                             }
                         }
+                        addRow(name, "hash", samples, checksum, cpuMs: cpu / Double(samples.count))
                     }
-                    addRow("sha256", "hash", samples, checksum, cpuMs: cpu / Double(samples.count))
                 }
                 if settings.stages.contains("write") {
                     if encoded.isEmpty { encoded = try reference.map { try settings.png.encode($0) } }

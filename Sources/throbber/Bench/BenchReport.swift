@@ -76,7 +76,7 @@ struct BenchReport: Codable {
         /// The backend's frame stage (render + readback), with the CPU renderer on as many
         /// threads as the pipeline gives it.
         var renderCpuMs: Double
-        /// SHA-256 of the pixels, for the manifest.
+        /// SHA-256 of the PNG file, for the manifest.
         var hashCpuMs: Double
         /// Writing the PNG to a new file (unnamed, then linked).
         var writeCpuMs: Double

@@ -3,68 +3,157 @@ import Throbber
 import ThrobberCPU
 import ThrobberPNG
 
-/// `throbber bench --png-sweep`: which zlib level, strategy and PNG row filters suit Throbber's
-/// frames (flat colour, thin anti-aliased edges), measured rather than guessed.
+/// `throbber bench --png-sweep`: every PNG encoder × level × row filter on the scenes' frames at
+/// several sizes, timed and sized, and the two settings Throbber names chosen by their rules
+/// (docs/png-encoders.md): the default, the fastest setting whose files are no larger than
+/// libpng's at its own defaults (zlib 6, adaptive filters) at every size; and `small`, the
+/// setting with the smallest files.
 enum PNGSweep {
+    /// libpng at its own defaults, the yardstick for file size.
+    static let reference = PNGEncoder.libpng(level: 6, filter: .adaptive)
+
+    /// One encoder setting's figures, per size.
     struct Candidate: Codable {
+        var encoder: String
         var level: Int
-        var strategy: String
-        var filters: String
-        var medianMs: Double
-        var bytes: Double
-        var withinTenPercentOfSmallest: Bool
-        var chosen: Bool
+        var filter: String
+        /// Per size (in `sizes` order): the median over repeats of the mean ms to encode a frame.
+        var msPerFrame: [Double]
+        /// Per size: the mean bytes of a frame's file.
+        var bytesPerFrame: [Double]
+        /// Per size: bytes over the reference's for the same frames.
+        var sizeRatio: [Double] = []
+        /// The geometric mean over sizes of ms per frame, each size counting alike.
+        var meanMs: Double = 0
+        /// The geometric mean over sizes of `sizeRatio`.
+        var meanSizeRatio: Double = 0
+        var isReference = false
+        /// No larger than the reference at every size.
+        var noLarger = false
+        var chosenDefault = false
+        var chosenSmallest = false
+
+        var setting: String { "\(encoder) \(level) \(filter)" }
     }
 
-    static let strategies: [(String, Int?)] = [("default", nil), ("filtered", 1), ("huffman", 2), ("rle", 3)]
-    static let filterSets: [(String, Int?)] = [("adaptive", nil), ("none", 0x08), ("sub", 0x10), ("up", 0x20), ("paeth", 0x80)]
+    struct Report: Codable {
+        var scenes: [String]
+        var sizes: [Int]
+        var framesPerSceneAndSize: Int
+        var repeats: Int
+        var candidates: [Candidate]
+    }
 
-    static func run(_ settings: BenchCommand.Settings, jsonPath: String?) throws {
-        let cpu = CPURenderer()
-        var frames: [Image] = []
-        for id in settings.scenes {
-            for size in settings.sizes {
-                let scene = try BenchCommand.scene(id, size: size)
-                let count = max(1, min(settings.frames, 12))
-                frames += (0..<count).map { cpu.render(scene.drawList(at: scene.model.previewDuration * Double($0) / Double(count))) }
+    /// Every setting: each encoder at each of its levels with each row filter.
+    static var settings: [PNGEncoder] {
+        PNGEncoderCatalog.encoders.flatMap { name in
+            PNGEncoder.levels(for: name)!.flatMap { level in
+                PNGRowFilter.allCases.map { filter in try! PNGEncoder(name: name, level: level, filter: filter) }
             }
         }
-        let clock = ContinuousClock()
-        var candidates: [Candidate] = []
-        for level in 1...9 {
-            for (strategyName, strategy) in strategies {
-                for (filterName, filters) in filterSets {
-                    let png = PNGCodec.Settings(level: level, strategy: strategy, filters: filters)
-                    var samples: [Double] = []
-                    var bytes = 0
-                    for _ in 0..<settings.repeats {
-                        bytes = 0
-                        for frame in frames {
-                            let start = clock.now
-                            let data = try PNGCodec.encode(frame, settings: png)
-                            samples.append((clock.now - start).seconds * 1000)
-                            bytes += data.count
-                        }
-                    }
-                    candidates.append(Candidate(level: level, strategy: strategyName, filters: filterName,
-                                                medianMs: Summary(samples).median, bytes: Double(bytes) / Double(frames.count),
-                                                withinTenPercentOfSmallest: false, chosen: false))
+    }
+
+    /// Runs the sweep. Unless `--scenes` or `--sizes` is given, every scene at 64, 512 and 1024 px.
+    static func run(_ settings: BenchCommand.Settings, scenesGiven: Bool, sizesGiven: Bool, jsonPath: String?) throws {
+        let scenes = scenesGiven ? settings.scenes : SceneRegistry.ids
+        let sizes = sizesGiven ? settings.sizes : [64, 512, 1024]
+        let perSceneAndSize = max(1, min(settings.frames, 4))
+        let cpu = CPURenderer()
+        // frames[i]: every scene's frames at sizes[i], spread over each scene's preview.
+        var frames: [[Image]] = []
+        for size in sizes {
+            var atSize: [Image] = []
+            for id in scenes {
+                let scene = try BenchCommand.scene(id, size: size)
+                atSize += (0..<perSceneAndSize).map {
+                    cpu.render(scene.drawList(at: scene.model.previewDuration * (Double($0) + 0.5) / Double(perSceneAndSize)))
                 }
             }
+            frames.append(atSize)
         }
-        let smallest = candidates.map(\.bytes).min()!
-        for i in candidates.indices { candidates[i].withinTenPercentOfSmallest = candidates[i].bytes <= smallest * 1.1 }
-        if let best = candidates.indices.filter({ candidates[$0].withinTenPercentOfSmallest }).min(by: { candidates[$0].medianMs < candidates[$1].medianMs }) {
-            candidates[best].chosen = true
+        let all = Self.settings
+        FileHandle.standardError.write(Data("throbber bench: --png-sweep: \(all.count) settings × \(frames.joined().count) frames × \(settings.repeats) repeats\n".utf8))
+        let clock = ContinuousClock()
+        var candidates: [Candidate] = []
+        for encoder in all {
+            var ms: [Double] = []
+            var bytes: [Double] = []
+            for atSize in frames {
+                var repeatMeans: [Double] = []
+                var total = 0
+                for _ in 0..<settings.repeats {
+                    total = 0
+                    let start = clock.now
+                    for frame in atSize { total += try encoder.encode(frame).count }
+                    repeatMeans.append((clock.now - start).seconds * 1000 / Double(atSize.count))
+                }
+                ms.append(Summary(repeatMeans).median)
+                bytes.append(Double(total) / Double(atSize.count))
+            }
+            candidates.append(Candidate(encoder: encoder.name, level: encoder.level, filter: encoder.filter.rawValue,
+                                        msPerFrame: ms, bytesPerFrame: bytes))
         }
-        print("## PNG encoder settings on \(frames.count) frames of \(settings.scenes.joined(separator: ", ")) at \(settings.sizes.map(String.init).joined(separator: ", ")) px")
-        print("")
-        print("| level | strategy | filters | median ms/frame | mean bytes | within 10% of smallest |")
-        print("|---:|---|---|---:|---:|---|")
-        for c in candidates.sorted(by: { $0.medianMs < $1.medianMs }) {
-            print(String(format: "| %d | %@ | %@ | %.3f | %.0f | %@ |", c.level, c.strategy, c.filters, c.medianMs, c.bytes,
-                         c.chosen ? "**chosen**" : (c.withinTenPercentOfSmallest ? "yes" : "")))
+        choose(&candidates)
+        let report = Report(scenes: scenes, sizes: sizes, framesPerSceneAndSize: perSceneAndSize,
+                            repeats: settings.repeats, candidates: candidates)
+        print(markdown(report), terminator: "")
+        if let jsonPath { try DiffOptions.writeJSON(report, to: jsonPath) }
+    }
+
+    /// Marks the reference, the settings no larger than it at every size, the default (the
+    /// fastest of those) and the smallest (the least mean size ratio).
+    static func choose(_ candidates: inout [Candidate]) {
+        func geometricMean(_ values: [Double]) -> Double {
+            exp(values.map { log(max($0, 1e-9)) }.reduce(0, +) / Double(max(values.count, 1)))
         }
-        if let jsonPath { try DiffOptions.writeJSON(candidates, to: jsonPath) }
+        guard let ref = candidates.firstIndex(where: {
+            $0.encoder == reference.name && $0.level == reference.level && $0.filter == reference.filter.rawValue
+        }) else { return }
+        let referenceBytes = candidates[ref].bytesPerFrame
+        for i in candidates.indices {
+            candidates[i].isReference = i == ref
+            candidates[i].sizeRatio = zip(candidates[i].bytesPerFrame, referenceBytes).map { $0 / $1 }
+            candidates[i].noLarger = candidates[i].sizeRatio.allSatisfy { $0 <= 1 }
+            candidates[i].meanMs = geometricMean(candidates[i].msPerFrame)
+            candidates[i].meanSizeRatio = geometricMean(candidates[i].sizeRatio)
+        }
+        if let fastest = candidates.indices.filter({ candidates[$0].noLarger }).min(by: { candidates[$0].meanMs < candidates[$1].meanMs }) {
+            candidates[fastest].chosenDefault = true
+        }
+        if let smallest = candidates.indices.min(by: {
+            (candidates[$0].meanSizeRatio, candidates[$0].meanMs) < (candidates[$1].meanSizeRatio, candidates[$1].meanMs)
+        }) {
+            candidates[smallest].chosenSmallest = true
+        }
+    }
+
+    static func markdown(_ report: Report) -> String {
+        let sizes = report.sizes.map { "\($0) px" }
+        var text = "## PNG encoders × levels × row filters: \(report.scenes.joined(separator: ", ")), "
+            + "\(report.framesPerSceneAndSize) frames each at \(report.sizes.map(String.init).joined(separator: ", ")) px, "
+            + "median of \(report.repeats)\n\n"
+        text += "Size: bytes over libpng's at its defaults (\(reference.name) \(reference.level) \(reference.filter.rawValue)) for the same frames. "
+            + "Mean: the geometric mean over sizes. Sorted by mean ms.\n\n"
+        text += "| setting | " + sizes.map { "ms \($0)" }.joined(separator: " | ") + " | mean ms | "
+            + sizes.map { "size \($0)" }.joined(separator: " | ") + " | mean size | |\n"
+        text += "|---|" + String(repeating: "---:|", count: 2 * sizes.count + 2) + "---|\n"
+        for c in report.candidates.sorted(by: { $0.meanMs < $1.meanMs }) {
+            var marks: [String] = []
+            if c.chosenDefault { marks.append("**default**") }
+            if c.chosenSmallest { marks.append("**smallest**") }
+            if c.isReference { marks.append("reference") }
+            if marks.isEmpty, c.noLarger { marks.append("no larger") }
+            text += "| \(c.setting) | " + c.msPerFrame.map { String(format: "%.3f", $0) }.joined(separator: " | ")
+                + String(format: " | %.3f | ", c.meanMs)
+                + c.sizeRatio.map { String(format: "%.3f", $0) }.joined(separator: " | ")
+                + String(format: " | %.3f | ", c.meanSizeRatio) + marks.joined(separator: ", ") + " |\n"
+        }
+        for (title, pick) in [("Default (fastest no larger than the reference at every size)", \Candidate.chosenDefault),
+                              ("Smallest files", \Candidate.chosenSmallest)] {
+            if let c = report.candidates.first(where: { $0[keyPath: pick] }) {
+                text += String(format: "\n%@: %@, %.3f mean ms, %.3f mean size", title, c.setting, c.meanMs, c.meanSizeRatio)
+            }
+        }
+        return text + "\n"
     }
 }
