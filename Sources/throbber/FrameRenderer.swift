@@ -153,9 +153,52 @@ final class FrameRenderer {
         gl?.framesPerDraw(width: width, height: height) ?? 1
     }
 
+    /// For the CPU backend, renderers that encode jobs draw whole frames with, on every core at
+    /// once (one thread per frame, each renderer its own frame memory), instead of this thread
+    /// drawing row bands of one frame at a time while the jobs wait; nil for the GL backends,
+    /// which draw on their context's thread.
+    func frameWorkers() -> CPUFrameWorkers? {
+        cpu.map { CPUFrameWorkers(like: $0) }
+    }
+
     /// The GL renderer, for the benchmark's per-stage timings; nil for the CPU backend.
     var glRenderer: GLRenderer? { gl }
 
     /// The CPU renderer; nil for the GL backends.
     var cpuRenderer: CPURenderer? { cpu }
+}
+
+/// CPU renderers shared by encode jobs: a job takes one, draws its frames on its own thread and
+/// gives it back. Each renderer keeps its own latest frames, so a job's consecutive frames keep
+/// the rows they share (the renderers' frames are never mixed).
+final class CPUFrameWorkers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var idle: [CPURenderer] = []
+    private let template: CPURenderer
+
+    init(like renderer: CPURenderer) {
+        var template = renderer
+        template.threadCount = 1
+        self.template = template
+    }
+
+    /// Runs `body` with a renderer no other job holds meanwhile.
+    func with<T>(_ body: (CPURenderer) throws -> T) rethrows -> T {
+        lock.lock()
+        let renderer = idle.popLast() ?? {
+            // A fresh one: its own frame memory and scratch, the template's settings.
+            var fresh = CPURenderer(threadCount: 1)
+            fresh.shortcuts = template.shortcuts
+            fresh.solidRunsPerRow = template.solidRunsPerRow
+            fresh.reusesUnchangedRows = template.reusesUnchangedRows
+            return fresh
+        }()
+        lock.unlock()
+        defer {
+            lock.lock()
+            idle.append(renderer)
+            lock.unlock()
+        }
+        return try body(renderer)
+    }
 }

@@ -80,6 +80,8 @@ enum RenderCommand: Subcommand {
         let clock = ContinuousClock()
         let began = clock.now
         let chunk = renderer.framesPerCall(width: width, height: height)
+        let perJob = framesPerJob(width: width, height: height)
+        let text = FrameText(scene)
         var submitted = 0
         // From here a signal stops the loop between frames: the frames in flight are finished
         // (each file appears whole) and the command exits 130.
@@ -87,22 +89,49 @@ enum RenderCommand: Subcommand {
         var loopError: Error?
         interrupts.whileFinishing {
             do {
-                chunks: for first in stride(from: 0, to: files.count, by: chunk) {
+                var group: [(URL, Double, Image)] = []
+                func submitGroup() {
+                    let frames = group
+                    group = []
+                    guard !frames.isEmpty else { return }
+                    pool.submit {
+                        for (file, t, image) in frames {
+                            let data = try encoder.encode(image, text: text.chunks(t: t))
+                            try AtomicFile.write(data, to: file, overwrite: overwrite)
+                        }
+                    }
+                    submitted += frames.count
+                }
+                if let workers = renderer.frameWorkers() {
+                    // The CPU renderer: each job draws, encodes and writes its own frames.
+                    for first in stride(from: 0, to: files.count, by: perJob) {
+                        if pool.error != nil || interrupts.signal != nil { break }
+                        let indices = first..<min(files.count, first + perJob)
+                        pool.submit {
+                            try workers.with { cpu in
+                                for index in indices {
+                                    let t = start + Double(index) / fps
+                                    let image = cpu.render(scene.drawList(at: t), threads: 1)
+                                    try AtomicFile.write(try encoder.encode(image, text: text.chunks(t: t)), to: files[index],
+                                                         overwrite: overwrite)
+                                }
+                            }
+                        }
+                        submitted += indices.count
+                    }
+                }
+                chunks: for first in stride(from: 0, to: renderer.frameWorkers() == nil ? files.count : 0, by: chunk) {
                     if interrupts.signal != nil { break chunks }
                     let indices = first..<min(files.count, first + chunk)
                     let times = indices.map { start + Double($0) / fps }
                     let images = try renderer.render(times.map { scene.drawList(at: $0) })
                     for (index, (t, image)) in zip(indices, zip(times, images)) {
                         if pool.error != nil || interrupts.signal != nil { break chunks }
-                        let file = files[index]
-                        let text = frameText(scene, t: t)
-                        pool.submit {
-                            let data = try encoder.encode(image, text: text)
-                            try AtomicFile.write(data, to: file, overwrite: overwrite)
-                        }
-                        submitted += 1
+                        group.append((files[index], t, image))
+                        if group.count >= perJob { submitGroup() }
                     }
                 }
+                if pool.error == nil && interrupts.signal == nil { submitGroup() }
             } catch {
                 loopError = error
             }
@@ -123,16 +152,35 @@ enum RenderCommand: Subcommand {
         }
     }
 
-    /// The tEXt chunks that let anyone reproduce a frame.
-    static func frameText(_ scene: Scene, t: Double) -> [(String, String)] {
+    /// How many frames of `width` × `height` px one encode job takes: small frames go in groups
+    /// of about 64 Ki pixels (16 frames of 64×64), so the hand-off between threads is paid once
+    /// per group rather than once per frame; 512×512 frames go one by one.
+    static func framesPerJob(width: Int, height: Int) -> Int {
+        max(1, min(64, 65_536 / max(1, width * height)))
+    }
+}
+
+/// The tEXt chunks that let anyone reproduce a frame. Everything but the time is worked out once
+/// per clip, not once per frame.
+struct FrameText: Sendable {
+    private let head: [(String, String)]
+    private let tail: [(String, String)]
+
+    /// - Parameter extra: chunks after the time (a loop's retiming).
+    init(_ scene: Scene, extra: [(String, String)] = []) {
         let parameters = scene.model.parameterInfos.map { "\($0.name)=\($0.defaultValue)" }.joined(separator: " ")
-        return [
+        head = [
             ("Software", "Throbber \(throbberVersion)"),
             ("Throbber:scene", scene.model.id),
             ("Throbber:parameters", parameters + " scale=\(formatNumber(scene.scale))"
                 + (scene.background.map { " background=\($0)" } ?? "")),
-            ("Throbber:time", formatNumber(t)),
         ]
+        tail = extra
+    }
+
+    /// The chunks of the frame at `t`.
+    func chunks(t: Double) -> [(String, String)] {
+        head + [("Throbber:time", formatNumber(t))] + tail
     }
 }
 

@@ -13,9 +13,20 @@ public enum AtomicFile {
     ///   cannot be created; `ioError` (naming the path and the system's reason) when writing fails,
     ///   for example on a full disk.
     public static func write(_ data: Data, to url: URL, overwrite: Bool) throws {
-        if try writeIntoSpecialFile(url.path, { fd in writeAll(data, to: fd) }) { return }
         let directory = url.deletingLastPathComponent().path
-        if !overwrite, try writeUnnamed(data, directory: directory, path: url.path) { return }
+        // A new file first, with no look at the path beforehand (a frame's files are new, and
+        // an lstat each is measurable on 64×64 frames): link(2) refuses a name that exists.
+        var exists = false
+        if !overwrite {
+            switch try writeUnnamed(data, directory: directory, path: url.path) {
+            case .written: return
+            case .exists: exists = true
+            case .unsupported: break
+            }
+        }
+        // Something is there, or there was no trying: a device or FIFO is written into.
+        if try writeIntoSpecialFile(url.path, { fd in writeAll(data, to: fd) }) { return }
+        if exists { throw ThrobberError("\(url.path) exists; pass --overwrite to replace it", exitCode: .cannotCreate) }
         let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let (fd, token) = try createTemporary(temporary, for: url.path)
         defer { InFlightFiles.shared.finished(token) }
@@ -55,14 +66,16 @@ public enum AtomicFile {
     /// to an unnamed file (O_TMPFILE) in the directory, which link(2) then names — one directory
     /// change instead of three (create, link, unlink), and a crash leaves nothing at all.
     ///
-    /// - Returns: false when the file system or the system cannot make unnamed files (or /proc
-    ///   is not mounted); the caller then uses a named temporary file.
+    /// - Returns: `.unsupported` when the file system or the system cannot make unnamed files
+    ///   (or /proc is not mounted): the caller then uses a named temporary file; `.exists` when
+    ///   something has the name already (nothing was written to it).
     /// - Throws: as `write`.
-    private static func writeUnnamed(_ data: Data, directory: String, path: String) throws -> Bool {
+    private static func writeUnnamed(_ data: Data, directory: String, path: String) throws -> UnnamedOutcome {
         let fd = open(directory.isEmpty ? "." : directory, O_WRONLY | O_CLOEXEC | unnamedFileFlag, 0o644)
         guard fd >= 0 else {
-            if errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL { return false }
-            throw ThrobberError("cannot create \(path): \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
+            // Not possible here (no O_TMPFILE, or no right to create in the directory — which a
+            // device such as /dev/null does not need): the caller's next way says why, if any.
+            return .unsupported
         }
         defer { close(fd) }
         let failure = writeAll(data, to: fd)
@@ -72,15 +85,15 @@ public enum AtomicFile {
         }
         guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
             let code = errno
-            if code == EEXIST {
-                throw ThrobberError("\(path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
-            }
+            if code == EEXIST { return .exists }
             // No /proc to name the descriptor by: fall back to a named temporary file.
-            if code == ENOENT && access("/proc/self/fd", F_OK) != 0 { return false }
+            if code == ENOENT && access("/proc/self/fd", F_OK) != 0 { return .unsupported }
             throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", exitCode: .ioError)
         }
-        return true
+        return .written
     }
+
+    private enum UnnamedOutcome { case written, exists, unsupported }
 
     /// O_TMPFILE, which Glibc's module does not export (it is __O_TMPFILE | O_DIRECTORY).
     private static let unnamedFileFlag: Int32 = 0o20000000 | O_DIRECTORY

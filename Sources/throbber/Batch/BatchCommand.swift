@@ -271,6 +271,49 @@ final class BatchRun {
             func missingFiles(_ files: [(String, PNGEncoder)]) -> [(String, PNGEncoder)] {
                 files.filter { !(skipExisting && AtomicFile.holdsFile($0.0)) }
             }
+            let frameText = FrameText(clip.scene, extra: clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? [])
+            /// Encodes a rendered frame into each of its missing files and records every file.
+            let writeFrame: @Sendable (Int, Image, [(String, PNGEncoder)], [(String, PNGEncoder)]) throws -> Void = { k, image, files, missing in
+                let t = clip.time(k)
+                let text = frameText.chunks(t: t)
+                // Outputs with the same encoder share one encoding, and so one digest.
+                var encoded: [PNGEncoder: (data: Data, digest: String)] = [:]
+                for (file, encoder) in files {
+                    guard missing.contains(where: { $0.0 == file }) else {
+                        // Kept as it is (--skip-existing): the manifest records its own bytes.
+                        records.add(try BatchRun.existingFrame(file, clip: clip, frame: k, t: t))
+                        continue
+                    }
+                    let png = try encoded[encoder] ?? {
+                        let data = try encoder.encode(image, text: text)
+                        return (data, PixelDigest.sha256Hex(data))
+                    }()
+                    encoded[encoder] = png
+                    try AtomicFile.write(png.data, to: URL(fileURLWithPath: file), overwrite: overwrite)
+                    records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
+                                               height: image.height, sha256: png.digest))
+                }
+                progress.advance()
+            }
+            // With the CPU renderer and PNG outputs only, each encode job draws its own frames
+            // (small frames in groups), on every core; otherwise this thread renders in order.
+            let workers = sinks.isEmpty ? renderer.frameWorkers() : nil
+            let perJob = RenderCommand.framesPerJob(width: width, height: height)
+            var group: [(k: Int, files: [(String, PNGEncoder)], missing: [(String, PNGEncoder)])] = []
+            func submitGroup() {
+                guard let workers, !group.isEmpty else { return }
+                let frames = group
+                group = []
+                rendered += frames.count
+                pool.submit {
+                    try workers.with { cpu in
+                        for frame in frames {
+                            let image = cpu.render(clip.scene.drawList(at: clip.time(frame.k)), threads: 1)
+                            try writeFrame(frame.k, image, frame.files, frame.missing)
+                        }
+                    }
+                }
+            }
             // Frames rendered ahead: a GL backend renders a stack of frames with one draw.
             let framesPerCall = renderer.framesPerCall(width: width, height: height)
             var ahead: [Int: Image] = [:]
@@ -291,38 +334,24 @@ final class BatchRun {
                     skipped += 1
                     continue
                 }
+                if workers != nil {
+                    group.append((k, files, missing))
+                    if group.count >= perJob { submitGroup() }
+                    continue
+                }
+                rendered += 1
                 if ahead[k] == nil {
                     let next = unit.frames[k...].lazy.filter { !sinks.isEmpty || !missingFiles(frameFiles($0)).isEmpty }.prefix(framesPerCall)
                     let images = try renderer.render(next.map { clip.scene.drawList(at: clip.time($0)) }, cpuThreads: renderThreads)
                     ahead = Dictionary(uniqueKeysWithValues: zip(next, images))
                 }
                 let image = ahead.removeValue(forKey: k)!
-                rendered += 1
-                let text = RenderCommand.frameText(clip.scene, t: t) + (clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? [])
-                pool.submit {
-                    // Outputs with the same encoder share one encoding, and so one digest.
-                    var encoded: [PNGEncoder: (data: Data, digest: String)] = [:]
-                    for (file, encoder) in files {
-                        guard missing.contains(where: { $0.0 == file }) else {
-                            // Kept as it is (--skip-existing): the manifest records its own bytes.
-                            records.add(try BatchRun.existingFrame(file, clip: clip, frame: k, t: t))
-                            continue
-                        }
-                        let png = try encoded[encoder] ?? {
-                            let data = try encoder.encode(image, text: text)
-                            return (data, PixelDigest.sha256Hex(data))
-                        }()
-                        encoded[encoder] = png
-                        try AtomicFile.write(png.data, to: URL(fileURLWithPath: file), overwrite: overwrite)
-                        records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
-                                                   height: image.height, sha256: png.digest))
-                    }
-                    progress.advance()
-                }
+                pool.submit { try writeFrame(k, image, files, missing) }
                 if !sinks.isEmpty {
                     pool.submit(on: serial) { try sinkBox.add(image, index: k) }
                 }
             }
+            if completed { submitGroup() }
             if !sinks.isEmpty {
                 if completed {
                     pool.submit(on: serial) { records.add(contentsOf: try sinkBox.finish(overwrite: overwrite)) }
