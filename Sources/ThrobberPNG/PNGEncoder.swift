@@ -50,9 +50,11 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 /// given tEXt chunks between IHDR and IDAT. They differ in speed and size only; libpng reads
 /// each back to exactly the pixels given (PNGEncoderTests checks every encoder that way).
 ///
+/// - ``automatic``: the default (`auto`): isal level 1 for frames up to 256 px a side,
+///   libdeflate level 1 above — per size, the fastest setting whose files are no larger than
+///   libpng's at its own defaults (``PNGEncoderCatalog/automatic``).
 /// - ``libpng(level:filter:)``: libpng over zlib, levels 0–9; the reference.
-/// - ``libdeflate(level:filter:)``: Throbber's own PNG writer over libdeflate, levels 0–12; at
-///   level 1, what every command writes frames with by default (``default``).
+/// - ``libdeflate(level:filter:)``: Throbber's own PNG writer over libdeflate, levels 0–12.
 /// - ``isal(level:filter:)``: the same writer over Intel ISA-L's igzip, levels 0–3; the fastest
 ///   and the largest files.
 ///
@@ -63,6 +65,9 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 /// Two values that differ only in a `nil` against an explicit default filter are unequal but
 /// write the same bytes.
 public enum PNGEncoder: Sendable, Hashable {
+    /// Per frame: isal 1 up to ``PNGEncoderCatalog/automaticLargestFastSide`` px a side, else
+    /// libdeflate 1, unfiltered.
+    case automatic
     /// libpng over zlib (CPNGCodec), level 0–9.
     case libpng(level: Int, filter: PNGRowFilter? = nil)
     /// Our writer (CPNGWriter) over `libdeflate_zlib_compress`, level 0–12.
@@ -76,6 +81,25 @@ public enum PNGEncoder: Sendable, Hashable {
 
     /// What frames are written with unless a user says otherwise (``PNGEncoderCatalog/defaultName``).
     public static let `default` = try! PNGEncoder(name: PNGEncoderCatalog.defaultName)
+
+    /// The encoder a job's output records by its resolved name and level (`auto` at level 1 is
+    /// ``automatic``, which ``init(name:level:filter:nameField:levelField:)`` would read as
+    /// libdeflate at level 1).
+    ///
+    /// - Throws: as ``init(name:level:filter:nameField:levelField:)``.
+    public init(resolved name: String, level: Int, nameField: String, levelField: String) throws {
+        if name == PNGEncoderCatalog.automatic {
+            self = .automatic
+        } else {
+            try self.init(name: name, level: level, nameField: nameField, levelField: levelField)
+        }
+    }
+
+    /// The encoder ``automatic`` writes a `width` × `height` px frame with.
+    public static func automaticChoice(width: Int, height: Int) -> PNGEncoder {
+        let choice = PNGEncoderCatalog.automaticChoice(width: width, height: height)
+        return try! PNGEncoder(name: choice.encoder, level: choice.level)
+    }
 
     /// libpng at ``defaultPNGLevel`` with no row filter: what every command wrote before the
     /// default was chosen by measurement, and `--png-encoder libpng`.
@@ -99,6 +123,7 @@ public enum PNGEncoder: Sendable, Hashable {
             throw ThrobberError.invalid(levelField, String(level ?? 0), allowed: PNGEncoderCatalog.allowed(refusal, name: name))
         case .success(let resolved):
             switch resolved.encoder {
+            case PNGEncoderCatalog.automatic: self = .automatic
             case "libpng": self = .libpng(level: resolved.level, filter: filter)
             case "libdeflate": self = .libdeflate(level: resolved.level, filter: filter)
             default: self = .isal(level: resolved.level, filter: filter)
@@ -116,6 +141,7 @@ public enum PNGEncoder: Sendable, Hashable {
     /// The encoder's name (one of ``names``).
     public var name: String {
         switch self {
+        case .automatic: PNGEncoderCatalog.automatic
         case .libpng: "libpng"
         case .libdeflate: "libdeflate"
         case .isal: "isal"
@@ -125,6 +151,7 @@ public enum PNGEncoder: Sendable, Hashable {
     /// The compression level.
     public var level: Int {
         switch self {
+        case .automatic: PNGEncoderCatalog.defaultLevel(for: PNGEncoderCatalog.automatic)!
         case .libpng(let level, _), .libdeflate(let level, _), .isal(let level, _): level
         }
     }
@@ -132,6 +159,7 @@ public enum PNGEncoder: Sendable, Hashable {
     /// The row filter used: the one given, or ``defaultFilter``.
     public var filter: PNGRowFilter {
         switch self {
+        case .automatic: defaultFilter
         case .libpng(_, let filter), .libdeflate(_, let filter), .isal(_, let filter): filter ?? defaultFilter
         }
     }
@@ -143,6 +171,7 @@ public enum PNGEncoder: Sendable, Hashable {
     /// the numbers.
     public var defaultFilter: PNGRowFilter {
         switch self {
+        case .automatic: .unfiltered
         case .libpng: .unfiltered
         case .libdeflate: .unfiltered
         case .isal: .unfiltered
@@ -159,6 +188,8 @@ public enum PNGEncoder: Sendable, Hashable {
         let range = Self.levels(for: name)!
         guard range.contains(level) else { throw Self.levelError(name: name, level: level, field: "PNG level") }
         switch self {
+        case .automatic:
+            return try Self.automaticChoice(width: image.width, height: image.height).encode(image, text: text)
         case .libpng:
             return try PNGCodec.encode(image, settings: PNGCodec.Settings(level: level, filters: filter.libpngBits), text: text)
         case .libdeflate:

@@ -7,11 +7,14 @@ enum PNGOptions {
     static let specs = [OptionSpec("--png-encoder"), OptionSpec("--png-level")]
 
     static let help = """
-          --png-encoder NAME     libdeflate (default, level 1), libpng, isal, or a named setting:
-                                 fast (isal 1: fastest, larger files) or small (libdeflate 12:
-                                 smallest files, slowly); see docs/png-encoders.md
-          --png-level L          the encoder's level: libdeflate 0–12, libpng 0–9 (default 7),
-                                 isal 0–3 (default 1); not with a named setting
+          --png-encoder NAME     auto (default: isal 1 up to 256 px a side, libdeflate 1 above,
+                                 the fastest no larger than libpng's defaults), libdeflate,
+                                 libpng, isal, fast (isal 1 at every size) or small
+                                 (libdeflate 12: the smallest files, slowly); see
+                                 docs/png-encoders.md
+          --png-level L          the encoder's level: libdeflate 0–12 (default 1), libpng 0–9
+                                 (default 7), isal 0–3 (default 1); with auto (or alone), a
+                                 libdeflate level; not with fast or small
         """
 
     /// The encoder the options name, the level's range and default being the encoder's; with

@@ -50,8 +50,8 @@ struct CLITests {
         }
     }
 
-    /// Every --png-encoder writes the pixels and tEXt the default (libdeflate 1) does; the job
-    /// file's "pngEncoder" reaches batch's frames too.
+    /// Every --png-encoder writes the pixels and tEXt the default (auto: isal 1 at this size) does;
+    /// the job file's "pngEncoder" reaches batch's frames too.
     @Test func pngEncodersWriteTheSameFramesFromRenderAndBatch() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -64,10 +64,10 @@ struct CLITests {
         let reference = try frame([])
         let pixels = try PNGCodec.decode(reference)
         let text = try PNGCodec.textChunks(reference)
-        let byDefault = try reference == PNGEncoder.libdeflate(level: 1).encode(pixels, text: text)
-        #expect(byDefault, "the default is libdeflate at level 1, unfiltered")
+        let byDefault = try reference == PNGEncoder.isal(level: 1).encode(pixels, text: text)
+        #expect(byDefault, "the default is auto: isal at level 1, unfiltered, for an 84 px frame")
         for encoder in [["--png-encoder", "libpng"], ["--png-encoder", "isal", "--png-level", "3"], ["--png-encoder", "libdeflate", "--png-level", "12"],
-                        ["--png-encoder", "fast"], ["--png-encoder", "small"]] {
+                        ["--png-encoder", "libdeflate"], ["--png-encoder", "small"]] {
             let data = try frame(encoder)
             let differs = data != reference
             #expect(differs, "\(encoder) wrote libpng's bytes")
@@ -107,17 +107,14 @@ struct CLITests {
         #expect(try data == PNGEncoder.default.encode(image, text: text))
         (data, image, text) = try file("s.png")
         #expect(try data == PNGEncoder.libdeflate(level: 12).encode(image, text: text), "a sheet is small by default")
-        // The job's level goes to frames; a sheet keeps `small` until the job names an encoder.
-        #expect(try run("\"pngLevel\": 4,", frames).status == 0)
-        (data, image, text) = try file("f_1.png")
-        #expect(try data == PNGEncoder.libdeflate(level: 4).encode(image, text: text))
-        (data, image, text) = try file("s.png")
-        #expect(try data == PNGEncoder.libdeflate(level: 12).encode(image, text: text))
+        // The job's encoder and level go to frames and sheets alike.
         #expect(try run("\"pngEncoder\": \"libpng\", \"pngLevel\": 2,", frames).status == 0)
+        (data, image, text) = try file("f_1.png")
+        #expect(try data == PNGEncoder.libpng(level: 2).encode(image, text: text))
         (data, image, text) = try file("s.png")
         #expect(try data == PNGEncoder.libpng(level: 2).encode(image, text: text))
         // An output's own encoder wins, without the job's level.
-        #expect(try run("\"pngLevel\": 9,", "{\"type\": \"png\", \"pattern\": \"f_%d.png\", \"encoder\": \"fast\"}, "
+        #expect(try run("\"pngEncoder\": \"libdeflate\", \"pngLevel\": 9,", "{\"type\": \"png\", \"pattern\": \"f_%d.png\", \"encoder\": \"fast\"}, "
                         + "{\"type\": \"sheet\", \"path\": \"s.png\", \"encoder\": \"isal\", \"level\": 0}").status == 0)
         (data, image, text) = try file("f_1.png")
         #expect(try data == PNGEncoder.isal(level: 1).encode(image, text: text))
@@ -125,11 +122,11 @@ struct CLITests {
         #expect(try data == PNGEncoder.isal(level: 0).encode(image))
         // Mistakes: one line each, naming the key, the value and what is allowed.
         for (top, outputs, message) in [
-            ("\"pngEncoder\": \"zopfli\",", frames, "unknown pngEncoder \"zopfli\" (known: libpng, libdeflate, isal, fast, small)"),
+            ("\"pngEncoder\": \"zopfli\",", frames, "unknown pngEncoder \"zopfli\" (known: auto, libpng, libdeflate, isal, fast, small)"),
             ("\"pngEncoder\": \"small\", \"pngLevel\": 3,", frames, "invalid pngLevel 3: no level with 'small', which is libdeflate at level 12"),
             ("", "{\"type\": \"png\", \"encoder\": \"isal\", \"level\": 7}", "invalid level 7: an integer in [0, 3] for isal"),
             ("", "{\"type\": \"sheet\", \"level\": 2}", "invalid level 2: no level with 'small'"),
-            ("", "{\"type\": \"png\", \"level\": \"max\"}", "\"level\" must be an integer in [0, 12], not a string"),
+            ("\"pngEncoder\": \"libdeflate\",", "{\"type\": \"png\", \"level\": \"max\"}", "\"level\" must be an integer in [0, 12], not a string"),
         ] {
             let result = try run(top, outputs)
             #expect(result.status == 65 && result.stderr.contains(message), "\(top) \(outputs): \(result.stderr)")
@@ -174,9 +171,10 @@ struct CLITests {
         (["render", "wave-ball", "-o", "X", "--fsp", "3"], "did you mean '--fps'"),
         (["render", "wave-ball", "-o", "X", "--set", "size=20000"], "20000 px"),
         (["render", "wave-ball", "-o", "X", "--scale", "60"], "18000 px"),
-        (["render", "wave-ball", "-o", "X", "--png-encoder", "zlib"], "invalid --png-encoder 'zlib': one of libpng, libdeflate, isal"),
+        (["render", "wave-ball", "-o", "X", "--png-encoder", "zlib"], "invalid --png-encoder 'zlib': one of auto, libpng, libdeflate, isal, fast, small"),
         (["render", "wave-ball", "-o", "X", "--png-encoder", "isal", "--png-level", "4"], "invalid --png-level '4': an integer in [0, 3]"),
-        (["render", "wave-ball", "-o", "X", "--png-level", "13"], "invalid --png-level '13': an integer in [0, 12]"),
+        (["render", "wave-ball", "-o", "X", "--png-encoder", "libdeflate", "--png-level", "13"], "invalid --png-level '13': an integer in [0, 12]"),
+        (["render", "wave-ball", "-o", "X", "--png-level", "-1"], "invalid --png-level '-1': an integer in [0, 12]"),
         (["render", "wave-ball", "-o", "X", "--png-encoder", "fast", "--png-level", "1"], "invalid --png-level '1': no level with 'fast'"),
         (["render", "wave-ball"], "-o DIR"),
         (["rendr"], "did you mean 'render'"),

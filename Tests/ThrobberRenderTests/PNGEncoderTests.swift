@@ -187,7 +187,9 @@ struct PNGEncoderTests {
         #expect(try PNGEncoder(name: "libpng") == .libpng(level: defaultPNGLevel))
         #expect(PNGEncoder.standard == .libpng(level: 7))
         #expect(try PNGEncoder(name: "libdeflate") == .libdeflate(level: 1))
-        #expect(PNGEncoder.default == .libdeflate(level: 1))
+        #expect(PNGEncoder.default == .automatic && PNGEncoder.automatic.name == "auto" && PNGEncoder.automatic.level == 1)
+        #expect(PNGEncoder.automaticChoice(width: 256, height: 100) == .isal(level: 1))
+        #expect(PNGEncoder.automaticChoice(width: 100, height: 257) == .libdeflate(level: 1))
         #expect(try PNGEncoder(name: "isal", level: 3, filter: .up) == .isal(level: 3, filter: .up))
         #expect(try PNGEncoder(name: "isal").level == 1)
         #expect(PNGEncoder.libpng(level: 7).filter == .unfiltered && PNGRowFilter.unfiltered.rawValue == "none")
@@ -196,7 +198,7 @@ struct PNGEncoderTests {
         // Named settings stand for an encoder at a level, and fix it.
         #expect(try PNGEncoder(name: "fast") == .isal(level: 1))
         #expect(try PNGEncoder(name: "small") == .libdeflate(level: 12))
-        #expect(PNGEncoder.names == ["libpng", "libdeflate", "isal", "fast", "small"])
+        #expect(PNGEncoder.names == ["auto", "libpng", "libdeflate", "isal", "fast", "small"])
         let error = try #require(throws: ThrobberError.self) {
             try PNGEncoder(name: "small", level: 3, nameField: "--png-encoder", levelField: "--png-level")
         }
@@ -216,7 +218,7 @@ struct PNGEncoderTests {
     @Test func unknownNamesAreUsageErrorsNamingTheKnownOnes() throws {
         let error = try #require(throws: ThrobberError.self) { try PNGEncoder(name: "libdeflat", nameField: "pngEncoder") }
         #expect(error.exitCode == .usage)
-        #expect(error.message == "invalid pngEncoder 'libdeflat': one of libpng, libdeflate, isal, fast, small; did you mean 'libdeflate'?")
+        #expect(error.message == "invalid pngEncoder 'libdeflat': one of auto, libpng, libdeflate, isal, fast, small; did you mean 'libdeflate'?")
     }
 
     /// A case built directly with a level out of range is refused when it encodes, not passed on.

@@ -30,18 +30,20 @@ struct JobFileTests {
         }
         let scene = "\"renders\": [{\"scene\": \"ring\""
         #expect(png(try load("{\"pngEncoder\": \"libdeflate\", \(scene)}]}")).map { "\($0.0) \($0.1)" } == "libdeflate 1")
-        #expect(png(try load("{\(scene)}]}")).map { "\($0.0) \($0.1)" } == "libdeflate 1")
+        #expect(png(try load("{\(scene)}]}")).map { "\($0.0) \($0.1)" } == "auto 1")
         #expect(png(try load("{\"pngEncoder\": \"fast\", \(scene)}]}")).map { "\($0.0) \($0.1)" } == "isal 1")
         #expect(png(try load("{\"pngEncoder\": \"libpng\", \(scene)}]}")).map { "\($0.0) \($0.1)" } == "libpng 7")
         #expect(png(try load("{\"pngEncoder\": \"isal\", \(scene)}]}")).map { "\($0.0) \($0.1)" } == "isal 1")
         #expect(png(try load("{\"pngEncoder\": \"libdeflate\", \"pngLevel\": 12, \(scene)}]}")).map { "\($0.0) \($0.1)" } == "libdeflate 12")
         let two = try load("{\"pngEncoder\": \"libdeflate\", \(scene), \"outputs\": [{\"type\": \"png\", \"pattern\": \"a_%05d.png\", \"level\": 11}, {\"type\": \"png\", \"pattern\": \"b_%05d.png\"}]}]}")
         #expect(png(two, 0).map { "\($0.0) \($0.1)" } == "libdeflate 11" && png(two, 1).map { "\($0.0) \($0.1)" } == "libdeflate 1")
-        expectError("{\"pngLevel\": 13, \(scene)}]}", [":1:14:", "invalid pngLevel 13: an integer in [0, 12] for libdeflate"])
+        expectError("{\"pngLevel\": 13, \(scene)}]}", [":1:14:", "invalid pngLevel 13: an integer in [0, 12] for auto"])
+        #expect(png(try load("{\"pngLevel\": 3, \(scene)}]}")).map { "\($0.0) \($0.1)" } == "libdeflate 3", "a level alone is libdeflate's")
+        expectError("{\"pngEncoder\": \"libdeflate\", \"pngLevel\": 13, \(scene)}]}", ["invalid pngLevel 13: an integer in [0, 12] for libdeflate"])
         expectError("{\"pngEncoder\": \"fast\", \"pngLevel\": 1, \(scene)}]}", ["invalid pngLevel 1: no level with 'fast', which is isal at level 1"])
         expectError("{\"pngEncoder\": \"isal\", \"pngLevel\": 4, \(scene)}]}", ["invalid pngLevel 4: an integer in [0, 3]"])
         expectError("{\"pngEncoder\": \"isal\", \(scene), \"outputs\": [{\"type\": \"png\", \"level\": 7}]}]}", ["invalid level 7: an integer in [0, 3]"])
-        expectError("{\"pngEncoder\": \"libdeflat\", \(scene)}]}", [":1:16:", "unknown pngEncoder \"libdeflat\"; did you mean \"libdeflate\"? (known: libpng, libdeflate, isal, fast, small)"])
+        expectError("{\"pngEncoder\": \"libdeflat\", \(scene)}]}", [":1:16:", "unknown pngEncoder \"libdeflat\"; did you mean \"libdeflate\"? (known: auto, libpng, libdeflate, isal, fast, small)"])
         expectError("{\"pngEncoder\": 3, \(scene)}]}", ["\"pngEncoder\" must be a string"])
     }
 
@@ -89,7 +91,7 @@ struct JobFileTests {
             return
         }
         #expect(pattern.path(name: "activity", scene: "activity", scale: 2, frame: 7) == "/out/activity@2x_00007.png")
-        #expect(encoder == PNGEncoderCatalog.defaultName && level == 1)
+        #expect(encoder == "auto" && level == 1)
         #expect(job.digest.count == 64)
     }
 

@@ -333,7 +333,8 @@ struct JobReader {
         guard value == value.rounded(), let level = Int(exactly: value), levels.contains(level) else {
             throw refuse(.levelOutOfRange(levels), at: levelMember, shown(levelMember))
         }
-        return (text, level)
+        // With a level, auto is libdeflate at that level.
+        return (text == PNGEncoderCatalog.automatic ? "libdeflate" : text, level)
     }
 
     /// A member's value as the user wrote it, for an error line.

@@ -11,6 +11,21 @@ public enum PNGEncoderCatalog {
     /// The encoders, by the names `--png-encoder` and the job file's `"pngEncoder"` take.
     public static let encoders = ["libpng", "libdeflate", "isal"]
 
+    /// `auto`, the default: for each frame, the fastest setting of the sweep whose files are no
+    /// larger than libpng's at its own defaults (zlib 6, adaptive row filters) for frames of
+    /// that size — ISA-L igzip level 1 up to ``automaticLargestFastSide`` px a side (0.83–0.95×
+    /// libpng's size there, 9–12× faster than libdeflate 1), libdeflate level 1 above (isal 1
+    /// is 1.04× at 384 px and 1.4× at 1024 px; libdeflate 1 0.80–0.92× at every size).
+    public static let automatic = "auto"
+
+    /// The longest side, in px, that `auto` writes with isal 1.
+    public static let automaticLargestFastSide = 256
+
+    /// The encoder and level `auto` writes a `width` × `height` px frame with.
+    public static func automaticChoice(width: Int, height: Int) -> (encoder: String, level: Int) {
+        max(width, height) <= automaticLargestFastSide ? ("isal", 1) : ("libdeflate", 1)
+    }
+
     /// A name that stands for one encoder at one level (its row filter is the encoder's default).
     public struct NamedSetting: Sendable {
         public let name: String
@@ -29,13 +44,12 @@ public enum PNGEncoderCatalog {
         NamedSetting(name: "small", encoder: "libdeflate", level: 12, purpose: "the smallest files, slowly"),
     ]
 
-    /// Every name `--png-encoder` and `"pngEncoder"` take: the encoders, then the named settings.
-    public static let names = encoders + namedSettings.map(\.name)
+    /// Every name `--png-encoder` and `"pngEncoder"` take: `auto`, the encoders, then the named
+    /// settings.
+    public static let names = [automatic] + encoders + namedSettings.map(\.name)
 
-    /// The encoder frames are written with unless a user says otherwise: libdeflate at its
-    /// ``defaultLevel(for:)``, 1 — the fastest setting of the sweep whose files are no larger than
-    /// libpng's at its own defaults (zlib 6, adaptive row filters) at every size.
-    public static let defaultName = "libdeflate"
+    /// The encoder frames are written with unless a user says otherwise: ``automatic``.
+    public static let defaultName = automatic
 
     /// What sheets and previews are written with unless a user says otherwise: a sheet is one
     /// file, written once and shipped, so its size matters more than its time.
@@ -45,9 +59,11 @@ public enum PNGEncoderCatalog {
     public static func namedSetting(_ name: String) -> NamedSetting? { namedSettings.first { $0.name == name } }
 
     /// The levels an encoder accepts, or nil for an unknown name or a named setting: libpng
-    /// (zlib) 0–9, libdeflate 0–12, isal (ISA-L igzip) 0–3.
+    /// (zlib) 0–9, libdeflate 0–12, isal (ISA-L igzip) 0–3; `auto` 0–12: a level given with
+    /// `auto` (or with no encoder named) is libdeflate's.
     public static func levels(for name: String) -> ClosedRange<Int>? {
         switch name {
+        case automatic: 0...12
         case "libpng": 0...9
         case "libdeflate": 0...12
         case "isal": 0...3
@@ -56,11 +72,12 @@ public enum PNGEncoderCatalog {
     }
 
     /// An encoder's level when none is given, or a named setting's level: libpng
-    /// ``defaultPNGLevel``; libdeflate 1 (the default's level, see ``defaultName``); isal 1,
-    /// igzip's fast level (level 0 writes ~30 % larger files for little gain).
+    /// ``defaultPNGLevel``; libdeflate 1 (what `auto` uses for large frames); isal 1, igzip's
+    /// fast level (level 0 writes ~20–90 % larger files for little gain).
     public static func defaultLevel(for name: String) -> Int? {
         if let named = namedSetting(name) { return named.level }
         switch name {
+        case automatic: return 1
         case "libpng": return defaultPNGLevel
         case "libdeflate": return 1
         case "isal": return 1
@@ -97,6 +114,10 @@ public enum PNGEncoderCatalog {
             return .success((named.encoder, named.level))
         }
         guard let levels = levels(for: name), let fallback = defaultLevel(for: name) else { return .failure(.unknownName) }
+        // auto chooses per frame size only when no level is given; a level is libdeflate's.
+        if name == automatic, let level {
+            return levels.contains(level) ? .success(("libdeflate", level)) : .failure(.levelOutOfRange(levels))
+        }
         let level = level ?? fallback
         guard levels.contains(level) else { return .failure(.levelOutOfRange(levels)) }
         return .success((name, level))

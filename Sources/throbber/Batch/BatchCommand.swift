@@ -241,7 +241,7 @@ final class BatchRun {
             // The job file checked each encoder's name and level; PNGEncoder checks them again.
             let pngOutputs = try clip.outputs.compactMap { output -> (FramePattern, PNGEncoder)? in
                 guard case .png(let pattern, let encoder, let level) = output else { return nil }
-                return (pattern, try PNGEncoder(name: encoder, level: level, nameField: "pngEncoder", levelField: "level"))
+                return (pattern, try PNGEncoder(resolved: encoder, level: level, nameField: "pngEncoder", levelField: "level"))
             }
             // Ordered outputs: with --skip-existing an output whose files all exist is kept as it is.
             var sinkOutputs: [Output] = []

@@ -20,7 +20,7 @@ func makeSink(_ output: Output, clip: Clip, width: Int, height: Int) throws -> O
     case .png: preconditionFailure("PNG frames are not an ordered output")
     case .sheet(let path, let json, let columns, let encoder, let level):
         return SheetSink(path: path, json: json, columns: columns, clip: clip, width: width, height: height,
-                         encoder: try PNGEncoder(name: encoder, level: level, nameField: "encoder", levelField: "level"))
+                         encoder: try PNGEncoder(resolved: encoder, level: level, nameField: "encoder", levelField: "level"))
     case .rgba(let path):
         return RawStreamSink(file: try StreamFile(path: path), clip: clip, type: "rgba") { image in image.pixels }
     case .y4m(let path, let alpha):
