@@ -178,7 +178,18 @@ struct LimitsTests {
         close(fds[1])
         defer { close(fds[0]) }
         #expect(try Job.readInput("/proc/self/fd/\(fds[0])", what: "job file") == text)
-        #expect(Job.isStream("/dev/fd/63") && Job.isStream("/proc/self/fd/3") && !Job.isStream("/tmp/job.json"))
+        #expect(Job.isStream("/proc/self/fd/\(fds[0])") && Job.isStream("/dev/null"))
+        // A job file is a file wherever it is: in /dev/shm (tmpfs) too, not a stream.
+        let file = directory.appendingPathComponent("job.json")
+        try Data(text).write(to: file)
+        #expect(!Job.isStream(file.path))
+        if FileManager.default.isWritableFile(atPath: "/dev/shm") {
+            let shm = "/dev/shm/throbber-job-\(UUID().uuidString).json"
+            try Data(text).write(to: URL(fileURLWithPath: shm))
+            defer { unlink(shm) }
+            #expect(!Job.isStream(shm))
+            #expect(Job.manifestStem(forJobAt: shm).hasPrefix("/dev/shm/"))
+        }
     }
 
     @Test func manifestsAreCheckedFieldByField() throws {

@@ -28,10 +28,10 @@ scale=$("$python" -c "print('%.7f' % ($size / 300 - 0.5e-7))")
 
 declare -A names=(
     [peer]="pycairo script, $(nproc) processes, cairo's PNG writer"
-    [auto]="throbber render (default: --backend auto)"
+    [auto]="throbber render (defaults: --backend auto, --png-encoder auto)"
     [gl]="throbber render --backend gl (OSMesa)"
-    [libdeflate]="throbber render --png-encoder libdeflate (level 6)"
-    [isal]="throbber render --png-encoder isal (level 1)"
+    [libpng]="throbber render --png-encoder libpng (level 7, the earlier default)"
+    [fast]="throbber render --png-encoder fast (isal 1)"
 )
 run() {  # program → seconds, files, bytes
     local dir="$work/$1"
@@ -42,7 +42,7 @@ run() {  # program → seconds, files, bytes
         peer) "$python" bench/peers/cairo_wave_ball.py "$dir" --frames "$frames" --size "$size" ;;
         auto) "$throbber" render wave-ball --frames "$frames" --scale "$scale" -o "$dir" -q ;;
         gl) "$throbber" render wave-ball --frames "$frames" --scale "$scale" --backend gl -o "$dir" -q ;;
-        libdeflate|isal) "$throbber" render wave-ball --frames "$frames" --scale "$scale" --png-encoder "$1" -o "$dir" -q ;;
+        libpng|fast) "$throbber" render wave-ball --frames "$frames" --scale "$scale" --png-encoder "$1" -o "$dir" -q ;;
     esac
     end=$(date +%s.%N)
     local count bytes
@@ -53,7 +53,7 @@ run() {  # program → seconds, files, bytes
 }
 declare -A times=() sizes=()
 for round in $(seq 1 "$rounds"); do
-    for program in peer auto gl libdeflate isal; do
+    for program in peer auto gl libpng fast; do
         read -r seconds bytes < <(run "$program")
         times[$program]+="$seconds "
         sizes[$program]=$bytes
@@ -67,7 +67,7 @@ echo "$frames wave-ball frames of ${size}×${size} px as PNG files, median of $r
 echo
 echo "| what | seconds | frames/s | KB on disk | frames/s ÷ peer's |"
 echo "|---|---:|---:|---:|---:|"
-for program in peer auto gl libdeflate isal; do
+for program in peer auto gl libpng fast; do
     t=$(echo "${times[$program]}" | median)
     printf '| %s | %.2f | %.0f | %d | %.2f |\n' "${names[$program]}" "$t" "$(echo "$frames / $t" | bc -l)" \
         "$(( ${sizes[$program]} / 1024 ))" "$(echo "$peer / $t" | bc -l)"

@@ -115,11 +115,13 @@ extension Job {
         return URL(fileURLWithPath: path).deletingPathExtension().path
     }
 
-    /// Whether `path` names a process's pipe, such as the `/dev/fd/63` of `<(echo …)` or
-    /// `/dev/stdin`, whose directory cannot hold the files a job writes beside it.
+    /// Whether `path` is read as a stream (a pipe such as `<(echo …)`, a device) rather than a
+    /// file in a directory of its own: by what it is, not where — a job in /dev/shm (tmpfs) is a
+    /// file like any other.
     static func isStream(_ path: String) -> Bool {
-        let directory = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
-        return directory == "/dev" || directory.hasPrefix("/dev/") || directory == "/proc" || directory.hasPrefix("/proc/")
+        var status = stat()
+        guard stat(path, &status) == 0 else { return true }
+        return (status.st_mode & S_IFMT) != S_IFREG
     }
 
     /// The largest job file read, in bytes: far more than any job needs, and it bounds the
