@@ -82,6 +82,8 @@ enum RenderCommand: Subcommand {
         let chunk = renderer.framesPerCall(width: width, height: height)
         let perJob = framesPerJob(width: width, height: height)
         let text = FrameText(scene)
+        // The CPU renderer: each encode job draws, encodes and writes its own frames.
+        let workers = renderer.frameWorkers()
         var submitted = 0
         // From here a signal stops the loop between frames: the frames in flight are finished
         // (each file appears whole) and the command exits 130.
@@ -102,8 +104,7 @@ enum RenderCommand: Subcommand {
                     }
                     submitted += frames.count
                 }
-                if let workers = renderer.frameWorkers() {
-                    // The CPU renderer: each job draws, encodes and writes its own frames.
+                if let workers {
                     for first in stride(from: 0, to: files.count, by: perJob) {
                         if pool.error != nil || interrupts.signal != nil { break }
                         let indices = first..<min(files.count, first + perJob)
@@ -120,7 +121,7 @@ enum RenderCommand: Subcommand {
                         submitted += indices.count
                     }
                 }
-                chunks: for first in stride(from: 0, to: renderer.frameWorkers() == nil ? files.count : 0, by: chunk) {
+                chunks: for first in stride(from: 0, to: workers == nil ? files.count : 0, by: chunk) {
                     if interrupts.signal != nil { break chunks }
                     let indices = first..<min(files.count, first + chunk)
                     let times = indices.map { start + Double($0) / fps }

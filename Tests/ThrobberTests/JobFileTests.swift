@@ -143,6 +143,17 @@ struct JobFileTests {
             }
             #expect(union.count == all.count)
             #expect(Set(union.map { "\($0.clip):\($0.frames)" }) == Set(all.map { "\($0.clip):\($0.frames)" }))
+            // Runs are the same frames in the same order, neighbours merged.
+            for index in 0..<count {
+                let plan = ShardPlan(index: index, count: count, mode: mode)
+                let runs = plan.runs(of: job)
+                #expect(runs.flatMap { run in run.frames.map { "\(run.clip):\($0)" } }
+                        == plan.units(of: job).flatMap { unit in unit.frames.map { "\(unit.clip):\($0)" } })
+                for (a, b) in zip(runs, runs.dropFirst()) {
+                    #expect(!(a.clip == b.clip && a.frames.upperBound == b.frames.lowerBound), "\(a) and \(b) should be one run")
+                }
+                if mode == .contiguous && count == 1 { #expect(runs.map(\.frames.count) == [10, 7, 5]) }
+            }
         }
         if count == 2 {
             let first = ShardPlan(index: 0, count: 2, mode: .contiguous).units(of: job)

@@ -39,6 +39,21 @@ public struct ShardPlan: Sendable {
         }
     }
 
+    /// The shard's units with neighbours merged: consecutive frames of one clip become one unit,
+    /// so a run renders them as one stream (a renderer keeps what frames share, a GL backend
+    /// draws a stack at once) instead of one frame at a time. The same frames, in the same order.
+    public func runs(of job: Job) -> [WorkUnit] {
+        var runs: [WorkUnit] = []
+        for unit in units(of: job) {
+            if let last = runs.last, last.clip == unit.clip, last.frames.upperBound == unit.frames.lowerBound {
+                runs[runs.count - 1].frames = last.frames.lowerBound..<unit.frames.upperBound
+            } else {
+                runs.append(unit)
+            }
+        }
+        return runs
+    }
+
     /// The units this shard renders. Contiguous shards split the job's frames into N runs of
     /// about equal length (a unit goes where its first frame falls).
     public func units(of job: Job) -> [WorkUnit] {

@@ -109,7 +109,7 @@ final class BatchRun {
          manifestPath: String, manifestSource: OutputClaims.Source = .job, progress: Bool, quiet: Bool) throws {
         self.job = job
         self.shard = shard
-        units = shard.units(of: job)
+        units = shard.runs(of: job)
         self.backend = backend
         self.device = device
         self.overwrite = overwrite
