@@ -398,8 +398,9 @@ final class BatchRun {
         }
     }
 
-    /// How many threads the CPU renderer gets in the pipeline, where the encoders already keep
-    /// every core busy: what matters there is the CPU time a frame costs, and one thread spends
+    /// How many threads the CPU renderer gets in the pipeline when this thread renders (a clip
+    /// with sheets, streams or videos, which take frames in order; PNG-only clips are drawn
+    /// inside the encode jobs instead), where the encoders already keep every core busy: what matters there is the CPU time a frame costs, and one thread spends
     /// less of it than several (no hand-offs between them). One render thread keeps up with
     /// about sixteen encoders (a frame renders in ~6 % of its encoding time at 512×512, level 7),
     /// so a thread is added per eight encoding threads.

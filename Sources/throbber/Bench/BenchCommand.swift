@@ -13,7 +13,7 @@ enum BenchCommand: Subcommand {
         Times each stage per scene × size × backend — render (until the driver is done), readback,
         frame (render + readback), PNG encode, SHA-256 of the PNG file as the manifest records
         it (hash; beside it the SHA-256 of the pixels, for comparison), write, and the
-        end-to-end pipeline (render on one thread, encode + hash + write on every core) — with
+        end-to-end pipeline (`batch`: render, encode, hash and write on every core) — with
         min/median/max ms per frame, frames/s, Mpix/s and the process's CPU time per frame (every
         thread, user + system). Ceilings measured in the same run put a ratio beside each figure:
         memory copy of a frame (readback), GL clear + readback (frame), libpng encoding on all
