@@ -84,6 +84,7 @@ enum RenderCommand: Subcommand {
         let text = FrameText(scene)
         // The CPU renderer: each encode job draws, encodes and writes its own frames.
         let workers = renderer.frameWorkers()
+        let paths = files.map(\.path)
         var submitted = 0
         // From here a signal stops the loop between frames: the frames in flight are finished
         // (each file appears whole) and the command exits 130.
@@ -113,7 +114,7 @@ enum RenderCommand: Subcommand {
                                 for index in indices {
                                     let t = start + Double(index) / fps
                                     let image = cpu.render(scene.drawList(at: t), threads: 1)
-                                    try AtomicFile.write(try encoder.encode(image, text: text.chunks(t: t)), to: files[index],
+                                    try AtomicFile.write(try encoder.encode(image, text: text.chunks(t: t)), toPath: paths[index],
                                                          overwrite: overwrite)
                                 }
                             }

@@ -13,30 +13,38 @@ public enum AtomicFile {
     ///   cannot be created; `ioError` (naming the path and the system's reason) when writing fails,
     ///   for example on a full disk.
     public static func write(_ data: Data, to url: URL, overwrite: Bool) throws {
-        let directory = url.deletingLastPathComponent().path
+        try write(data, toPath: url.path, overwrite: overwrite)
+    }
+
+    /// Writes `data` to the file at `path` atomically, as ``write(_:to:overwrite:)`` does (without
+    /// making a URL of the path: a batch writes thousands of small files a second).
+    public static func write(_ data: Data, toPath path: String, overwrite: Bool) throws {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         // A new file first, with no look at the path beforehand (a frame's files are new, and
         // an lstat each is measurable on 64×64 frames): link(2) refuses a name that exists.
         var exists = false
         if !overwrite {
-            switch try writeUnnamed(data, directory: directory, path: url.path) {
+            switch try writeUnnamed(data, directory: directory, path: path) {
             case .written: return
             case .exists: exists = true
             case .unsupported: break
             }
         }
         // Something is there, or there was no trying: a device or FIFO is written into.
-        if try writeIntoSpecialFile(url.path, { fd in writeAll(data, to: fd) }) { return }
-        if exists { throw ThrobberError("\(url.path) exists; pass --overwrite to replace it", exitCode: .cannotCreate) }
-        let temporary = "\(directory)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let (fd, token) = try createTemporary(temporary, for: url.path)
+        if try writeIntoSpecialFile(path, { fd in writeAll(data, to: fd) }) { return }
+        if exists { throw ThrobberError("\(path) exists; pass --overwrite to replace it", exitCode: .cannotCreate) }
+        let temporary = "\(directory)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let (fd, token) = try createTemporary(temporary, for: path)
         defer { InFlightFiles.shared.finished(token) }
         var failure = writeAll(data, to: fd)
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
-            throw ThrobberError("cannot write \(url.path): \(String(cString: strerror(failure)))", exitCode: .ioError)
+            throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", exitCode: .ioError)
         }
-        try place(temporary, at: url.path, overwrite: overwrite)
+        try place(temporary, at: path, overwrite: overwrite)
     }
 
     /// Creates the named temporary file `temporary` for the output `path`, registered with

@@ -289,7 +289,7 @@ final class BatchRun {
                         return (data, PixelDigest.sha256Hex(data))
                     }()
                     encoded[encoder] = png
-                    try AtomicFile.write(png.data, to: URL(fileURLWithPath: file), overwrite: overwrite)
+                    try AtomicFile.write(png.data, toPath: file, overwrite: overwrite)
                     records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
                                                height: image.height, sha256: png.digest))
                 }
