@@ -201,4 +201,11 @@ final class CPUFrameWorkers: @unchecked Sendable {
         }
         return try body(renderer)
     }
+
+    /// Draws each item's frame on this thread, in order, with one renderer, and hands it on.
+    func renderEach<Item>(_ items: [Item], drawList: (Item) -> DrawList, _ body: (Item, Image) throws -> Void) throws {
+        try with { cpu in
+            for item in items { try body(item, cpu.render(drawList(item), threads: 1)) }
+        }
+    }
 }

@@ -82,9 +82,12 @@ enum RenderCommand: Subcommand {
         let chunk = renderer.framesPerCall(width: width, height: height)
         let perJob = framesPerJob(width: width, height: height)
         let text = FrameText(scene)
-        // The CPU renderer: each encode job draws, encodes and writes its own frames.
-        let workers = renderer.frameWorkers()
         let paths = files.map(\.path)
+        let time: @Sendable (Int) -> Double = { start + Double($0) / fps }
+        /// Encodes frame `index` and writes its file.
+        let writeFrame: @Sendable (Int, Image) throws -> Void = { index, image in
+            try AtomicFile.write(try encoder.encode(image, text: text.chunks(t: time(index))), toPath: paths[index], overwrite: overwrite)
+        }
         var submitted = 0
         // From here a signal stops the loop between frames: the frames in flight are finished
         // (each file appears whole) and the command exits 130.
@@ -92,48 +95,40 @@ enum RenderCommand: Subcommand {
         var loopError: Error?
         interrupts.whileFinishing {
             do {
-                var group: [(URL, Double, Image)] = []
-                func submitGroup() {
-                    let frames = group
-                    group = []
-                    guard !frames.isEmpty else { return }
-                    pool.submit {
-                        for (file, t, image) in frames {
-                            let data = try encoder.encode(image, text: text.chunks(t: t))
-                            try AtomicFile.write(data, to: file, overwrite: overwrite)
-                        }
-                    }
-                    submitted += frames.count
-                }
-                if let workers {
+                if let workers = renderer.frameWorkers() {
+                    // The CPU renderer: each encode job draws, encodes and writes its own frames.
                     for first in stride(from: 0, to: files.count, by: perJob) {
                         if pool.error != nil || interrupts.signal != nil { break }
-                        let indices = first..<min(files.count, first + perJob)
+                        let indices = Array(first..<min(files.count, first + perJob))
                         pool.submit {
-                            try workers.with { cpu in
-                                for index in indices {
-                                    let t = start + Double(index) / fps
-                                    let image = cpu.render(scene.drawList(at: t), threads: 1)
-                                    try AtomicFile.write(try encoder.encode(image, text: text.chunks(t: t)), toPath: paths[index],
-                                                         overwrite: overwrite)
-                                }
-                            }
+                            try workers.renderEach(indices, drawList: { scene.drawList(at: time($0)) }, writeFrame)
                         }
                         submitted += indices.count
                     }
-                }
-                chunks: for first in stride(from: 0, to: workers == nil ? files.count : 0, by: chunk) {
-                    if interrupts.signal != nil { break chunks }
-                    let indices = first..<min(files.count, first + chunk)
-                    let times = indices.map { start + Double($0) / fps }
-                    let images = try renderer.render(times.map { scene.drawList(at: $0) })
-                    for (index, (t, image)) in zip(indices, zip(times, images)) {
-                        if pool.error != nil || interrupts.signal != nil { break chunks }
-                        group.append((files[index], t, image))
-                        if group.count >= perJob { submitGroup() }
+                } else {
+                    // GL: this thread renders stacks of frames; jobs encode and write them.
+                    var group: [(Int, Image)] = []
+                    func submitGroup() {
+                        let frames = group
+                        group = []
+                        guard !frames.isEmpty else { return }
+                        pool.submit {
+                            for (index, image) in frames { try writeFrame(index, image) }
+                        }
+                        submitted += frames.count
                     }
+                    chunks: for first in stride(from: 0, to: files.count, by: chunk) {
+                        if interrupts.signal != nil { break chunks }
+                        let indices = first..<min(files.count, first + chunk)
+                        let images = try renderer.render(indices.map { scene.drawList(at: time($0)) })
+                        for (index, image) in zip(indices, images) {
+                            if pool.error != nil || interrupts.signal != nil { break chunks }
+                            group.append((index, image))
+                            if group.count >= perJob { submitGroup() }
+                        }
+                    }
+                    if pool.error == nil && interrupts.signal == nil { submitGroup() }
                 }
-                if pool.error == nil && interrupts.signal == nil { submitGroup() }
             } catch {
                 loopError = error
             }

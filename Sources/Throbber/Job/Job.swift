@@ -312,31 +312,30 @@ struct JobReader {
         let nameMember = name ?? inherited.name
         let levelMember = level ?? (name == nil && (inherited.name != nil || fallback == PNGEncoderCatalog.defaultName) ? inherited.level : nil)
         let text = try string(nameMember) ?? fallback
-        func refuse(_ refusal: PNGEncoderCatalog.Refusal, at member: JSONNode.Member, _ value: String) -> ThrobberError {
-            fail(member.value, "invalid \(member.key) \(value): " + PNGEncoderCatalog.allowed(refusal, name: text))
+        var level: Int?
+        if let levelMember {
+            if case .number(let value, _) = levelMember.value.value {
+                // A fraction is no level: Int.min lies outside every range, so resolve refuses it.
+                level = Int(exactly: value) ?? Int.min
+            } else if let levels = PNGEncoderCatalog.levels(for: text) {
+                throw fail(levelMember.value, "\"\(levelMember.key)\" must be an integer in [\(levels.lowerBound), \(levels.upperBound)], "
+                           + "not \(levelMember.value.typeName)")
+            } else {
+                level = Int.min // an unknown name or a named setting: resolve says why
+            }
         }
-        if PNGEncoderCatalog.levels(for: text) == nil && PNGEncoderCatalog.namedSetting(text) == nil {
+        switch PNGEncoderCatalog.resolve(text, level: level) {
+        case .success(let setting):
+            return setting
+        case .failure(.unknownName):
             // Only a name the user wrote can be unknown (the fallbacks are known names).
             let names = PNGEncoderCatalog.names
             var message = "unknown \(nameMember!.key) \"\(ThrobberError.echoed(text))\""
             if let nearest = nearestName(to: text, in: names) { message += "; did you mean \"\(nearest)\"?" }
             throw fail(nameMember!.value, message + " (known: \(names.joined(separator: ", ")))")
+        case .failure(let refusal):
+            throw fail(levelMember!.value, "invalid \(levelMember!.key) \(shown(levelMember!)): " + PNGEncoderCatalog.allowed(refusal, name: text))
         }
-        if let named = PNGEncoderCatalog.namedSetting(text) {
-            if let levelMember { throw refuse(.levelWithNamedSetting(named), at: levelMember, shown(levelMember)) }
-            return (named.encoder, named.level)
-        }
-        let levels = PNGEncoderCatalog.levels(for: text)!
-        guard let levelMember else { return (text, PNGEncoderCatalog.defaultLevel(for: text)!) }
-        guard case .number(let value, _) = levelMember.value.value else {
-            throw fail(levelMember.value, "\"\(levelMember.key)\" must be an integer in [\(levels.lowerBound), \(levels.upperBound)], "
-                       + "not \(levelMember.value.typeName)")
-        }
-        guard value == value.rounded(), let level = Int(exactly: value), levels.contains(level) else {
-            throw refuse(.levelOutOfRange(levels), at: levelMember, shown(levelMember))
-        }
-        // With a level, auto is libdeflate at that level.
-        return (text == PNGEncoderCatalog.automatic ? "libdeflate" : text, level)
     }
 
     /// A member's value as the user wrote it, for an error line.

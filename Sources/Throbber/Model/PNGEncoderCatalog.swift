@@ -31,8 +31,6 @@ public enum PNGEncoderCatalog {
         public let name: String
         public let encoder: String
         public let level: Int
-        /// What it is for, in a few words (help texts and docs).
-        public let purpose: String
     }
 
     /// `fast`: ISA-L igzip level 1, the fastest setting of the sweep that still compresses (5.7×
@@ -40,8 +38,8 @@ public enum PNGEncoderCatalog {
     /// write. `small`: libdeflate level 12, the smallest files of the sweep (0.70× libpng's
     /// defaults), ~70× the default's time: for assets that ship, such as sprite sheets.
     public static let namedSettings = [
-        NamedSetting(name: "fast", encoder: "isal", level: 1, purpose: "the fastest; files larger than libpng's defaults"),
-        NamedSetting(name: "small", encoder: "libdeflate", level: 12, purpose: "the smallest files, slowly"),
+        NamedSetting(name: "fast", encoder: "isal", level: 1),
+        NamedSetting(name: "small", encoder: "libdeflate", level: 12),
     ]
 
     /// Every name `--png-encoder` and `"pngEncoder"` take: `auto`, the encoders, then the named

@@ -306,11 +306,8 @@ final class BatchRun {
                 group = []
                 rendered += frames.count
                 pool.submit {
-                    try workers.with { cpu in
-                        for frame in frames {
-                            let image = cpu.render(clip.scene.drawList(at: clip.time(frame.k)), threads: 1)
-                            try writeFrame(frame.k, image, frame.files, frame.missing)
-                        }
+                    try workers.renderEach(frames, drawList: { clip.scene.drawList(at: clip.time($0.k)) }) { frame, image in
+                        try writeFrame(frame.k, image, frame.files, frame.missing)
                     }
                 }
             }
@@ -400,8 +397,9 @@ final class BatchRun {
 
     /// How many threads the CPU renderer gets in the pipeline when this thread renders (a clip
     /// with sheets, streams or videos, which take frames in order; PNG-only clips are drawn
-    /// inside the encode jobs instead), where the encoders already keep every core busy: what matters there is the CPU time a frame costs, and one thread spends
-    /// less of it than several (no hand-offs between them). One render thread keeps up with
+    /// inside the encode jobs instead), where the encoders already keep every core busy: what
+    /// matters there is the CPU time a frame costs, and one thread spends less of it than
+    /// several (no hand-offs between them). One render thread keeps up with
     /// about sixteen encoders (a frame renders in ~6 % of its encoding time at 512×512, level 7),
     /// so a thread is added per eight encoding threads.
     static func renderThreads(encoders: Int) -> Int {
