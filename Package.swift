@@ -7,7 +7,11 @@ import PackageDescription
 let package = Package(
     name: "Throbber",
     products: [
-        .library(name: "Throbber", targets: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest"]),
+        .library(
+            name: "Throbber",
+            targets: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest", "ThrobberRender", "ThrobberBatch",
+                      "ThrobberBenchmarks"]
+        ),
         .executable(name: "throbber", targets: ["throbber"]),
     ],
     targets: [
@@ -62,10 +66,20 @@ let package = Package(
             plugins: ["EmbedShaders"]
         ),
         .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec", "CPNGWriter"]),
-        .target(name: "ThrobberDigest", dependencies: ["Throbber", "CCrypto"]),
+        .target(name: "ThrobberDigest", dependencies: ["CCrypto"]),
+        // The render library: the backends behind one `Renderer`, `auto` and the probing that
+        // `info` shows, the parity matrix.
+        .target(name: "ThrobberRender", dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL"]),
+        // The batch library: jobs (model and file reader), outputs and their sinks, the pipeline,
+        // manifests and verification. All of Throbber's file I/O lives here.
+        .target(name: "ThrobberBatch", dependencies: ["Throbber", "ThrobberRender", "ThrobberPNG", "ThrobberDigest"]),
+        // The benchmarks: one type per stage, statistics, reports and baselines.
+        .target(name: "ThrobberBenchmarks", dependencies: ["Throbber", "ThrobberRender", "ThrobberBatch", "ThrobberPNG", "ThrobberDigest"]),
+        // The command: parses, calls a library, prints; the only place that knows flags and exit codes.
         .executableTarget(
             name: "throbber",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest"]
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest", "ThrobberRender", "ThrobberBatch",
+                           "ThrobberBenchmarks"]
         ),
 
         // Build tool: compiles Shaders/*.glsl into the binary.
@@ -76,19 +90,19 @@ let package = Package(
             dependencies: ["ShaderEmbedder"]
         ),
 
-        .testTarget(name: "ThrobberTests", dependencies: ["Throbber"]),
+        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberPNG"]),
         .testTarget(
             name: "ThrobberRenderTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberDigest"],
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberDigest", "ThrobberBatch"],
             exclude: ["Goldens"]
         ),
         .testTarget(
             name: "ThrobberGLTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL"]
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender"]
         ),
         .testTarget(
             name: "ThrobberCLITests",
-            dependencies: ["throbber", "ThrobberPNG", "Throbber"]
+            dependencies: ["throbber", "ThrobberPNG", "Throbber", "ThrobberBatch", "ThrobberDigest"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,8 @@
 import Foundation
 import Throbber
 import ThrobberPNG
+import ThrobberBatch
+import ThrobberRender
 
 /// `throbber compare`: two PNGs, decoded pixels (never bytes), under the parity rule of SPEC §0.
 enum CompareCommand: Subcommand {
@@ -47,7 +49,7 @@ enum CompareCommand: Subcommand {
         // before a pixel of either file is decoded.
         let readers = try paths.map { path -> PNGCodec.RowReader in
             // No size limit of its own: the pixel budget, checked on the header, bounds the work.
-            let data = Data(try Job.readInput(path, what: "image", limit: .max))
+            let data = Data(try InputFile.read(path, what: "image", limit: .max))
             return try named(path) { try PNGCodec.RowReader(data) }
         }
         let (width, height) = (readers[0].width, readers[0].height)
@@ -71,7 +73,7 @@ enum CompareCommand: Subcommand {
             try AtomicFile.write(try PNGCodec.encode(heatMap), to: url, overwrite: true)
         }
         if arguments.has("--json") {
-            print(try DiffOptions.json(Report(expected: paths[0], observed: paths[1], width: width,
+            print(try JSONOutput.text(Report(expected: paths[0], observed: paths[1], width: width,
                                               height: height, figures: figures, firstFailures: diff.failureLines)))
         } else {
             print("\(figures.pass ? "PASS" : "FAIL") \(paths[0]) vs \(paths[1]) (\(width)×\(height)): \(figures.summary)")

@@ -1,6 +1,8 @@
 import Foundation
 import Throbber
 import ThrobberPNG
+import ThrobberBatch
+import ThrobberRender
 
 /// The figures of one comparison, as `parity` and `compare` print and write them.
 struct DiffFigures: Codable {
@@ -52,16 +54,8 @@ enum DiffOptions {
 
     /// Writes a JSON document atomically (replacing an earlier report).
     static func writeJSON<T: Encodable>(_ value: T, to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let url = URL(fileURLWithPath: path)
         try AtomicFile.prepareDirectory(url.deletingLastPathComponent())
-        try AtomicFile.write(try encoder.encode(value), to: url, overwrite: true)
-    }
-
-    static func json<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        try AtomicFile.write(try JSONOutput.encoder.encode(value), to: url, overwrite: true)
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import Throbber
 import ThrobberCPU
 import ThrobberGL
+import ThrobberRender
+import ThrobberBatch
 
 /// `throbber info`: every backend this machine can open, or why not.
 enum InfoCommand: Subcommand {
@@ -19,61 +21,14 @@ enum InfoCommand: Subcommand {
           -h, --help             show this help
         """
 
-    struct Entry: Codable {
-        var backend: String
-        var platform: String
-        var available: Bool
-        var vendor: String?
-        var renderer: String?
-        var version: String?
-        var maxCanvasSide: Int?
-        var reason: String?
-        var device: EGLDeviceDescription?
-    }
-
-    struct Report: Codable {
-        var entries: [Entry]
-        var auto: String
-        var autoSkipped: [String]
-        /// What `auto` opens where GL is the point (`parity`).
-        var autoForGL: String
-    }
-
-    static func probe(_ backend: String, _ platform: GLPlatform, device: EGLDeviceDescription? = nil) -> Entry {
-        do {
-            let renderer = try GLRenderer(platform: platform)
-            let info = renderer.info
-            return Entry(backend: backend, platform: info.platform, available: true, vendor: info.vendor, renderer: info.renderer,
-                         version: info.version, maxCanvasSide: info.maxCanvasSide, device: device)
-        } catch {
-            return Entry(backend: backend, platform: platform.description, available: false,
-                         reason: (error as? ThrobberError)?.message ?? "\(error)", device: device)
-        }
-    }
-
     static let options: [OptionSpec] = [OptionSpec("--json", value: false)]
 
     static func execute(_ arguments: ParsedArguments) throws {
-        var entries = [probe("gl", .osmesa)]
-        do {
-            let devices = try GLRenderer.eglDevices()
-            if devices.isEmpty {
-                entries.append(Entry(backend: "egl", platform: "EGL devices", available: false, reason: "EGL lists no devices"))
-            }
-            for device in devices { entries.append(probe("egl --device \(device.index)", .eglDevice(device.index), device: device)) }
-        } catch {
-            entries.append(Entry(backend: "egl", platform: "EGL devices", available: false,
-                                 reason: (error as? ThrobberError)?.message ?? "\(error)"))
-        }
-        entries.append(probe("egl", .eglSurfaceless))
-        let cpu = CPURenderer()
-        entries.append(Entry(backend: "cpu", platform: "Swift", available: true, vendor: "Throbber", renderer: cpu.rendererDescription,
-                             version: throbberVersion, maxCanvasSide: Scene.maximumPixelSide))
-        let auto = try FrameRenderer(.auto, shaderDirectory: nil)
-        let autoForGL = try FrameRenderer(.auto, shaderDirectory: nil, glWanted: true)
-        let report = Report(entries: entries, auto: auto.description, autoSkipped: auto.skipped, autoForGL: autoForGL.description)
+        // Each backend opened once; auto's choice read from those results.
+        let report = BackendProbe.run()
+        let entries = report.entries
         if arguments.has("--json") {
-            print(try DiffOptions.json(report))
+            print(try JSONOutput.text(report))
             return
         }
         print("throbber \(throbberVersion) backends:")

@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import Glibc
 import Throbber
+import ThrobberBatch
+import ThrobberRender
 
 /// SIGINT and SIGTERM for every command, one mechanism: the signals arrive through dispatch
 /// signal sources (libdispatch takes them off the threads with a signalfd), never as a handler
@@ -97,9 +99,20 @@ final class Interrupts: @unchecked Sendable {
     }
 }
 
+extension Interrupts: CancellationSource {
+    /// The signal's name once one arrived while finishing.
+    var cancellationReason: String? { signal.map { Interrupts.name($0) } }
+
+    func finishing<T>(_ activity: String, _ body: () throws -> T) rethrows -> T {
+        let outer = doing(activity)
+        defer { doing(outer) }
+        return try whileFinishing(body)
+    }
+}
+
 extension ThrobberError {
     /// The error a loop that finished its frames in flight reports after a signal.
     static func interrupted(_ signal: Int32?, _ detail: String) -> ThrobberError {
-        ThrobberError("interrupted by \(Interrupts.name(signal)) \(detail)", exitCode: .interrupted)
+        .interrupted(Interrupts.name(signal), detail)
     }
 }

@@ -1,5 +1,7 @@
 import Throbber
 import ThrobberPNG
+import ThrobberBatch
+import ThrobberRender
 
 /// `--png-encoder` and `--png-level`, shared by every command that writes PNGs (`render`,
 /// `preview`, `bench`), as `BackendOptions` is for `--backend`.

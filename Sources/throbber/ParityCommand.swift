@@ -2,6 +2,8 @@ import Foundation
 import Throbber
 import ThrobberCPU
 import ThrobberPNG
+import ThrobberBatch
+import ThrobberRender
 
 /// `throbber parity`: a backend against the CPU reference over scenes × scales × times, or over
 /// random cases drawn from every parameter's sampling range.
@@ -186,7 +188,7 @@ enum ParityCommand: Subcommand {
             }
             return
         }
-        let renderer = try FrameRenderer(backend, device: device, shaderDirectory: nil, glWanted: true)
+        let renderer = try FrameRenderer(backend, device: device, glWanted: true)
         let reference = CPURenderer()
         let strings = renderer.glRenderer.map { RendererStrings(vendor: $0.info.vendor, renderer: $0.info.renderer, version: $0.info.version, platform: $0.info.platform) }
             ?? RendererStrings(vendor: "Throbber", renderer: reference.rendererDescription, version: throbberVersion, platform: "cpu")

@@ -1,4 +1,6 @@
 import Throbber
+import ThrobberBatch
+import ThrobberRender
 
 /// One option a subcommand accepts.
 struct OptionSpec {

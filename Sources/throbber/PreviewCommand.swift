@@ -1,6 +1,8 @@
 import Foundation
 import Throbber
 import ThrobberPNG
+import ThrobberBatch
+import ThrobberRender
 
 /// `throbber preview`: one contact sheet of a scene's frames, for people who would rather look.
 enum PreviewCommand: Subcommand {
@@ -65,7 +67,7 @@ enum PreviewCommand: Subcommand {
             throw ThrobberError("\(file.path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
         }
         try AtomicFile.prepareDirectory(file.deletingLastPathComponent())
-        let renderer = try FrameRenderer(backend, device: device, shaderDirectory: nil)
+        let renderer = try FrameRenderer(backend, device: device)
         var images: [Image] = []
         var labels: [String] = []
         for k in 0..<frames {

@@ -1,6 +1,8 @@
 import Foundation
 import Throbber
 import ThrobberPNG
+import ThrobberBatch
+import ThrobberRender
 
 /// `throbber render`: a clip of one scene as a PNG sequence.
 enum RenderCommand: Subcommand {
@@ -69,7 +71,7 @@ enum RenderCommand: Subcommand {
             throw ThrobberError("\(existing) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
         }
         try AtomicFile.prepareDirectory(directory)
-        let renderer = try FrameRenderer(backend, device: device, shaderDirectory: arguments.value("--shader-dir"))
+        let renderer = try FrameRenderer(backend, device: device, shaders: BackendOptions.shaders(arguments.value("--shader-dir"), backend: backend))
         let (width, height) = scene.pixelSize
         guard width <= renderer.maxCanvasSide, height <= renderer.maxCanvasSide else {
             throw ThrobberError.invalid("canvas", "\(width)×\(height) px",
@@ -79,8 +81,8 @@ enum RenderCommand: Subcommand {
         let pool = EncodePool()
         let clock = ContinuousClock()
         let began = clock.now
-        let chunk = renderer.framesPerCall(width: width, height: height)
-        let perJob = framesPerJob(width: width, height: height)
+        let chunk = renderer.framesPerDraw(width: width, height: height)
+        let perJob = BatchRun.framesPerJob(width: width, height: height)
         let text = FrameText(scene)
         let paths = files.map(\.path)
         let time: @Sendable (Int) -> Double = { start + Double($0) / fps }
@@ -147,44 +149,5 @@ enum RenderCommand: Subcommand {
                 frames, frames == 1 ? "" : "s", sceneID, width, height, renderer.description, directory.path,
                 seconds, rate).utf8))
         }
-    }
-
-    /// How many frames of `width` × `height` px one encode job takes: small frames go in groups
-    /// of about 64 Ki pixels (16 frames of 64×64), so the hand-off between threads is paid once
-    /// per group rather than once per frame; 512×512 frames go one by one.
-    static func framesPerJob(width: Int, height: Int) -> Int {
-        max(1, min(64, 65_536 / max(1, width * height)))
-    }
-}
-
-/// The tEXt chunks that let anyone reproduce a frame. Everything but the time is worked out once
-/// per clip, not once per frame.
-struct FrameText: Sendable {
-    private let head: [(String, String)]
-    private let tail: [(String, String)]
-
-    /// - Parameter extra: chunks after the time (a loop's retiming).
-    init(_ scene: Scene, extra: [(String, String)] = []) {
-        let parameters = scene.model.parameterInfos.map { "\($0.name)=\($0.defaultValue)" }.joined(separator: " ")
-        head = [
-            ("Software", "Throbber \(throbberVersion)"),
-            ("Throbber:scene", scene.model.id),
-            ("Throbber:parameters", parameters + " scale=\(formatNumber(scene.scale))"
-                + (scene.background.map { " background=\($0)" } ?? "")),
-        ]
-        tail = extra
-    }
-
-    /// The chunks of the frame at `t`.
-    func chunks(t: Double) -> [(String, String)] {
-        head + [("Throbber:time", formatNumber(t))] + tail
-    }
-}
-
-extension Duration {
-    /// The duration in seconds as a floating-point number.
-    var seconds: Double {
-        let (s, attoseconds) = components
-        return Double(s) + Double(attoseconds) * 1e-18
     }
 }

@@ -1,4 +1,6 @@
 import Throbber
+import ThrobberBatch
+import ThrobberRender
 
 /// The options that pick and shape a scene, shared by every command that renders one.
 enum SceneOptions {

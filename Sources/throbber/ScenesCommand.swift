@@ -1,5 +1,7 @@
 import Foundation
 import Throbber
+import ThrobberBatch
+import ThrobberRender
 
 /// `throbber scenes`: every scene with its parameters, defaults, units and ranges.
 enum ScenesCommand: Subcommand {
@@ -31,8 +33,7 @@ enum ScenesCommand: Subcommand {
                            loopSeconds: model.loopDuration, parameters: model.parameterInfos)
         }
         if arguments.has("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let encoder = JSONOutput.encoder
             print(String(decoding: try encoder.encode(listings), as: UTF8.self))
             return
         }

@@ -1,5 +1,7 @@
 import Foundation
 import Throbber
+import ThrobberBatch
+import ThrobberRender
 
 /// `throbber`: renders loading and progress indicators headlessly.
 let usage = """

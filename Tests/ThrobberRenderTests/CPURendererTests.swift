@@ -228,17 +228,3 @@ struct PNGCodecTests {
         #expect(small <= fast)
     }
 }
-
-import ThrobberDigest
-
-struct PixelDigestTests {
-    @Test(arguments: [0, 1, 63, 64, 65, 1000, 300 * 300 * 4])
-    func libcryptoAgreesWithThePortableSHA256(count: Int) {
-        let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
-        #expect(PixelDigest.sha256Hex(bytes) == SHA256.hexDigest(bytes))
-    }
-
-    @Test func knownVector() {
-        #expect(PixelDigest.sha256Hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-    }
-}

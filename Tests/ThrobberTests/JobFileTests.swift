@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Throbber
+@testable import ThrobberBatch
 
 /// Job files: positions in errors, suggestions, defaults, sharding and loops.
 struct JobFileTests {
@@ -8,7 +9,7 @@ struct JobFileTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("job-\(UUID().uuidString).json")
         try text.write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
-        return try Job.load(path: url.path, baseDirectory: "/out", backends: ["gl", "cpu"])
+        return try Job.load(path: url.path, baseDirectory: "/out")
     }
 
     func expectError(_ text: String, _ fragments: [String], sourceLocation: SourceLocation = #_sourceLocation) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Throbber
+@testable import ThrobberBatch
 
 /// Issue 14: bounds by design. Every parameter declares a finite range, derived counts go
 /// through one checked conversion, and the core refuses what would trap, overflow or hang.
@@ -161,13 +162,13 @@ struct LimitsTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect {
-            try Job.readInput(directory.path, what: "job file")
+            try InputFile.read(directory.path, what: "job file")
         } throws: { error in
             let error = error as! ThrobberError
             return error.exitCode == .noInput && error.message.hasSuffix(": it is a directory")
         }
         #expect {
-            try Job.readInput(directory.appendingPathComponent("none").path, what: "job file")
+            try InputFile.read(directory.appendingPathComponent("none").path, what: "job file")
         } throws: { error in
             (error as! ThrobberError).message.hasSuffix(": No such file or directory")
         }
@@ -177,17 +178,17 @@ struct LimitsTests {
         #expect(write(fds[1], text, text.count) == text.count)
         close(fds[1])
         defer { close(fds[0]) }
-        #expect(try Job.readInput("/proc/self/fd/\(fds[0])", what: "job file") == text)
-        #expect(Job.isStream("/proc/self/fd/\(fds[0])") && Job.isStream("/dev/null"))
+        #expect(try InputFile.read("/proc/self/fd/\(fds[0])", what: "job file") == text)
+        #expect(InputFile.isStream("/proc/self/fd/\(fds[0])") && InputFile.isStream("/dev/null"))
         // A job file is a file wherever it is: in /dev/shm (tmpfs) too, not a stream.
         let file = directory.appendingPathComponent("job.json")
         try Data(text).write(to: file)
-        #expect(!Job.isStream(file.path))
+        #expect(!InputFile.isStream(file.path))
         if FileManager.default.isWritableFile(atPath: "/dev/shm") {
             let shm = "/dev/shm/throbber-job-\(UUID().uuidString).json"
             try Data(text).write(to: URL(fileURLWithPath: shm))
             defer { unlink(shm) }
-            #expect(!Job.isStream(shm))
+            #expect(!InputFile.isStream(shm))
             #expect(Job.manifestStem(forJobAt: shm).hasPrefix("/dev/shm/"))
         }
     }

@@ -1,4 +1,6 @@
 import Foundation
+import ThrobberBatch
+import ThrobberRender
 
 /// Frames done, frames/s and ETA on stderr: rewritten in place on a terminal, a line every few
 /// seconds when asked for elsewhere, nothing otherwise.

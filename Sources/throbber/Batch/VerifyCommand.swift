@@ -2,6 +2,8 @@ import Foundation
 import Throbber
 import ThrobberPNG
 import ThrobberDigest
+import ThrobberBatch
+import ThrobberRender
 
 /// `throbber verify`: the manifests of a job's shards, together, complete and intact.
 enum VerifyCommand: Subcommand {
@@ -76,7 +78,7 @@ enum VerifyCommand: Subcommand {
                 if quick { return }
                 // The file's bytes, when the manifest has their digest: equal bytes are the PNG
                 // that was written; other bytes are damage, named by what the decoder finds.
-                if let sha256 = frame.sha256, PixelDigest.sha256Hex(data) == sha256 { return }
+                if let sha256 = frame.sha256, SHA256.hex(data) == sha256 { return }
                 let image: Image
                 do {
                     image = try PNGCodec.decode(data)
@@ -89,7 +91,7 @@ enum VerifyCommand: Subcommand {
                     damaged.add("\(frame.file): \(image.width)×\(image.height) px, the manifest says \(frame.width)×\(frame.height)")
                 } else if frame.sha256 != nil {
                     damaged.add("\(frame.file): bytes differ from the manifest's SHA-256")
-                } else if PixelDigest.sha256Hex(image.pixels) != frame.pixelsSHA256 {
+                } else if SHA256.hex(image.pixels) != frame.pixelsSHA256 {
                     damaged.add("\(frame.file): pixels differ from the manifest's SHA-256")
                 }
             } else {
@@ -98,7 +100,7 @@ enum VerifyCommand: Subcommand {
                     damaged.add("\(artifact.file): missing")
                     return
                 }
-                if !quick && PixelDigest.sha256Hex(data) != artifact.sha256 {
+                if !quick && SHA256.hex(data) != artifact.sha256 {
                     damaged.add("\(artifact.file): bytes differ from the manifest's SHA-256")
                 }
             }

@@ -1,4 +1,8 @@
 import Foundation
+import Throbber
+import ThrobberDigest
+import ThrobberRender
+import ThrobberPNG
 
 /// A batch job: a list of renders, each a scene with parameters at one or more scales, and the
 /// outputs to write. Read from a JSON job file (see `examples/`), validated whole before any
@@ -9,7 +13,7 @@ public struct Job: Sendable {
     /// SHA-256 of the job file's bytes: shards of one job carry the same digest.
     public var digest: String
     /// The backend named in the file, if any (the command line overrides it).
-    public var backend: String?
+    public var backend: Backend?
     /// Every clip: one render at one scale.
     public var clips: [Clip]
 }
@@ -85,17 +89,16 @@ extension Job {
     ///
     /// - Parameters:
     ///   - baseDirectory: what relative output paths are relative to (default: the job file's directory).
-    ///   - backends: the backend names the file may give.
     /// - Throws: a data error `FILE:LINE:COLUMN: message` for the first problem; `noInput` when the
     ///   file cannot be read (with the reason).
-    public static func load(path: String, baseDirectory: String? = nil, backends: [String]) throws -> Job {
-        let data = try readInput(path, what: "job file")
+    public static func load(path: String, baseDirectory: String? = nil) throws -> Job {
+        let data = try InputFile.read(path, what: "job file")
         let text = String(decoding: data, as: UTF8.self)
         // Relative outputs sit beside the job file, or, for a job read from a pipe such as
         // `<(echo …)` (whose directory is /dev/fd or /proc), in the current directory.
         let base = baseDirectory ?? (isStream(path) ? FileManager.default.currentDirectoryPath
                                                     : URL(fileURLWithPath: path).deletingLastPathComponent().path)
-        var reader = JobReader(path: path, base: base, backends: backends)
+        var reader = JobReader(path: path, base: base)
         let root: JSONNode
         do {
             root = try JSONNode.parse(text)
@@ -103,7 +106,7 @@ extension Job {
             throw ThrobberError("\(path):\(error.line):\(error.column): \(error.message)", exitCode: .dataError)
         }
         var job = try reader.job(root)
-        job.digest = SHA256.hexDigest(Array(data))
+        job.digest = SHA256.hex(data)
         return job
     }
 
@@ -118,55 +121,14 @@ extension Job {
     /// Whether `path` is read as a stream (a pipe such as `<(echo …)`, a device) rather than a
     /// file in a directory of its own: by what it is, not where — a job in /dev/shm (tmpfs) is a
     /// file like any other.
-    static func isStream(_ path: String) -> Bool {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return true }
-        return (status.st_mode & S_IFMT) != S_IFREG
-    }
+    static func isStream(_ path: String) -> Bool { InputFile.isStream(path) }
 
-    /// The largest job file read, in bytes: far more than any job needs, and it bounds the
-    /// memory a pipe that never ends could take.
-    public static let largestFile = 64 << 20
-
-    /// Reads a whole input file: a regular file, or a pipe or FIFO such as `<(echo …)`, read to
-    /// its end (its size is not known beforehand).
-    ///
-    /// - Parameters:
-    ///   - path: the file.
-    ///   - what: what the file is, for messages, e.g. `job file`.
-    /// - Throws: `noInput` naming the file and the reason (the system's words, or that it is a
-    ///   directory); `dataError` when it is larger than `limit` bytes.
-    public static func readInput(_ path: String, what: String, limit: Int = largestFile) throws -> [UInt8] {
-        func failure(_ reason: String) -> ThrobberError {
-            ThrobberError("cannot read \(what) \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): \(reason)", exitCode: .noInput)
-        }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw failure("it is a directory") }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(String(cString: strerror(errno)))
-            }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-            guard bytes.count <= limit else {
-                throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): a \(what) is at most \(limit) bytes", exitCode: .dataError)
-            }
-        }
-    }
 }
 
 /// Turns the parsed JSON into a `Job`, with positions in every message.
 struct JobReader {
     let path: String
     let base: String
-    let backends: [String]
 
     func fail(_ node: JSONNode, _ message: String) -> ThrobberError {
         ThrobberError("\(path):\(node.line):\(node.column): \(message)", exitCode: .dataError)
@@ -257,8 +219,8 @@ struct JobReader {
     mutating func job(_ root: JSONNode) throws -> Job {
         let top = try members(root, "the job", known: ["renders", "backend", "pngEncoder", "pngLevel"])
         let backend = try string(top["backend"])
-        if let backend, !backends.contains(backend), let member = top["backend"] {
-            throw fail(member.value, "unknown backend \"\(backend)\" (known: \(backends.joined(separator: ", ")))")
+        if let backend, Backend(rawValue: backend) == nil, let member = top["backend"] {
+            throw fail(member.value, "unknown backend \"\(backend)\" (known: \(Backend.names.joined(separator: ", ")))")
         }
         let png = PNGDefaults(name: top["pngEncoder"], level: top["pngLevel"])
         // Checked here too, so a wrong setting is named even when no output writes a PNG.
@@ -293,7 +255,7 @@ struct JobReader {
             throw ThrobberError("\(path): only one output can go to stdout (\"-\"); \(stdoutUsers.joined(separator: ", ")) all do",
                                 exitCode: .dataError)
         }
-        return Job(path: path, digest: "", backend: backend, clips: clips)
+        return Job(path: path, digest: "", backend: backend.flatMap(Backend.init(rawValue:)), clips: clips)
     }
 
     /// The job's `"pngEncoder"` and `"pngLevel"` as written (either may be absent), which an

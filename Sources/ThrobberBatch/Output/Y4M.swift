@@ -1,4 +1,5 @@
 import Foundation
+import Throbber
 
 /// The pieces of a YUV4MPEG2 stream, the raw format ffmpeg, x264 and mpv read from a pipe: one
 /// `header` line, then one `frame` per image.

@@ -1,11 +1,11 @@
 /// Minimum, median and maximum of a set of samples.
-struct Summary: Codable, Equatable {
-    var min: Double
-    var median: Double
-    var max: Double
-    var count: Int
+public struct Summary: Codable, Equatable {
+    public var min: Double
+    public var median: Double
+    public var max: Double
+    public var count: Int
 
-    init(_ samples: [Double]) {
+    public init(_ samples: [Double]) {
         let sorted = samples.sorted()
         min = sorted.first ?? .nan
         max = sorted.last ?? .nan
@@ -21,14 +21,14 @@ struct Summary: Codable, Equatable {
 }
 
 /// A least-squares line y = intercept + slope·x with its coefficient of determination.
-struct LinearFit: Codable, Equatable {
-    var intercept: Double
-    var slope: Double
+public struct LinearFit: Codable, Equatable {
+    public var intercept: Double
+    public var slope: Double
     /// R²: 1 is a perfect fit.
-    var r2: Double
+    public var r2: Double
 
     /// Fits the points; nil when fewer than two distinct x values.
-    init?(_ points: [(x: Double, y: Double)]) {
+    public init?(_ points: [(x: Double, y: Double)]) {
         let n = Double(points.count)
         guard points.count >= 2 else { return nil }
         let meanX = points.map(\.x).reduce(0, +) / n

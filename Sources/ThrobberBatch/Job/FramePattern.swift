@@ -1,4 +1,5 @@
 import Foundation
+import Throbber
 
 /// An output file name pattern: `{name}`, `{scene}` and `{scale}` placeholders and, for frame
 /// sequences, one printf integer directive for the frame number (`%05d`, `%d`), as ffmpeg's

@@ -1,4 +1,5 @@
 import Foundation
+import Throbber
 
 /// Every path one run reads or writes, each resolved to the file it names, checked before
 /// anything is written: no two outputs may be one file, and no output may be an input (a job

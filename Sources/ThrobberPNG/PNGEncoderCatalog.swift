@@ -1,9 +1,10 @@
+import Throbber
+
 /// The PNG encoders by name, with the levels each accepts and its level when none is given, and
 /// the named settings (`fast`, `small`) that stand for an encoder at a level.
 ///
-/// ThrobberPNG's `PNGEncoder` does the encoding; this table lives in the core because the job
-/// file is parsed here, and `PNGEncoder` reads its ranges from it, so the command line, the job
-/// file and the library accept the same names and levels.
+/// `PNGEncoder` does the encoding and reads its ranges from this table; the command line and the
+/// job-file reader check names and levels against it too, so all of them accept the same ones.
 ///
 /// Every figure behind these choices comes from `throbber bench --png-sweep` (every encoder ×
 /// level × row filter on every scene at 64, 512 and 1024 px); docs/png-encoders.md has the run.

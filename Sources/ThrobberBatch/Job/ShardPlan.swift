@@ -1,3 +1,4 @@
+import Throbber
 /// A piece of work a shard takes whole: one frame of a clip whose outputs are all PNG frames,
 /// or a whole clip when an output needs every frame in order (sheet, stream, video).
 public struct WorkUnit: Sendable, Equatable {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Everything one `throbber bench` run measured, as written to `--json`.
-struct BenchReport: Codable {
+public struct BenchReport: Codable {
     /// How the figures were taken.
-    struct Method: Codable {
+    public struct Method: Codable {
         var commit: String
         var date: String
         var cpu: String
@@ -22,7 +22,7 @@ struct BenchReport: Codable {
     }
 
     /// One stage of one scene × size × backend.
-    struct Row: Codable {
+    public struct Row: Codable {
         var scene: String
         var size: Int
         var width: Int
@@ -52,7 +52,7 @@ struct BenchReport: Codable {
     }
 
     /// A limit measured in the same run.
-    struct Ceiling: Codable {
+    public struct Ceiling: Codable {
         var name: String
         var size: Int
         var width: Int
@@ -65,7 +65,7 @@ struct BenchReport: Codable {
 
     /// The pipeline's CPU budget per frame: what each part costs alone, the best ratio to the
     /// encode ceiling those costs allow, and the ratio measured.
-    struct Budget: Codable {
+    public struct Budget: Codable {
         var scene: String
         var size: Int
         var width: Int
@@ -88,7 +88,7 @@ struct BenchReport: Codable {
     }
 
     /// ms/frame = overhead + cost·Mpix for one backend and stage, over the sizes measured.
-    struct Fit: Codable {
+    public struct Fit: Codable {
         var backend: String
         var stage: String
         var overheadMs: Double
@@ -97,7 +97,7 @@ struct BenchReport: Codable {
     }
 
     /// Start-up paid once: a whole job of F frames, context creation and shader compilation included.
-    struct Startup: Codable {
+    public struct Startup: Codable {
         var backend: String
         var scene: String
         var size: Int
@@ -106,15 +106,15 @@ struct BenchReport: Codable {
         var msPerFrame: Double
     }
 
-    var method: Method
-    var rows: [Row] = []
-    var ceilings: [Ceiling] = []
-    var fits: [Fit] = []
-    var startup: [Startup] = []
-    var budgets: [Budget] = []
+    public var method: Method
+    public var rows: [Row] = []
+    public var ceilings: [Ceiling] = []
+    public var fits: [Fit] = []
+    public var startup: [Startup] = []
+    public var budgets: [Budget] = []
 
     /// The report as Markdown tables.
-    var markdown: String {
+    public var markdown: String {
         var lines: [String] = []
         lines.append("## throbber bench")
         lines.append("")
@@ -176,7 +176,7 @@ struct BenchReport: Codable {
     }
 
     /// An SVG plot of frames/s against pixel count, log–log, one line per backend and stage.
-    var svg: String {
+    public var svg: String {
         let series = Dictionary(grouping: rows) { "\($0.backend) \($0.stage)" + (Set(rows.map(\.scene)).count > 1 ? " \($0.scene)" : "") }
         let points = rows.map { (x: log10(Double($0.width * $0.height)), y: log10(max($0.framesPerSecond, 1e-3))) }
         guard let minX = points.map(\.x).min(), let maxX = points.map(\.x).max(),

@@ -1,5 +1,8 @@
 import Foundation
 import Throbber
+import ThrobberBatch
+import ThrobberPNG
+import ThrobberRender
 
 /// `bench --baseline OLD.json`: each figure of this run beside the same figure of a saved run,
 /// with a verdict that takes the runs' own noise into account.
@@ -9,19 +12,19 @@ import Throbber
 /// one run faster than every repeat of the other — and the medians differ by more than
 /// `minimumChange`. With a single repeat in either run there is no spread to go by, and a change
 /// must exceed `singleRepeatChange` instead.
-struct BenchBaseline {
+public struct BenchBaseline {
     /// Below this relative change of the medians a figure is "within noise" however tight the
     /// repeats are: a shared machine moves by that much between runs.
-    static let minimumChange = 0.02
+    public static let minimumChange = 0.02
     /// The change that counts when either run has one repeat only.
-    static let singleRepeatChange = 0.10
+    public static let singleRepeatChange = 0.10
 
-    enum Verdict: String, Codable {
+    public enum Verdict: String, Codable {
         case faster, slower
         case withinNoise = "within noise"
     }
 
-    struct Comparison: Codable {
+    public struct Comparison: Codable {
         var scene: String
         var size: Int
         var backend: String
@@ -33,14 +36,14 @@ struct BenchBaseline {
         var verdict: Verdict
     }
 
-    let old: BenchReport
+    public let old: BenchReport
 
     /// Reads a report written by `bench --json`.
     ///
     /// - Throws: `noInput` when the file cannot be read (with the reason), `dataError` when it
     ///   is not a bench report.
-    init(path: String) throws {
-        let bytes = try Job.readInput(path, what: "baseline")
+    public init(path: String) throws {
+        let bytes = try InputFile.read(path, what: "baseline")
         do {
             old = try JSONDecoder().decode(BenchReport.self, from: Data(bytes))
         } catch {
@@ -50,7 +53,7 @@ struct BenchBaseline {
     }
 
     /// The verdict on a figure whose repeat medians were `old` and are now `new` (ms per frame).
-    static func verdict(old: [Double], new: [Double]) -> (change: Double, verdict: Verdict) {
+    public static func verdict(old: [Double], new: [Double]) -> (change: Double, verdict: Verdict) {
         let oldMedian = Summary(old).median, newMedian = Summary(new).median
         let change = (newMedian - oldMedian) / oldMedian
         guard change.isFinite else { return (0, .withinNoise) }
@@ -64,7 +67,7 @@ struct BenchBaseline {
     }
 
     /// Every row of `new` that the baseline also measured, in `new`'s order.
-    func compare(_ new: BenchReport) -> [Comparison] {
+    public func compare(_ new: BenchReport) -> [Comparison] {
         var saved: [String: BenchReport.Row] = [:]
         for row in old.rows { saved["\(row.scene)|\(row.size)|\(row.backend)|\(row.stage)"] = row }
         return new.rows.compactMap { row in
@@ -77,7 +80,7 @@ struct BenchBaseline {
     }
 
     /// The comparison as Markdown: what was compared with what, then one row per figure.
-    func markdown(_ new: BenchReport, _ comparisons: [Comparison]) -> String {
+    public func markdown(_ new: BenchReport, _ comparisons: [Comparison]) -> String {
         func describe(_ m: BenchReport.Method) -> String {
             "commit \(m.commit), \(m.date), \(m.cpu) (\(m.cores) cores), \(m.glRenderer ?? "no GL"), \(m.repeats) repeat\(m.repeats == 1 ? "" : "s")"
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Throbber
 
 /// What this process must undo if it is stopped between creating something and finishing it:
 /// named temporary files, the child processes that write them, lock files.

@@ -1,4 +1,5 @@
 import Foundation
+import Throbber
 
 /// Writes files so that a reader never sees half of one: a new file's bytes go to an unnamed file
 /// in its directory that is linked to the final name when whole; a replacement's (and a new file's

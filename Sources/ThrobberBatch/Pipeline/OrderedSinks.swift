@@ -1,5 +1,6 @@
 import Foundation
 import Throbber
+import ThrobberDigest
 import ThrobberPNG
 import ThrobberDigest
 
@@ -87,8 +88,8 @@ final class SheetSink: OrderedSink {
             fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale)
         try AtomicFile.write(png, to: URL(fileURLWithPath: path), overwrite: overwrite)
         try AtomicFile.write(atlas, to: URL(fileURLWithPath: json), overwrite: overwrite)
-        return [Manifest.Artifact(clip: clip.label, type: "sheet", file: path, sha256: PixelDigest.sha256Hex(png)),
-                Manifest.Artifact(clip: clip.label, type: "atlas", file: json, sha256: PixelDigest.sha256Hex(atlas))]
+        return [Manifest.Artifact(clip: clip.label, type: "sheet", file: path, sha256: SHA256.hex(png)),
+                Manifest.Artifact(clip: clip.label, type: "atlas", file: json, sha256: SHA256.hex(atlas))]
     }
 
     func abort() {}
@@ -207,7 +208,7 @@ final class FFmpegSink: OrderedSink {
             throw ThrobberError("ffmpeg wrote no \(path)", exitCode: .ioError)
         }
         try AtomicFile.place(temporary, at: path, overwrite: overwrite)
-        return [Manifest.Artifact(clip: clip.label, type: format, file: path, sha256: PixelDigest.sha256Hex(data))]
+        return [Manifest.Artifact(clip: clip.label, type: format, file: path, sha256: SHA256.hex(data))]
     }
 
     func abort() {

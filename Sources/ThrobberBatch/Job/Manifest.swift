@@ -1,3 +1,5 @@
+import Throbber
+import ThrobberDigest
 /// What one batch run (one shard) wrote: every file, frames and other artifacts alike, with the
 /// SHA-256 of its bytes (what `sha256sum -c` checks). `throbber verify` checks that the
 /// manifests of all shards together cover the job and that every file is intact.
@@ -86,14 +88,14 @@ extension Manifest {
     /// - Throws: `noInput` when the file cannot be read (with the reason), `dataError` for its
     ///   contents.
     public static func load(path: String) throws -> Manifest {
-        let data = try Job.readInput(path, what: "manifest")
+        let data = try InputFile.read(path, what: "manifest")
         let root: JSONNode
         do {
             root = try JSONNode.parse(String(decoding: data, as: UTF8.self))
         } catch let error as JSONParseError {
             throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)):\(error.line):\(error.column): \(error.message)", exitCode: .dataError)
         }
-        let reader = JobReader(path: ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho), base: "", backends: [])
+        let reader = JobReader(path: ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho), base: "")
         func required<T>(_ m: [String: JSONNode.Member], _ key: String, in node: JSONNode, _ read: (JSONNode.Member?) throws -> T?) throws -> T {
             guard let value = try read(m[key]) else { throw reader.fail(node, "a Throbber manifest needs \"\(key)\"") }
             return value

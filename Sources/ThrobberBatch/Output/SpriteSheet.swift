@@ -1,4 +1,5 @@
 import Foundation
+import Throbber
 
 /// A grid of equally sized frames on one transparent image, and the texture-atlas JSON that game
 /// engines (Phaser 3, PixiJS) load with it.

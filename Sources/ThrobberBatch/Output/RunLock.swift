@@ -1,4 +1,5 @@
 import Foundation
+import Throbber
 
 /// An advisory lock (flock(2), `LOCK_EX | LOCK_NB`) on a lock file, held while one run writes a
 /// job's outputs, so that a second run of the same job (and shard) is refused instead of

@@ -1,4 +1,6 @@
 import Foundation
+import Throbber
+import ThrobberDigest
 
 /// A file written piece by piece that appears under its name only when complete: bytes go to a
 /// hidden temporary file beside it, renamed into place by `commit`, removed by `abort`. "-" is
@@ -10,7 +12,7 @@ public final class StreamFile {
     private let fd: Int32
     /// The temporary file's registration with `InFlightFiles` (a signal that abandons the process removes it).
     private let token: InFlightFiles.Token?
-    private var hash = SHA256()
+    private let hash = SHA256()
     private var closed = false
 
     /// Opens the temporary file (or standard output).
@@ -68,7 +70,7 @@ public final class StreamFile {
     @discardableResult
     public func commit(overwrite: Bool) throws -> String {
         closed = true
-        let digest = SHA256.hex(hash.finalize())
+        let digest = hash.finalizeHex()
         guard let temporary else { return digest }
         defer { token.map(InFlightFiles.shared.finished) }
         if close(fd) != 0 {

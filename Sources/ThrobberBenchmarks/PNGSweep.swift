@@ -1,5 +1,8 @@
 import Foundation
 import Throbber
+import ThrobberBatch
+import ThrobberPNG
+import ThrobberRender
 import ThrobberCPU
 import ThrobberPNG
 
@@ -8,12 +11,12 @@ import ThrobberPNG
 /// (docs/png-encoders.md): the default, the fastest setting whose files are no larger than
 /// libpng's at its own defaults (zlib 6, adaptive filters) at every size; and `small`, the
 /// setting with the smallest files.
-enum PNGSweep {
+public enum PNGSweep {
     /// libpng at its own defaults, the yardstick for file size.
-    static let reference = PNGEncoder.libpng(level: 6, filter: .adaptive)
+    public static let reference = PNGEncoder.libpng(level: 6, filter: .adaptive)
 
     /// One encoder setting's figures, per size.
-    struct Candidate: Codable {
+    public struct Candidate: Codable {
         var encoder: String
         var level: Int
         var filter: String
@@ -36,7 +39,7 @@ enum PNGSweep {
         var setting: String { "\(encoder) \(level) \(filter)" }
     }
 
-    struct Report: Codable {
+    public struct Report: Codable {
         var scenes: [String]
         var sizes: [Int]
         var framesPerSceneAndSize: Int
@@ -45,7 +48,7 @@ enum PNGSweep {
     }
 
     /// Every setting: each encoder at each of its levels with each row filter.
-    static var settings: [PNGEncoder] {
+    public static var settings: [PNGEncoder] {
         PNGEncoderCatalog.encoders.flatMap { name in
             PNGEncoder.levels(for: name)!.flatMap { level in
                 PNGRowFilter.allCases.map { filter in try! PNGEncoder(name: name, level: level, filter: filter) }
@@ -54,7 +57,7 @@ enum PNGSweep {
     }
 
     /// Runs the sweep. Unless `--scenes` or `--sizes` is given, every scene at 64, 512 and 1024 px.
-    static func run(_ settings: BenchCommand.Settings, scenesGiven: Bool, sizesGiven: Bool, jsonPath: String?) throws {
+    public static func run(_ settings: Benchmarks.Settings, scenesGiven: Bool, sizesGiven: Bool, jsonPath: String?) throws {
         let scenes = scenesGiven ? settings.scenes : SceneRegistry.ids
         let sizes = sizesGiven ? settings.sizes : [64, 512, 1024]
         let perSceneAndSize = max(1, min(settings.frames, 4))
@@ -64,7 +67,7 @@ enum PNGSweep {
         for size in sizes {
             var atSize: [Image] = []
             for id in scenes {
-                let scene = try BenchCommand.scene(id, size: size)
+                let scene = try Benchmarks.scene(id, size: size)
                 atSize += (0..<perSceneAndSize).map {
                     cpu.render(scene.drawList(at: scene.model.previewDuration * (Double($0) + 0.5) / Double(perSceneAndSize)))
                 }
@@ -97,12 +100,12 @@ enum PNGSweep {
         let report = Report(scenes: scenes, sizes: sizes, framesPerSceneAndSize: perSceneAndSize,
                             repeats: settings.repeats, candidates: candidates)
         print(markdown(report), terminator: "")
-        if let jsonPath { try DiffOptions.writeJSON(report, to: jsonPath) }
+        if let jsonPath { try AtomicFile.write(try JSONOutput.encoder.encode(report), to: URL(fileURLWithPath: jsonPath), overwrite: true) }
     }
 
     /// Marks the reference, the settings no larger than it at every size, the default (the
     /// fastest of those) and the smallest (the least mean size ratio).
-    static func choose(_ candidates: inout [Candidate]) {
+    public static func choose(_ candidates: inout [Candidate]) {
         func geometricMean(_ values: [Double]) -> Double {
             exp(values.map { log(max($0, 1e-9)) }.reduce(0, +) / Double(max(values.count, 1)))
         }
@@ -127,7 +130,7 @@ enum PNGSweep {
         }
     }
 
-    static func markdown(_ report: Report) -> String {
+    public static func markdown(_ report: Report) -> String {
         let sizes = report.sizes.map { "\($0) px" }
         var text = "## PNG encoders × levels × row filters: \(report.scenes.joined(separator: ", ")), "
             + "\(report.framesPerSceneAndSize) frames each at \(report.sizes.map(String.init).joined(separator: ", ")) px, "

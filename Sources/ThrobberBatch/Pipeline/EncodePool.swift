@@ -3,7 +3,7 @@ import Throbber
 
 /// Runs encode-and-write jobs on every core while the caller keeps rendering, with a bounded
 /// number of frames in flight so memory stays flat however long the clip.
-final class EncodePool: @unchecked Sendable {
+public final class EncodePool: @unchecked Sendable {
     private let queue = DispatchQueue(label: "throbber.encode", attributes: .concurrent)
     private let group = DispatchGroup()
     private let slots: DispatchSemaphore
@@ -11,12 +11,12 @@ final class EncodePool: @unchecked Sendable {
     private var firstError: ThrobberError?
 
     /// - Parameter inFlight: the most jobs queued or running at once.
-    init(inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount) {
+    public init(inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount) {
         slots = DispatchSemaphore(value: max(1, inFlight))
     }
 
     /// The first error any job threw, if one did.
-    var error: ThrobberError? {
+    public var error: ThrobberError? {
         lock.lock()
         defer { lock.unlock() }
         return firstError
@@ -28,7 +28,7 @@ final class EncodePool: @unchecked Sendable {
     ///   - serial: a serial queue to run it on instead of the pool, for work that must keep its
     ///     order (the frames of one stream); it still counts against the frames in flight.
     ///   - always: run it even after another job failed (clean-up).
-    func submit(on serial: DispatchQueue? = nil, always: Bool = false, _ job: @escaping @Sendable () throws -> Void) {
+    public func submit(on serial: DispatchQueue? = nil, always: Bool = false, _ job: @escaping @Sendable () throws -> Void) {
         slots.wait()
         group.enter()
         (serial ?? queue).async {
@@ -49,7 +49,7 @@ final class EncodePool: @unchecked Sendable {
     }
 
     /// Waits for every queued job, then reports the first error.
-    func finish() throws {
+    public func finish() throws {
         group.wait()
         if let error { throw error }
     }

@@ -1,0 +1,426 @@
+import Foundation
+import Throbber
+import ThrobberDigest
+import ThrobberPNG
+import ThrobberRender
+
+/// One execution of a job's shard: preflight, then the pipeline, then the manifest.
+public final class BatchRun {
+    public let job: Job
+    public let shard: ShardPlan
+    public let units: [WorkUnit]
+    public let backend: Backend
+    public let device: Int?
+    public let overwrite: Bool
+    public let skipExisting: Bool
+    public let threads: Int
+    public let manifestPath: String
+    /// Whether the manifest path was typed (`--manifest`) or derived from the job file's name.
+    public let manifestSource: OutputClaims.Source
+    /// Polled between frames; once set, the run finishes the frames in flight and throws `.interrupted`.
+    public let cancellation: CancellationSource
+    /// Called (from any thread) as frames are done, with how many more are.
+    public let progress: (@Sendable (Int) -> Void)?
+
+    /// - Parameters:
+    ///   - shard: the part of the job this run renders (`.whole` for all of it).
+    ///   - threads: encoding threads (and frames in flight: twice as many).
+    ///   - manifestPath: where the run's manifest is written; its lock file is beside it.
+    ///   - manifestSource: whether the caller chose the manifest path or derived it from the job.
+    public init(job: Job, shard: ShardPlan = .whole, backend: Backend, device: Int? = nil, overwrite: Bool = false,
+                skipExisting: Bool = false, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                manifestPath: String, manifestSource: OutputClaims.Source = .job,
+                cancellation: CancellationSource = NotCancelled(), progress: (@Sendable (Int) -> Void)? = nil) {
+        self.job = job
+        self.shard = shard
+        units = shard.runs(of: job)
+        self.backend = backend
+        self.device = device
+        self.overwrite = overwrite
+        self.skipExisting = skipExisting
+        self.threads = threads
+        self.manifestPath = manifestPath
+        self.manifestSource = manifestSource
+        self.cancellation = cancellation
+        self.progress = progress
+    }
+
+    /// The lock file of a run: beside its manifest, so that runs of one job and shard exclude
+    /// each other while different shards (different manifests) run side by side.
+    public var lockPath: String { manifestPath + ".lock" }
+
+    /// Checks everything that can fail before the first frame, writing nothing until every check
+    /// that can refuse the run has passed: every path the run writes is resolved and claimed
+    /// (no two one file, none the job file; a directory, block device or socket refused), ffmpeg
+    /// is found; then the directories are made, the run's lock is taken, and existing files are
+    /// refused unless `--overwrite` or `--skip-existing`.
+    ///
+    /// - Returns: the lock, held until the run ends; nil when the manifest goes to a device or
+    ///   FIFO (there is no directory of ours to put a lock file in).
+    public func preflight() throws -> RunLock? {
+        var claims = OutputClaims(jobPath: job.path)
+        try claims.claimInput(job.path, role: "the job file", source: .job)
+        func directory(_ file: String) -> String { URL(fileURLWithPath: file).deletingLastPathComponent().path }
+        var directories = Set<String>()
+        for unit in units {
+            let clip = job.clips[unit.clip]
+            let owner = "\(clip.label)'s"
+            let line = "(line \(clip.line))"
+            for output in clip.outputs {
+                switch output {
+                case .png(let pattern, _, _):
+                    let role = "\(owner) PNG frame \(line)"
+                    var lastDirectory = ""
+                    for k in unit.frames {
+                        let file = pattern.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k)
+                        let parent = directory(file)
+                        if parent != lastDirectory { directories.insert(parent); lastDirectory = parent }
+                        try claims.claimOutput(file, role: role, source: .job)
+                    }
+                case .video:
+                    if FFmpegSink.executable == nil {
+                        throw ThrobberError("ffmpeg is not on PATH; install it (apt-get install -y ffmpeg) to write \(output.path)",
+                                            exitCode: .backendUnavailable)
+                    }
+                    fallthrough
+                default:
+                    for (index, file) in output.artifactFiles.enumerated() {
+                        directories.insert(directory(file))
+                        // By position, not by name: a sheet whose atlas has its own name is the case to name.
+                        let kind = if case .sheet = output { index == 0 ? "sheet" : "sheet atlas (json)" } else { output.artifactType(file) }
+                        try claims.claimOutput(file, role: "\(owner) \(kind) output \(line)", source: .job)
+                    }
+                }
+            }
+        }
+        // The manifest and the lock are replaced or reused whatever is there: they are the run's
+        // own, so they never count as existing outputs.
+        let existing = claims.existingFiles
+        let manifest = try claims.claimOutput(manifestPath, role: "the manifest", source: manifestSource)
+        if manifest != .writtenInto {
+            try claims.claimOutput(lockPath, role: "the manifest's lock file", source: manifestSource)
+        }
+        directories.insert(directory(manifestPath))
+        for directory in directories.sorted() { try AtomicFile.prepareDirectory(URL(fileURLWithPath: directory)) }
+        let lock = manifest == .writtenInto ? nil : try RunLock(path: lockPath)
+        if !existing.isEmpty && !overwrite && !skipExisting {
+            throw ThrobberError("\(existing.count) output file\(existing.count == 1 ? "" : "s") exist (first: \(existing[0])); "
+                                + "pass --overwrite to replace them or --skip-existing to keep them", exitCode: .cannotCreate)
+        }
+        return lock
+    }
+
+    /// A test hook (THROBBER_TEST_PLANNING_PAUSE=SECONDS): waits at the end of planning, lock
+    /// held, so a test can interrupt a batch that is certainly still planning. Not for users.
+    func pauseForTests() {
+        guard let text = ProcessInfo.processInfo.environment["THROBBER_TEST_PLANNING_PAUSE"], let seconds = Double(text) else { return }
+        FileHandle.standardError.write(Data("batch: planning paused for \(text) s (THROBBER_TEST_PLANNING_PAUSE test hook)\n".utf8))
+        Thread.sleep(forTimeInterval: seconds)
+    }
+
+    /// What a finished run did, for the caller's summary line.
+    public struct Summary: Sendable {
+        /// Frames rendered, and frames kept because their files existed (`skipExisting`).
+        public var rendered: Int, skipped: Int
+        /// The clips the shard touched.
+        public var clips: [Clip]
+        public var seconds: Double
+        public var rendererDescription: String
+    }
+
+    /// Runs the shard and writes its manifest.
+    ///
+    /// - Parameter existingRenderer: a renderer of the right backend to reuse (the benchmark's),
+    ///   instead of opening one.
+    @discardableResult
+    public func execute(renderer existingRenderer: FrameRenderer? = nil) throws -> Summary {
+        let lock = try preflight()
+        defer { lock?.release() }
+        pauseForTests()
+        let renderer = try existingRenderer ?? FrameRenderer(backend, device: device)
+        for unit in units {
+            let clip = job.clips[unit.clip]
+            let (width, height) = clip.scene.pixelSize
+            guard width <= renderer.maxCanvasSide, height <= renderer.maxCanvasSide else {
+                throw ThrobberError("\(job.path):\(clip.line): \(clip.label) is \(width)×\(height) px; \(renderer.description) renders at most \(renderer.maxCanvasSide) px a side",
+                                    exitCode: .usage)
+            }
+        }
+        let cancellation = self.cancellation
+        let progress = self.progress
+        let pool = EncodePool(inFlight: 2 * threads)
+        let renderThreads = BatchRun.renderThreads(encoders: threads)
+        // The CPU renderer draws each frame into the memory of the oldest it kept: keep more than
+        // can be in flight (the pool's, the one this loop holds, the one being rendered), so that
+        // one has been let go of and is written in place, not copied first.
+        renderer.cpuRenderer?.keptFrames = 2 * threads + 4
+        let records = ManifestRecords()
+        let clock = ContinuousClock()
+        let began = clock.now
+        var rendered = 0
+        var skipped = 0
+        let overwrite = self.overwrite
+
+        var loopError: Error?
+        var failure: Error?
+        // From here a signal is recorded, not acted on: the loop stops between frames and the
+        // frames in flight land whole (a second signal abandons them).
+        cancellation.finishing("batch") {
+        do {
+        units: for unit in units {
+            let clip = job.clips[unit.clip]
+            let (width, height) = clip.scene.pixelSize
+            // The job file checked each encoder's name and level; PNGEncoder checks them again.
+            let pngOutputs = try clip.outputs.compactMap { output -> (FramePattern, PNGEncoder)? in
+                guard case .png(let pattern, let encoder, let level) = output else { return nil }
+                return (pattern, try PNGEncoder(resolved: encoder, level: level, nameField: "pngEncoder", levelField: "level"))
+            }
+            // Ordered outputs: with --skip-existing an output whose files all exist is kept as it is.
+            var sinkOutputs: [Output] = []
+            for output in clip.outputs where output.isOrdered {
+                let files = output.artifactFiles
+                if skipExisting && !files.isEmpty && files.allSatisfy(AtomicFile.holdsFile) {
+                    pool.submit {
+                        for file in files {
+                            guard let data = FileManager.default.contents(atPath: file) else {
+                                throw ThrobberError("cannot read \(file)", exitCode: .noInput)
+                            }
+                            records.add(Manifest.Artifact(clip: clip.label, type: output.artifactType(file), file: file,
+                                                          sha256: SHA256.hex(data)))
+                        }
+                    }
+                } else {
+                    sinkOutputs.append(output)
+                }
+            }
+            let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height) }
+            let serial = DispatchQueue(label: "throbber.sink.\(unit.clip)")
+            let sinkBox = SinkBox(sinks)
+            var completed = true
+            func frameFiles(_ k: Int) -> [(String, PNGEncoder)] {
+                pngOutputs.map { ($0.0.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k), $0.1) }
+            }
+            func missingFiles(_ files: [(String, PNGEncoder)]) -> [(String, PNGEncoder)] {
+                files.filter { !(skipExisting && AtomicFile.holdsFile($0.0)) }
+            }
+            let frameText = FrameText(clip.scene, extra: clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? [])
+            /// Encodes a rendered frame into each of its missing files and records every file.
+            let writeFrame: @Sendable (Int, Image, [(String, PNGEncoder)], [(String, PNGEncoder)]) throws -> Void = { k, image, files, missing in
+                let t = clip.time(k)
+                let text = frameText.chunks(t: t)
+                // Outputs with the same encoder share one encoding, and so one digest.
+                var encoded: [PNGEncoder: (data: Data, digest: String)] = [:]
+                for (file, encoder) in files {
+                    guard missing.contains(where: { $0.0 == file }) else {
+                        // Kept as it is (--skip-existing): the manifest records its own bytes.
+                        records.add(try BatchRun.existingFrame(file, clip: clip, frame: k, t: t))
+                        continue
+                    }
+                    let png = try encoded[encoder] ?? {
+                        let data = try encoder.encode(image, text: text)
+                        return (data, SHA256.hex(data))
+                    }()
+                    encoded[encoder] = png
+                    try AtomicFile.write(png.data, toPath: file, overwrite: overwrite)
+                    records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
+                                               height: image.height, sha256: png.digest))
+                }
+                progress?(1)
+            }
+            // With the CPU renderer and PNG outputs only, each encode job draws its own frames
+            // (small frames in groups), on every core; otherwise this thread renders in order.
+            let workers = sinks.isEmpty ? renderer.frameWorkers() : nil
+            let perJob = BatchRun.framesPerJob(width: width, height: height)
+            var group: [(k: Int, files: [(String, PNGEncoder)], missing: [(String, PNGEncoder)])] = []
+            func submitGroup() {
+                guard let workers, !group.isEmpty else { return }
+                let frames = group
+                group = []
+                rendered += frames.count
+                pool.submit {
+                    try workers.renderEach(frames, drawList: { clip.scene.drawList(at: clip.time($0.k)) }) { frame, image in
+                        try writeFrame(frame.k, image, frame.files, frame.missing)
+                    }
+                }
+            }
+            // Frames rendered ahead: a GL backend renders a stack of frames with one draw.
+            let framesPerCall = renderer.framesPerDraw(width: width, height: height)
+            var ahead: [Int: Image] = [:]
+            for k in unit.frames {
+                if cancellation.cancellationReason != nil || pool.error != nil {
+                    completed = false
+                    break
+                }
+                let t = clip.time(k)
+                let files = frameFiles(k)
+                let missing = missingFiles(files)
+                if missing.isEmpty && sinks.isEmpty {
+                    // Everything of this frame exists: hash what is there for the manifest.
+                    pool.submit {
+                        for (file, _) in files { records.add(try BatchRun.existingFrame(file, clip: clip, frame: k, t: t)) }
+                        progress?(1)
+                    }
+                    skipped += 1
+                    continue
+                }
+                if workers != nil {
+                    group.append((k, files, missing))
+                    if group.count >= perJob { submitGroup() }
+                    continue
+                }
+                rendered += 1
+                if ahead[k] == nil {
+                    let next = unit.frames[k...].lazy.filter { !sinks.isEmpty || !missingFiles(frameFiles($0)).isEmpty }.prefix(framesPerCall)
+                    let images = try renderer.render(next.map { clip.scene.drawList(at: clip.time($0)) }, cpuThreads: renderThreads)
+                    ahead = Dictionary(uniqueKeysWithValues: zip(next, images))
+                }
+                let image = ahead.removeValue(forKey: k)!
+                pool.submit { try writeFrame(k, image, files, missing) }
+                if !sinks.isEmpty {
+                    pool.submit(on: serial) { try sinkBox.add(image, index: k) }
+                }
+            }
+            if completed { submitGroup() }
+            if !sinks.isEmpty {
+                if completed {
+                    pool.submit(on: serial) { records.add(contentsOf: try sinkBox.finish(overwrite: overwrite)) }
+                }
+                // Runs last on the clip's queue; after a failure or an interruption it removes
+                // the temporary files, after success it does nothing.
+                pool.submit(on: serial, always: true) { sinkBox.abortUnfinished() }
+            }
+            if !completed { break units }
+        }
+        } catch {
+            // Let the frames in flight land (whole) before reporting.
+            loopError = error
+        }
+        failure = loopError
+        do {
+            try pool.finish()
+        } catch {
+            failure = failure ?? error
+        }
+        }
+        if let failure { throw failure }
+        if let reason = cancellation.cancellationReason {
+            throw ThrobberError.interrupted(reason, "after \(rendered) rendered frames; nothing partial was left. "
+                                            + "Rerun with --skip-existing to finish the job")
+        }
+        let manifest = Manifest(job: job, shard: shard, frames: records.frames, artifacts: records.artifacts)
+        try AtomicFile.write(try JSONOutput.encoder.encode(manifest), to: URL(fileURLWithPath: manifestPath), overwrite: true)
+        return Summary(rendered: rendered, skipped: skipped, clips: Set(units.map(\.clip)).sorted().map { job.clips[$0] },
+                       seconds: (clock.now - began).seconds, rendererDescription: renderer.description)
+    }
+
+    /// How many frames of `width` × `height` px one encode job takes: small frames go in groups
+    /// of about 64 Ki pixels (16 frames of 64×64), so the hand-off between threads is paid once
+    /// per group rather than once per frame; 512×512 frames go one by one.
+    public static func framesPerJob(width: Int, height: Int) -> Int {
+        max(1, min(64, 65_536 / max(1, width * height)))
+    }
+
+    /// How many threads the CPU renderer gets in the pipeline when this thread renders (a clip
+    /// with sheets, streams or videos, which take frames in order; PNG-only clips are drawn
+    /// inside the encode jobs instead), where the encoders already keep every core busy: what
+    /// matters there is the CPU time a frame costs, and one thread spends less of it than
+    /// several (no hand-offs between them). One render thread keeps up with
+    /// about sixteen encoders (a frame renders in ~6 % of its encoding time at 512×512, level 7),
+    /// so a thread is added per eight encoding threads.
+    public static func renderThreads(encoders: Int) -> Int {
+        return max(1, encoders / 8)
+    }
+
+    /// The manifest entry of a frame file that is kept: its own bytes' SHA-256, once it has
+    /// decoded as a PNG (a damaged file is not recorded as a frame).
+    ///
+    /// - Throws: a data error when the file is not a readable PNG (it must be deleted, not kept).
+    static func existingFrame(_ file: String, clip: Clip, frame: Int, t: Double) throws -> Manifest.Frame {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ThrobberError("cannot read \(file)", exitCode: .noInput)
+        }
+        let image: Image
+        do {
+            image = try PNGCodec.decode(data)
+        } catch let error as ThrobberError {
+            throw ThrobberError("\(file) exists but is not a readable PNG (\(error.message)); delete it and rerun", exitCode: .dataError)
+        }
+        return Manifest.Frame(clip: clip.label, frame: frame, t: t, file: file, width: image.width, height: image.height,
+                              sha256: SHA256.hex(data))
+    }
+
+    /// "frontPhase 2 cycles (−1.3 %), …".
+    public static func loopText(_ loop: LoopPlan) -> String {
+        loop.changes.map { String(format: "%@ %d cycle%@ (%+.2f%% speed)", $0.part, $0.cycles, $0.cycles == 1 ? "" : "s", $0.speedChangePercent) }
+            .joined(separator: ", ")
+    }
+}
+
+extension Output {
+    /// The manifest's type for one of this output's files.
+    public func artifactType(_ file: String) -> String {
+        switch self {
+        case .png: return "png"
+        case .sheet(_, let json, _, _, _): return file == json ? "atlas" : "sheet"
+        case .rgba: return "rgba"
+        case .y4m: return "y4m"
+        case .video(let path): return URL(fileURLWithPath: path).pathExtension.lowercased()
+        }
+    }
+}
+
+/// The ordered sinks of one clip, used only from the clip's serial queue.
+final class SinkBox: @unchecked Sendable {
+    private let sinks: [OrderedSink]
+    private var finished = false
+
+    init(_ sinks: [OrderedSink]) { self.sinks = sinks }
+
+    func add(_ image: Image, index: Int) throws {
+        for sink in sinks { try sink.add(image, index: index) }
+    }
+
+    func finish(overwrite: Bool) throws -> [Manifest.Artifact] {
+        var artifacts: [Manifest.Artifact] = []
+        for sink in sinks { artifacts += try sink.finish(overwrite: overwrite) }
+        finished = true
+        return artifacts
+    }
+
+    func abortUnfinished() {
+        if !finished { sinks.forEach { $0.abort() } }
+    }
+}
+
+/// The manifest's entries, gathered from the encoding threads.
+final class ManifestRecords: @unchecked Sendable {
+    private let lock = NSLock()
+    private var frameList: [Manifest.Frame] = []
+    private var artifactList: [Manifest.Artifact] = []
+
+    func add(_ frame: Manifest.Frame) {
+        lock.lock()
+        frameList.append(frame)
+        lock.unlock()
+    }
+
+    func add(_ artifact: Manifest.Artifact) { add(contentsOf: [artifact]) }
+
+    func add(contentsOf artifacts: [Manifest.Artifact]) {
+        lock.lock()
+        artifactList += artifacts
+        lock.unlock()
+    }
+
+    var frames: [Manifest.Frame] {
+        lock.lock()
+        defer { lock.unlock() }
+        return frameList.sorted { ($0.file) < ($1.file) }
+    }
+
+    var artifacts: [Manifest.Artifact] {
+        lock.lock()
+        defer { lock.unlock() }
+        return artifactList.sorted { $0.file < $1.file }
+    }
+}
