@@ -48,7 +48,7 @@ public struct BenchBaseline {
             old = try JSONDecoder().decode(BenchReport.self, from: Data(bytes))
         } catch {
             throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)) is not a report written by "
-                                + "`throbber bench --json`", exitCode: .dataError)
+                                + "`throbber bench --json`", kind: .badData)
         }
     }
 

@@ -34,7 +34,7 @@ final class EGLGLContext: GLPlatformContext {
     static func loadLibrary() throws -> UnsafeMutablePointer<CEGL_API> {
         var message = [CChar](repeating: 0, count: 512)
         guard let api = CEGL_load(ProcessInfo.processInfo.environment[libraryPathVariable], &message, message.count) else {
-            throw ThrobberError(String(nulTerminated: message), exitCode: .backendUnavailable)
+            throw ThrobberError(String(nulTerminated: message), kind: .backendUnavailable)
         }
         return api
     }
@@ -50,11 +50,11 @@ final class EGLGLContext: GLPlatformContext {
 
     private static func devices(_ api: UnsafeMutablePointer<CEGL_API>) throws -> [(device: EGLDeviceEXT, description: EGLDeviceDescription)] {
         guard let query = api.pointee.QueryDevicesEXT, let string = api.pointee.QueryDeviceStringEXT else {
-            throw ThrobberError("libEGL lacks EGL_EXT_device_enumeration (eglQueryDevicesEXT)", exitCode: .backendUnavailable)
+            throw ThrobberError("libEGL lacks EGL_EXT_device_enumeration (eglQueryDevicesEXT)", kind: .backendUnavailable)
         }
         var count: EGLint = 0
         guard query(0, nil, &count) == EGL_TRUE else {
-            throw ThrobberError("eglQueryDevicesEXT failed: \(errorName(api.pointee.GetError()))", exitCode: .backendUnavailable)
+            throw ThrobberError("eglQueryDevicesEXT failed: \(errorName(api.pointee.GetError()))", kind: .backendUnavailable)
         }
         var devices = [EGLDeviceEXT?](repeating: nil, count: Int(count))
         guard count > 0, query(count, &devices, &count) == EGL_TRUE else { return [] }
@@ -76,43 +76,43 @@ final class EGLGLContext: GLPlatformContext {
         var done = false
         defer { if !done { CEGL_unload(api) } }
         guard let platformDisplay = api.pointee.GetPlatformDisplayEXT else {
-            throw ThrobberError("libEGL lacks EGL_EXT_platform_base (eglGetPlatformDisplayEXT)", exitCode: .backendUnavailable)
+            throw ThrobberError("libEGL lacks EGL_EXT_platform_base (eglGetPlatformDisplayEXT)", kind: .backendUnavailable)
         }
         let clientExtensions = api.pointee.QueryString(CEGL_NO_DISPLAY, EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
         var display: EGLDisplay?
         var label: String
         if let device {
             guard clientExtensions.contains("EGL_EXT_platform_device") else {
-                throw ThrobberError("libEGL lacks EGL_EXT_platform_device", exitCode: .backendUnavailable)
+                throw ThrobberError("libEGL lacks EGL_EXT_platform_device", kind: .backendUnavailable)
             }
             let devices = try EGLGLContext.devices(api)
             guard devices.indices.contains(device) else {
                 throw ThrobberError(devices.isEmpty ? "EGL lists no devices" : "no EGL device \(device) (devices: 0–\(devices.count - 1))",
-                                    exitCode: .backendUnavailable)
+                                    kind: .backendUnavailable)
             }
             display = platformDisplay(EGLenum(EGL_PLATFORM_DEVICE_EXT), devices[device].device, nil)
             let description = devices[device].description
             label = "EGL device \(device)" + (description.drmFile.map { " (\($0))" } ?? (description.isSoftware ? " (software)" : ""))
         } else {
             guard clientExtensions.contains("EGL_MESA_platform_surfaceless") else {
-                throw ThrobberError("libEGL lacks EGL_MESA_platform_surfaceless", exitCode: .backendUnavailable)
+                throw ThrobberError("libEGL lacks EGL_MESA_platform_surfaceless", kind: .backendUnavailable)
             }
             display = platformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil)
             label = "EGL surfaceless"
         }
         guard let display, display != CEGL_NO_DISPLAY else {
             throw ThrobberError("eglGetPlatformDisplayEXT found no display for \(device.map { "device \($0)" } ?? "surfaceless"): "
-                                + EGLGLContext.errorName(api.pointee.GetError()), exitCode: .backendUnavailable)
+                                + EGLGLContext.errorName(api.pointee.GetError()), kind: .backendUnavailable)
         }
         var major: EGLint = 0, minor: EGLint = 0
         guard api.pointee.Initialize(display, &major, &minor) == EGL_TRUE else {
-            throw ThrobberError("eglInitialize failed on \(label): \(EGLGLContext.errorName(api.pointee.GetError()))", exitCode: .backendUnavailable)
+            throw ThrobberError("eglInitialize failed on \(label): \(EGLGLContext.errorName(api.pointee.GetError()))", kind: .backendUnavailable)
         }
         var initialized = true
         defer { if !done && initialized { _ = api.pointee.Terminate(display); initialized = false } }
         guard api.pointee.BindAPI(EGLenum(EGL_OPENGL_API)) == EGL_TRUE else {
             throw ThrobberError("eglBindAPI(EGL_OPENGL_API) failed on \(label): \(EGLGLContext.errorName(api.pointee.GetError()))",
-                                exitCode: .backendUnavailable)
+                                kind: .backendUnavailable)
         }
         var config: EGLConfig? = CEGL_NO_CONFIG
         var configs: EGLint = 0
@@ -127,19 +127,19 @@ final class EGLGLContext: GLPlatformContext {
         ]
         guard let context = api.pointee.CreateContext(display, config, CEGL_NO_CONTEXT, attributes), context != CEGL_NO_CONTEXT else {
             throw ThrobberError("eglCreateContext (OpenGL 3.3 core) failed on \(label): \(EGLGLContext.errorName(api.pointee.GetError()))",
-                                exitCode: .backendUnavailable)
+                                kind: .backendUnavailable)
         }
         guard api.pointee.MakeCurrent(display, CEGL_NO_SURFACE, CEGL_NO_SURFACE, context) == EGL_TRUE else {
             let error = EGLGLContext.errorName(api.pointee.GetError())
             _ = api.pointee.DestroyContext(display, context)
-            throw ThrobberError("eglMakeCurrent without a surface failed on \(label): \(error)", exitCode: .backendUnavailable)
+            throw ThrobberError("eglMakeCurrent without a surface failed on \(label): \(error)", kind: .backendUnavailable)
         }
         let table = UnsafeMutablePointer<COSMesa_GL>.allocate(capacity: 1)
         defer { table.deallocate() }
         if let missing = COSMesa_loadGL(table, CEGL_resolve, api) {
             _ = api.pointee.MakeCurrent(display, CEGL_NO_SURFACE, CEGL_NO_SURFACE, CEGL_NO_CONTEXT)
             _ = api.pointee.DestroyContext(display, context)
-            throw ThrobberError("EGL on \(label) lacks \(String(cString: missing))", exitCode: .backendUnavailable)
+            throw ThrobberError("EGL on \(label) lacks \(String(cString: missing))", kind: .backendUnavailable)
         }
         self.api = api
         self.display = display

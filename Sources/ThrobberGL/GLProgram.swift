@@ -34,7 +34,7 @@ struct GLProgram {
             let log = GLProgram.log(gl, program, getiv: gl.GetProgramiv, getLog: gl.GetProgramInfoLog)
             gl.DeleteProgram(program)
             throw ThrobberError("shaders \(vertex) + \(fragment) (\(library.origin)) failed to link: \(log)",
-                                exitCode: .backendFailure)
+                                kind: .backendFailure)
         }
         id = program
         for name in uniforms {
@@ -61,7 +61,7 @@ struct GLProgram {
             let log = GLProgram.log(gl, shader, getiv: gl.GetShaderiv, getLog: gl.GetShaderInfoLog)
             gl.DeleteShader(shader)
             throw ThrobberError("shader \(name) failed to compile (source 0 = \(name), 1 = common.glsl): \(log)",
-                                exitCode: .backendFailure)
+                                kind: .backendFailure)
         }
         return shader
     }

@@ -342,7 +342,7 @@ public final class GLRenderer {
     private func checkError() throws {
         let error = gl.GetError()
         guard error == GL_NO_ERROR else {
-            throw ThrobberError(String(format: "OpenGL error 0x%04X while rendering", error), exitCode: .backendFailure)
+            throw ThrobberError(String(format: "OpenGL error 0x%04X while rendering", error), kind: .backendFailure)
         }
     }
 
@@ -357,7 +357,7 @@ public final class GLRenderer {
         let size = list.width * list.height * 4
         if pixelBuffers.isEmpty || pixelBufferSize != size {
             guard pending.isEmpty else {
-                throw ThrobberError("renderPipelined: call drainPipelined before changing the canvas size", exitCode: .backendFailure)
+                throw ThrobberError("renderPipelined: call drainPipelined before changing the canvas size", kind: .backendFailure)
             }
             releasePixelBuffers()
             pixelBuffers = [GLuint](repeating: 0, count: GLRenderer.ringSize)
@@ -403,7 +403,7 @@ public final class GLRenderer {
         defer { gl.BindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
         let count = width * height * 4
         guard let mapped = gl.MapBufferRange(GLenum(GL_PIXEL_PACK_BUFFER), 0, count, GLbitfield(GL_MAP_READ_BIT)) else {
-            throw ThrobberError(String(format: "glMapBufferRange failed (0x%04X)", gl.GetError()), exitCode: .backendFailure)
+            throw ThrobberError(String(format: "glMapBufferRange failed (0x%04X)", gl.GetError()), kind: .backendFailure)
         }
         let pixels = [UInt8](UnsafeRawBufferPointer(start: mapped, count: count))
         _ = gl.UnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER))
@@ -507,7 +507,7 @@ public final class GLRenderer {
         let status = gl.CheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
         guard status == GL_FRAMEBUFFER_COMPLETE else {
             throw ThrobberError(String(format: "the %@ framebuffer is incomplete (status 0x%04X)", what, status),
-                                exitCode: .backendFailure)
+                                kind: .backendFailure)
         }
     }
 

@@ -27,7 +27,7 @@ final class OSMesaGLContext: GLPlatformContext {
         let path = ProcessInfo.processInfo.environment[OSMesaGLContext.libraryPathVariable]
         guard let api = COSMesa_load(path, &message, message.count) else {
             dummy.deallocate()
-            throw ThrobberError(String(nulTerminated: message), exitCode: .backendUnavailable)
+            throw ThrobberError(String(nulTerminated: message), kind: .backendUnavailable)
         }
         let attributes: [Int32] = [
             OSMESA_FORMAT, GL_RGBA,
@@ -42,13 +42,13 @@ final class OSMesaGLContext: GLPlatformContext {
             COSMesa_unload(api)
             dummy.deallocate()
             throw ThrobberError("OSMesaCreateContextAttribs could not create an OpenGL 3.3 core context",
-                                exitCode: .backendUnavailable)
+                                kind: .backendUnavailable)
         }
         guard api.pointee.MakeCurrent(context, dummy, GLenum(GL_UNSIGNED_BYTE), 1, 1) != 0 else {
             api.pointee.DestroyContext(context)
             COSMesa_unload(api)
             dummy.deallocate()
-            throw ThrobberError("OSMesaMakeCurrent failed", exitCode: .backendUnavailable)
+            throw ThrobberError("OSMesaMakeCurrent failed", kind: .backendUnavailable)
         }
         self.api = api
         self.context = context

@@ -21,24 +21,25 @@ public struct ShaderLibrary: Sendable {
 
     /// Loads every `.vert`, `.frag` and `.glsl` file of `directory`.
     ///
+    /// - Parameter field: how the caller names the directory in messages (the command line: its flag).
     /// - Throws: a usage error when the directory cannot be read or lacks a shader Throbber needs.
-    public init(directory: URL) throws {
+    public init(directory: URL, field: String = "shader directory") throws {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
-            throw ThrobberError.invalid("--shader-dir", directory.path, allowed: "a readable directory of shaders")
+            throw ThrobberError.invalid(field, directory.path, allowed: "a readable directory of shaders")
         }
         var sources: [String: String] = [:]
         for name in names where [".vert", ".frag", ".glsl"].contains(where: name.hasSuffix) {
             let url = directory.appendingPathComponent(name)
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                throw ThrobberError("cannot read shader \(url.path)", exitCode: .noInput)
+                throw ThrobberError("cannot read shader \(url.path)", kind: .missingInput)
             }
             sources[name] = text
         }
         for required in EmbeddedShaders.sources.keys where sources[required] == nil {
-            throw ThrobberError.invalid("--shader-dir", directory.path,
+            throw ThrobberError.invalid(field, directory.path,
                                         allowed: "a directory holding every shader of Shaders/ (missing \(required))")
         }
         self.init(sources: sources, origin: directory.path)
@@ -50,7 +51,7 @@ public struct ShaderLibrary: Sendable {
     /// itself, 1 the included file.
     func source(_ name: String) throws -> String {
         guard let text = sources[name] else {
-            throw ThrobberError("shader \(name) is missing from \(origin)", exitCode: .backendFailure)
+            throw ThrobberError("shader \(name) is missing from \(origin)", kind: .backendFailure)
         }
         var output: [String] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -62,7 +63,7 @@ public struct ShaderLibrary: Sendable {
             let included = trimmed.dropFirst("#include".count).trimmingCharacters(in: CharacterSet(charactersIn: " \""))
             guard let body = sources[included] else {
                 throw ThrobberError("shader \(name) line \(index + 1) includes \(included), which \(origin) lacks",
-                                    exitCode: .backendFailure)
+                                    kind: .backendFailure)
             }
             output.append("#line 1 1")
             output.append(body)

@@ -42,7 +42,7 @@ public enum PNGCodec {
             }
         }
         guard status == 0, let bytes = buffer.data else {
-            throw ThrobberError("PNG encoding failed: \(String(nulTerminated: message))", exitCode: .backendFailure)
+            throw ThrobberError("PNG encoding failed: \(String(nulTerminated: message))", kind: .backendFailure)
         }
         defer { CPNGCodec_free(&buffer) }
         return Data(bytes: bytes, count: buffer.size)
@@ -90,7 +90,7 @@ public enum PNGCodec {
         var header = CPNGCodec_Header()
         return try data.withUnsafeBytes { bytes -> Image in
             guard let base = bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count > 0 else {
-                throw ThrobberError("not a PNG: empty input", exitCode: .dataError)
+                throw ThrobberError("not a PNG: empty input", kind: .badData)
             }
             var opened: OpaquePointer?
             let status = CPNGCodec_openReader(base, bytes.count, limits(pixelBudget: pixelBudget), &header, &opened,
@@ -132,7 +132,7 @@ public enum PNGCodec {
         ///
         /// - Throws: a data error as ``PNGCodec/decode(_:pixelBudget:)`` does.
         public init(_ data: Data, pixelBudget: Int = PNGCodec.pixelBudget) throws {
-            guard !data.isEmpty else { throw ThrobberError("not a PNG: empty input", exitCode: .dataError) }
+            guard !data.isEmpty else { throw ThrobberError("not a PNG: empty input", kind: .badData) }
             let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 1)
             data.withUnsafeBytes { bytes.copyMemory(from: $0) }
             var header = CPNGCodec_Header()
@@ -179,11 +179,11 @@ public enum PNGCodec {
     /// The one-line refusal of a PNG that declares more pixels than the budget.
     static func overBudget(width: Int, height: Int, budget: Int) -> ThrobberError {
         ThrobberError("declares \(width)×\(height) px (\(grouped(width * height)) pixels), over the PNG readers' budget of "
-                      + "\(grouped(budget)) pixels; refused before decoding", exitCode: .dataError)
+                      + "\(grouped(budget)) pixels; refused before decoding", kind: .badData)
     }
 
     static func unreadable(_ message: [CChar]) -> ThrobberError {
-        ThrobberError("not a readable PNG: \(String(nulTerminated: message))", exitCode: .dataError)
+        ThrobberError("not a readable PNG: \(String(nulTerminated: message))", kind: .badData)
     }
 
     /// 33554432 → "33,554,432".
@@ -221,7 +221,7 @@ public enum PNGCodec {
             }, Unmanaged.passUnretained(collector).toOpaque(), &message, message.count)
         }
         guard status == 0 else {
-            throw ThrobberError("not a readable PNG: \(String(nulTerminated: message))", exitCode: .dataError)
+            throw ThrobberError("not a readable PNG: \(String(nulTerminated: message))", kind: .badData)
         }
         return collector.chunks
     }

@@ -211,7 +211,7 @@ public enum PNGEncoder: Sendable, Hashable {
                       text: [(String, String)]) throws -> Data {
         guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 4 else {
             throw ThrobberError("PNG encoding failed: a \(image.width)×\(image.height) px image has no pixels to write",
-                                exitCode: .backendFailure)
+                                kind: .backendFailure)
         }
         var message = [CChar](repeating: 0, count: 256)
         var png: UnsafePointer<UInt8>?
@@ -227,7 +227,7 @@ public enum PNGEncoder: Sendable, Hashable {
             }
         }
         guard status == 0, let png else {
-            throw ThrobberError("PNG encoding failed: \(String(nulTerminated: message))", exitCode: .backendFailure)
+            throw ThrobberError("PNG encoding failed: \(String(nulTerminated: message))", kind: .backendFailure)
         }
         return Data(bytes: png, count: size)
     }

@@ -32,10 +32,10 @@ public final class FrameRenderer: Renderer {
     ///   with the CPU backend or a device with another backend than `egl`.
     public init(_ requested: Backend, device: Int? = nil, shaders: ShaderLibrary? = nil, glWanted: Bool = false) throws {
         if shaders != nil && requested == .cpu {
-            throw ThrobberError("shaders apply to the GL backends only", exitCode: .usage)
+            throw ThrobberError("shaders apply to the GL backends only", kind: .usage)
         }
         if device != nil && requested != .egl {
-            throw ThrobberError("an EGL device applies to the egl backend only", exitCode: .usage)
+            throw ThrobberError("an EGL device applies to the egl backend only", kind: .usage)
         }
         var skipped: [String] = []
         func openGL(_ platform: GLPlatform) throws -> GLRenderer {
@@ -67,12 +67,12 @@ public final class FrameRenderer: Renderer {
                 do {
                     chosen = (candidate.backend, try openGL(candidate.platform))
                     reason = candidate.platform.isHardwareDevice(in: devices) ? BackendChoice.gpuReason : BackendChoice.softwareGLReason
-                } catch let error as ThrobberError where error.exitCode == .backendUnavailable {
+                } catch let error as ThrobberError where error.kind == .backendUnavailable {
                     skipped.append("\(candidate.platform): \(error.message)")
                 }
             }
             if chosen == nil {
-                if shaders != nil { throw ThrobberError("no GL backend could be opened for the given shaders", exitCode: .backendUnavailable) }
+                if shaders != nil { throw ThrobberError("no GL backend could be opened for the given shaders", kind: .backendUnavailable) }
                 chosen = (.cpu, nil)
                 reason = wantsGL ? BackendChoice.noGLReason : BackendChoice.autoReason
             }

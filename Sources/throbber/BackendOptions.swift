@@ -19,7 +19,7 @@ enum BackendOptions {
         let backend = Backend(rawValue: try arguments.choice("--backend", default: fallback, among: Backend.names))!
         let device = try arguments.value("--device").map { _ in try arguments.integer("--device", default: 0, range: 0...1024) }
         if device != nil && backend != .egl {
-            throw ThrobberError("--device applies to --backend egl only", exitCode: .usage)
+            throw ThrobberError("--device applies to --backend egl only", kind: .usage)
         }
         return (backend, device)
     }
@@ -28,7 +28,7 @@ enum BackendOptions {
     /// the flag.
     static func shaders(_ directory: String?, backend: Backend) throws -> ShaderLibrary? {
         guard let directory else { return nil }
-        if backend == .cpu { throw ThrobberError("--shader-dir applies to the GL backends only", exitCode: .usage) }
-        return try ShaderLibrary(directory: URL(fileURLWithPath: directory))
+        if backend == .cpu { throw ThrobberError("--shader-dir applies to the GL backends only", kind: .usage) }
+        return try ShaderLibrary(directory: URL(fileURLWithPath: directory), field: "--shader-dir")
     }
 }

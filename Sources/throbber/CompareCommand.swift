@@ -41,7 +41,7 @@ enum CompareCommand: Subcommand {
 
     static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 2 else {
-            throw ThrobberError("compare needs two PNG files, got \(arguments.positionals.count)", exitCode: .usage)
+            throw ThrobberError("compare needs two PNG files, got \(arguments.positionals.count)", kind: .usage)
         }
         let (maxDiff, maxPixels) = try DiffOptions.bounds(arguments)
         let paths = arguments.positionals
@@ -56,7 +56,7 @@ enum CompareCommand: Subcommand {
         guard readers[1].width == width, readers[1].height == height else {
             throw ThrobberError("\(paths[0]) is \(width)×\(height) px but \(paths[1]) is "
                                 + "\(readers[1].width)×\(readers[1].height) px; only images of the same size compare",
-                                exitCode: .dataError)
+                                kind: .badData)
         }
         let heatMapPath = arguments.value("--diff")
         // The heat map must not land on either image it was computed from.
@@ -137,7 +137,7 @@ enum CompareCommand: Subcommand {
         do {
             return try body()
         } catch let error as ThrobberError {
-            throw ThrobberError("\(path): \(error.message)", exitCode: error.exitCode)
+            throw ThrobberError("\(path): \(error.message)", kind: error.kind)
         }
     }
 }

@@ -103,7 +103,7 @@ enum ParityCommand: Subcommand {
 
     static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.isEmpty else {
-            throw ThrobberError("parity takes no positional arguments: \(arguments.positionals.joined(separator: " "))", exitCode: .usage)
+            throw ThrobberError("parity takes no positional arguments: \(arguments.positionals.joined(separator: " "))", kind: .usage)
         }
         let (maxDiff, maxPixels) = try DiffOptions.bounds(arguments)
         var scenes = (arguments.value("--scenes") ?? "all").split(separator: ",").map(String.init)
@@ -126,15 +126,15 @@ enum ParityCommand: Subcommand {
             }
         }
         if explicitTimes != nil && arguments.has("--times") {
-            throw ThrobberError("--times and --at exclude each other", exitCode: .usage)
+            throw ThrobberError("--times and --at exclude each other", kind: .usage)
         }
         let timeCount = try arguments.integer("--times", default: 6, range: 1...1000)
         let randomCount = try arguments.value("--random").map { _ in try arguments.integer("--random", default: 1, range: 1...1_000_000) }
         if randomCount == nil && arguments.has("--seed") {
-            throw ThrobberError("--seed applies to --random only", exitCode: .usage)
+            throw ThrobberError("--seed applies to --random only", kind: .usage)
         }
         if randomCount != nil && arguments.has("--times") {
-            throw ThrobberError("--times spreads the matrix's times; with --random, times are drawn (or taken from --at)", exitCode: .usage)
+            throw ThrobberError("--times spreads the matrix's times; with --random, times are drawn (or taken from --at)", kind: .usage)
         }
         let seed = try arguments.value("--seed").map { text -> UInt64 in
             guard let seed = UInt64(text) else {
@@ -144,7 +144,7 @@ enum ParityCommand: Subcommand {
         } ?? 1
         let fixed = try fixedSettings(arguments.all("--set"), scenes: scenes)
         if fixed.contains(where: { $0.name == "scale" }) && explicitScales != nil {
-            throw ThrobberError("--set scale=… and --scales exclude each other", exitCode: .usage)
+            throw ThrobberError("--set scale=… and --scales exclude each other", kind: .usage)
         }
         let (backend, device) = try BackendOptions.parse(arguments)
         let outDirectory = URL(fileURLWithPath: arguments.value("--out") ?? "parity-failures", isDirectory: true)

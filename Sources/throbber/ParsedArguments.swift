@@ -52,13 +52,13 @@ struct ParsedArguments {
                     values[spec.canonical, default: []].append(inline)
                 } else {
                     guard index < arguments.count else {
-                        throw ThrobberError("option \(name) needs a value", exitCode: .usage)
+                        throw ThrobberError("option \(name) needs a value", kind: .usage)
                     }
                     values[spec.canonical, default: []].append(arguments[index])
                     index += 1
                 }
             } else {
-                guard inline == nil else { throw ThrobberError("option \(name) takes no value", exitCode: .usage) }
+                guard inline == nil else { throw ThrobberError("option \(name) takes no value", kind: .usage) }
                 values[spec.canonical, default: []].append("")
             }
         }

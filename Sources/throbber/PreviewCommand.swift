@@ -43,11 +43,11 @@ enum PreviewCommand: Subcommand {
 
     static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 1, let sceneID = arguments.positionals.first else {
-            throw ThrobberError("preview takes one SCENE (one of \(SceneRegistry.ids.joined(separator: ", ")))", exitCode: .usage)
+            throw ThrobberError("preview takes one SCENE (one of \(SceneRegistry.ids.joined(separator: ", ")))", kind: .usage)
         }
         let scene = try SceneOptions.scene(sceneID, arguments)
         guard let output = arguments.value("--output") else {
-            throw ThrobberError("preview needs an output file: -o SHEET.png", exitCode: .usage)
+            throw ThrobberError("preview needs an output file: -o SHEET.png", kind: .usage)
         }
         let frames = try arguments.integer("--frames", default: 8, range: 1...400)
         let columns = try arguments.integer("--columns", default: Int(Double(frames).squareRoot().rounded(.up)), range: 1...400)
@@ -64,7 +64,7 @@ enum PreviewCommand: Subcommand {
         // written into and needs no --overwrite; a directory, block device or socket is refused now.
         var claims = OutputClaims()
         if try claims.claimOutput(file.path, role: "the sheet", source: .commandLine) == .file, !overwrite {
-            throw ThrobberError("\(file.path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
+            throw ThrobberError("\(file.path) exists; pass --overwrite to replace it", kind: .cannotCreate)
         }
         try AtomicFile.prepareDirectory(file.deletingLastPathComponent())
         let renderer = try FrameRenderer(backend, device: device)

@@ -42,14 +42,14 @@ enum RenderCommand: Subcommand {
     static func execute(_ arguments: ParsedArguments) throws {
         guard let sceneID = arguments.positionals.first else {
             throw ThrobberError("render needs a SCENE (one of \(SceneRegistry.ids.joined(separator: ", "))); see throbber render --help",
-                                exitCode: .usage)
+                                kind: .usage)
         }
         guard arguments.positionals.count == 1 else {
-            throw ThrobberError("render takes one SCENE, got: \(arguments.positionals.joined(separator: " "))", exitCode: .usage)
+            throw ThrobberError("render takes one SCENE, got: \(arguments.positionals.joined(separator: " "))", kind: .usage)
         }
         let scene = try SceneOptions.scene(sceneID, arguments)
         guard let output = arguments.value("--output") else {
-            throw ThrobberError("render needs an output directory: -o DIR", exitCode: .usage)
+            throw ThrobberError("render needs an output directory: -o DIR", kind: .usage)
         }
         let frames = try arguments.integer("--frames", default: 1, range: 1...1_000_000)
         let fps = try arguments.number("--fps", default: 60, range: .above(0))
@@ -68,7 +68,7 @@ enum RenderCommand: Subcommand {
         var claims = OutputClaims()
         for file in files { try claims.claimOutput(file.path, role: "frame", source: .commandLine) }
         if !overwrite, let existing = claims.existingFiles.first {
-            throw ThrobberError("\(existing) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
+            throw ThrobberError("\(existing) exists; pass --overwrite to replace it", kind: .cannotCreate)
         }
         try AtomicFile.prepareDirectory(directory)
         let renderer = try FrameRenderer(backend, device: device, shaders: BackendOptions.shaders(arguments.value("--shader-dir"), backend: backend))

@@ -31,7 +31,7 @@ enum SceneOptions {
         }
         if let progress = arguments.value("--progress") {
             guard scene.model.value(of: "progress") != nil else {
-                throw ThrobberError("--progress: scene \(id) has no progress parameter", exitCode: .usage)
+                throw ThrobberError("--progress: scene \(id) has no progress parameter", kind: .usage)
             }
             scene = try scene.setting("progress", to: progress)
         }

@@ -31,9 +31,21 @@ let usage = """
       130 interrupted
     """
 
+/// Prints a library error as the command line words it — the message, then the flag that is
+/// the remedy — and exits with the kind's status.
 func fail(_ error: ThrobberError) -> Never {
-    FileHandle.standardError.write(Data("throbber: \(error.message)\n".utf8))
-    exit(error.exitCode.rawValue)
+    FileHandle.standardError.write(Data("throbber: \(error.message)\(remedyText(error.remedy))\n".utf8))
+    exit(ExitCode(error.kind).rawValue)
+}
+
+/// A remedy in the command line's words.
+func remedyText(_ remedy: ThrobberError.Remedy?) -> String {
+    switch remedy {
+    case nil: ""
+    case .overwrite: "; pass --overwrite to replace it"
+    case .overwriteOrKeep: "; pass --overwrite to replace them or --skip-existing to keep them"
+    case .resumeKeepingExisting: ". Rerun with --skip-existing to finish the job"
+    }
 }
 
 // A reader that closes a stream early must give EPIPE (a clear I/O error), not kill us.
@@ -72,5 +84,5 @@ do {
 } catch let error as ThrobberError {
     fail(error)
 } catch {
-    fail(ThrobberError("\(error)", exitCode: .backendFailure))
+    fail(ThrobberError("\(error)", kind: .backendFailure))
 }

@@ -171,7 +171,7 @@ struct PNGReaderTests {
         do {
             _ = try PNGCodec.decode(data, pixelBudget: 109)
         } catch let error as ThrobberError {
-            #expect(error.exitCode == .dataError)
+            #expect(error.kind == .badData)
             #expect(error.message.contains("11×10") && error.message.contains("109"), "\(error.message)")
         }
     }
@@ -185,7 +185,7 @@ struct PNGReaderTests {
             _ = try PNGCodec.decode(data)
             Issue.record("the bomb was decoded")
         } catch let error as ThrobberError {
-            #expect(error.exitCode == .dataError)
+            #expect(error.kind == .badData)
             #expect(error.message.contains("16000×16000") && error.message.contains("33,554,432"), "\(error.message)")
         }
         #expect(PNGCodec.pixelBudget == 1 << 25)
@@ -197,7 +197,7 @@ struct PNGReaderTests {
             _ = try PNGCodec.decode(Data(png.file(idat: TestPNG.zlibStored([0]))))
             Issue.record("a \(PNGCodec.maxSide + 1)-pixel-wide PNG was accepted")
         } catch let error as ThrobberError {
-            #expect(error.exitCode == .dataError)
+            #expect(error.kind == .badData)
             #expect(error.message.contains("exceeds user limit"), "\(error.message)")
         }
     }
@@ -218,7 +218,7 @@ struct PNGReaderTests {
             _ = try PNGCodec.decode(corrupt)
             Issue.record("a corrupt PNG decoded")
         } catch let error as ThrobberError {
-            #expect(error.exitCode == .dataError)
+            #expect(error.kind == .badData)
             #expect(error.message.contains("libpng") && error.message.contains("CRC"), "\(error.message)")
         }
     }

@@ -75,7 +75,7 @@ struct EGLTests {
             try GLRenderer(platform: .eglDevice(999))
         } throws: { error in
             let error = error as! ThrobberError
-            return error.exitCode == .backendUnavailable && error.message.contains("no EGL device 999")
+            return error.kind == .backendUnavailable && error.message.contains("no EGL device 999")
         }
     }
 }

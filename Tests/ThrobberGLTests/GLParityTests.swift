@@ -127,7 +127,7 @@ struct GLParityTests {
         #expect {
             try gl.render(list)
         } throws: { error in
-            (error as! ThrobberError).exitCode == .usage
+            (error as! ThrobberError).kind == .usage
         }
     }
 
@@ -139,7 +139,7 @@ struct GLParityTests {
             try GLRenderer(shaders: broken)
         } throws: { error in
             let error = error as! ThrobberError
-            return error.exitCode == .backendFailure && error.message.contains("layers.frag")
+            return error.kind == .backendFailure && error.message.contains("layers.frag")
                 && error.message.contains("undefinedThing")
         }
     }

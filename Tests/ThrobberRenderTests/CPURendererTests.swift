@@ -217,7 +217,7 @@ struct PNGCodecTests {
         #expect {
             try PNGCodec.decode(Data("not a png at all".utf8))
         } throws: { error in
-            (error as! ThrobberError).exitCode == .dataError
+            (error as! ThrobberError).kind == .badData
         }
     }
 

@@ -202,7 +202,7 @@ struct PNGEncoderTests {
         let error = try #require(throws: ThrobberError.self) {
             try PNGEncoder(name: "small", level: 3, nameField: "--png-encoder", levelField: "--png-level")
         }
-        #expect(error.exitCode == .usage)
+        #expect(error.kind == .usage)
         #expect(error.message == "invalid --png-level '3': no level with 'small', which is libdeflate at level 12; name an encoder to choose a level")
     }
 
@@ -211,13 +211,13 @@ struct PNGEncoderTests {
         let error = try #require(throws: ThrobberError.self) {
             try PNGEncoder(name: name, level: level, nameField: "--png-encoder", levelField: "--png-level")
         }
-        #expect(error.exitCode == .usage)
+        #expect(error.kind == .usage)
         #expect(error.message == "invalid --png-level '\(level)': an integer in \(range) for \(name)")
     }
 
     @Test func unknownNamesAreUsageErrorsNamingTheKnownOnes() throws {
         let error = try #require(throws: ThrobberError.self) { try PNGEncoder(name: "libdeflat", nameField: "pngEncoder") }
-        #expect(error.exitCode == .usage)
+        #expect(error.kind == .usage)
         #expect(error.message == "invalid pngEncoder 'libdeflat': one of auto, libpng, libdeflate, isal, fast, small; did you mean 'libdeflate'?")
     }
 
@@ -225,7 +225,7 @@ struct PNGEncoderTests {
     @Test(arguments: [PNGEncoder.isal(level: 4), .libdeflate(level: 13), .libpng(level: 10), .isal(level: -1)])
     func encodingAtALevelOutOfRangeIsAUsageError(encoder: PNGEncoder) throws {
         let error = try #require(throws: ThrobberError.self) { try encoder.encode(Image(width: 2, height: 2)) }
-        #expect(error.exitCode == .usage && error.message.contains("an integer in"))
+        #expect(error.kind == .usage && error.message.contains("an integer in"))
     }
 
     /// libpng rewrites a bad keyword; our writer refuses one, as no Throbber keyword is bad.

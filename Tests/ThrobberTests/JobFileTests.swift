@@ -17,7 +17,7 @@ struct JobFileTests {
             try load(text)
         } throws: { error in
             let error = error as! ThrobberError
-            let ok = error.exitCode == .dataError && fragments.allSatisfy { error.message.contains($0) }
+            let ok = error.kind == .badData && fragments.allSatisfy { error.message.contains($0) }
             if !ok { Issue.record("message was: \(error.message)", sourceLocation: sourceLocation) }
             return ok
         }

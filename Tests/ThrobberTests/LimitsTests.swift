@@ -39,7 +39,7 @@ struct LimitsTests {
             try Limits.count(value, "duration × fps", limit: Limits.frames)
         } throws: { error in
             let error = error as! ThrobberError
-            return error.exitCode == .usage && error.message.contains("duration × fps") && error.message.contains("at most 10000000")
+            return error.kind == .usage && error.message.contains("duration × fps") && error.message.contains("at most 10000000")
         }
     }
 
@@ -80,7 +80,7 @@ struct LimitsTests {
             try ContactSheet.checkSize(frames: 400, frameWidth: 16384, frameHeight: 16384, columns: 20)
         } throws: { error in
             let error = error as! ThrobberError
-            return error.exitCode == .usage && error.message.contains("400 frames of 16384×16384 px") && error.message.contains("65535 px a side")
+            return error.kind == .usage && error.message.contains("400 frames of 16384×16384 px") && error.message.contains("65535 px a side")
         }
     }
 
@@ -165,7 +165,7 @@ struct LimitsTests {
             try InputFile.read(directory.path, what: "job file")
         } throws: { error in
             let error = error as! ThrobberError
-            return error.exitCode == .noInput && error.message.hasSuffix(": it is a directory")
+            return error.kind == .missingInput && error.message.hasSuffix(": it is a directory")
         }
         #expect {
             try InputFile.read(directory.appendingPathComponent("none").path, what: "job file")
@@ -216,7 +216,7 @@ struct LimitsTests {
                 try load(valid.replacingOccurrences(of: from, with: to))
             } throws: { error in
                 let error = error as! ThrobberError
-                let ok = error.exitCode == .dataError && error.message.contains(fragment)
+                let ok = error.kind == .badData && error.message.contains(fragment)
                 if !ok { Issue.record("message was: \(error.message)") }
                 return ok
             }
@@ -225,13 +225,13 @@ struct LimitsTests {
 
     /// Found by scripts/fuzz: job sites that quoted a value without `echoed` (an output type of
     /// 100,000 characters, a pattern holding a newline) made a message of 100 KB or two lines.
-    @Test(arguments: [ExitCode.usage, .dataError, .noInput, .cannotCreate, .ioError])
-    func aMessageAboutInputIsOneBoundedLine(code: ExitCode) {
-        let error = ThrobberError("invalid pattern \"a\nb\" and \(String(repeating: "y", count: 100_000))", exitCode: code)
+    @Test(arguments: [ThrobberError.Kind.usage, .badData, .missingInput, .cannotCreate, .io])
+    func aMessageAboutInputIsOneBoundedLine(kind: ThrobberError.Kind) {
+        let error = ThrobberError("invalid pattern \"a\nb\" and \(String(repeating: "y", count: 100_000))", kind: kind)
         #expect(!error.message.contains("\n"))
         #expect(error.message.hasPrefix("invalid pattern \"a\\nb\""))
         #expect(error.message.count <= ThrobberError.longestMessage + 40, "\(error.message.count) characters")
         // A driver's compile log (70) keeps its lines.
-        #expect(ThrobberError("log:\nline 2", exitCode: .backendFailure).message == "log:\nline 2")
+        #expect(ThrobberError("log:\nline 2", kind: .backendFailure).message == "log:\nline 2")
     }
 }

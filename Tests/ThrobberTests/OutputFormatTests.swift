@@ -221,7 +221,7 @@ struct OutputFormatTests {
             #expect {
                 try AtomicFile.write(Data("second".utf8), to: file, overwrite: false)
             } throws: { error in
-                (error as? ThrobberError)?.exitCode == .cannotCreate && "\(error)".contains(file.path)
+                (error as? ThrobberError)?.kind == .cannotCreate && "\(error)".contains(file.path)
             }
             #expect(try String(contentsOf: file, encoding: .utf8) == "first")
             try AtomicFile.write(Data("third".utf8), to: file, overwrite: true)
@@ -236,7 +236,7 @@ struct OutputFormatTests {
             #expect {
                 try AtomicFile.write(Data("x".utf8), to: file, overwrite: false)
             } throws: { error in
-                (error as? ThrobberError)?.exitCode == .cannotCreate && "\(error)".contains(file.path)
+                (error as? ThrobberError)?.kind == .cannotCreate && "\(error)".contains(file.path)
             }
         }
 

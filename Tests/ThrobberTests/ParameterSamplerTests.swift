@@ -151,7 +151,7 @@ struct ParameterSamplerTests {
             try sampler.draw("wave-ball", index: 0, fixed: [.init("size", "50"), .init("scaleMargin", "30")])
         } throws: { error in
             let error = error as! ThrobberError
-            return error.exitCode == .usage && error.message.contains("size=50") && error.message.contains("room")
+            return error.kind == .usage && error.message.contains("size=50") && error.message.contains("room")
         }
         #expect {
             try sampler.draw("wave-ball", index: 0, fixed: [.init("tickCont", "6")])

@@ -119,7 +119,7 @@ struct SceneBadInputTests {
             try Scene(try SceneRegistry.model(id)).setting(name, to: value)
         } throws: { error in
             let error = error as! ThrobberError
-            return error.exitCode == .usage && error.message.contains(name) && error.message.contains(value)
+            return error.kind == .usage && error.message.contains(name) && error.message.contains(value)
                 && error.message.contains(allowed)
         }
     }

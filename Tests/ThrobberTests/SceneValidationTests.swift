@@ -19,7 +19,7 @@ struct SceneValidationTests {
             try Scene().setting("tickCont", to: "3")
         } throws: { error in
             let error = error as! ThrobberError
-            return error.exitCode == .usage && error.message.contains("did you mean 'tickCount'")
+            return error.kind == .usage && error.message.contains("did you mean 'tickCount'")
         }
     }
 
@@ -41,7 +41,7 @@ struct SceneValidationTests {
             try Scene().setting(name, to: value)
         } throws: { error in
             let error = error as! ThrobberError
-            return error.exitCode == .usage && error.message.contains(name) && error.message.contains(value)
+            return error.kind == .usage && error.message.contains(name) && error.message.contains(value)
                 && error.message.contains(allowed)
         }
     }

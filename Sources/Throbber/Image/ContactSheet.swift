@@ -18,7 +18,7 @@ public enum ContactSheet {
                 "invalid preview: \(frames) frames of \(frameWidth)×\(frameHeight) px in \(columns) columns make about "
                     + "\(formatNumber(width))×\(formatNumber(height)) px; a sheet is at most \(Limits.sheetSide) px a side and "
                     + "\(Limits.sheetPixels) px in all (fewer --frames, other --columns, or a smaller --scale)",
-                exitCode: .usage)
+                kind: .usage)
         }
     }
 

@@ -70,7 +70,7 @@ public enum Limits {
     public static func count(_ value: Double, _ field: String, limit: Int) throws -> Int {
         let rounded = value.rounded()
         guard rounded.isFinite, rounded <= Double(limit) else {
-            throw ThrobberError("invalid \(field) = \(formatNumber(value)): at most \(limit)", exitCode: .usage)
+            throw ThrobberError("invalid \(field) = \(formatNumber(value)): at most \(limit)", kind: .usage)
         }
         return Int(max(rounded, 0))
     }
@@ -81,7 +81,7 @@ public enum Limits {
     public static func checkTimeline(start: Double, fps: Double, frames: Int, fpsField: String = "fps") throws {
         let end = start + Double(max(frames - 1, 0)) / fps
         guard end.isFinite, end <= time else {
-            throw ThrobberError("invalid \(fpsField) \(formatNumber(fps)): \(frames) frame\(frames == 1 ? "" : "s") from t = \(formatNumber(start)) s end at t = \(formatNumber(end)) s; the last frame must be at most \(formatNumber(time)) s", exitCode: .usage)
+            throw ThrobberError("invalid \(fpsField) \(formatNumber(fps)): \(frames) frame\(frames == 1 ? "" : "s") from t = \(formatNumber(start)) s end at t = \(formatNumber(end)) s; the last frame must be at most \(formatNumber(time)) s", kind: .usage)
         }
     }
 }

@@ -65,7 +65,7 @@ public struct ParameterSampler: Sendable {
         var check = Scene(defaults)
         for setting in fixed { check = try check.setting(setting.name, to: setting.value) }
         var random = SplitMix64(seed: SplitMix64.mix(SplitMix64.mix(seed &+ ParameterSampler.fnv1a(id)) &+ UInt64(index)))
-        var lastError = ThrobberError("no attempt", exitCode: .usage)
+        var lastError = ThrobberError("no attempt", kind: .usage)
         for _ in 0..<ParameterSampler.maximumAttempts {
             do {
                 let (settings, time) = try drawSettings(defaults, random: &random, fixed: fixed, times: times, scales: scales)
@@ -87,7 +87,7 @@ public struct ParameterSampler: Sendable {
         let pinned = fixed.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
         throw ThrobberError("cannot draw a valid \(id) case in \(ParameterSampler.maximumAttempts) attempts"
                             + (pinned.isEmpty ? "" : " with \(pinned)") + "; the last one failed with: \(lastError.message)",
-                            exitCode: .usage)
+                            kind: .usage)
     }
 
     /// One attempt: every setting of a case (`scale`, `background`, the parameters that differ

@@ -56,7 +56,7 @@ public struct LoopPlan: Sendable, Equatable {
         duration = Double(frames) / fps
         guard duration <= Limits.time else {
             throw ThrobberError("invalid fps \(formatNumber(fps)): one loop frame lasts \(formatNumber(duration)) s; "
-                                + "a loop is at most \(formatNumber(Limits.time)) s", exitCode: .usage)
+                                + "a loop is at most \(formatNumber(Limits.time)) s", kind: .usage)
         }
         var speeds = PartSpeeds()
         var changes: [Change] = []

@@ -77,7 +77,7 @@ public struct Scene: Sendable {
                 "invalid \(model.boxParameterNames.map { "\($0) \(model.value(of: $0) ?? "?")" }.joined(separator: ", ")) "
                     + "at scale \(formatNumber(scale)): the \(worst.boxes) boxes of a frame cover \(formatNumber(worst.pixels)) px; "
                     + "at most \(Limits.boxPixelsPerFrame) px (fewer or smaller boxes, or a smaller scale)",
-                exitCode: .usage)
+                kind: .usage)
         }
     }
 

@@ -132,7 +132,7 @@ public struct SceneParameter<Model> {
             guard options.contains(trimmed) else {
                 var message = failure.message
                 if let nearest = nearestName(to: trimmed, in: options) { message += "; did you mean '\(nearest)'?" }
-                throw ThrobberError(message, exitCode: .usage)
+                throw ThrobberError(message, kind: .usage)
             }
             model[keyPath: path] = trimmed
         }

@@ -1,50 +1,62 @@
-/// The exit status of every way `throbber` can end; the README lists the same table.
-///
-/// Numbers follow BSD `sysexits.h`, as swift-argument-parser does for usage errors, so scripts can
-/// tell a user's mistake from a missing library from a full disk.
-public enum ExitCode: Int32, Sendable, CaseIterable {
-    /// Everything asked for was done.
-    case success = 0
-    /// A comparison ran and found images that differ beyond the allowed bound.
-    case mismatch = 1
-    /// The command line or a parameter is invalid (EX_USAGE).
-    case usage = 64
-    /// An input file exists but its contents are not what they must be (EX_DATAERR).
-    case dataError = 65
-    /// An input file cannot be found or read (EX_NOINPUT).
-    case noInput = 66
-    /// The rendering backend cannot be opened: library missing, no device, no context (EX_UNAVAILABLE).
-    case backendUnavailable = 69
-    /// The backend failed while working: shader compile or link, GL error, incomplete framebuffer (EX_SOFTWARE).
-    case backendFailure = 70
-    /// An output cannot be created: it exists already, or its directory cannot be made (EX_CANTCREAT).
-    case cannotCreate = 73
-    /// Writing an output failed: disk full, permission denied, I/O error (EX_IOERR).
-    case ioError = 74
-    /// Stopped by SIGINT or SIGTERM; nothing partial was left behind.
-    case interrupted = 130
-}
-
-/// Every error Throbber reports: one line for the user and the exit code that goes with it.
+/// Every error Throbber's libraries throw: a kind a caller can switch on, one line for a person,
+/// and the system's own code where there is one. Only the command line maps kinds to exit codes
+/// and adds flag names (`remedy`).
 public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong, in the terms a caller decides on.
+    public enum Kind: String, Sendable, CaseIterable, Codable {
+        /// A parameter or option is invalid: the caller's mistake, not worth a retry.
+        case usage
+        /// An input exists but its contents are not what they must be (a job file, a manifest, a PNG).
+        case badData
+        /// An input cannot be found or read.
+        case missingInput
+        /// The rendering backend cannot be opened: library missing, no device, no context.
+        case backendUnavailable
+        /// The backend failed while working: shader compile or link, GL error, incomplete framebuffer.
+        case backendFailure
+        /// An output cannot be created: it exists already, or its directory cannot be made.
+        case cannotCreate
+        /// Writing or reading failed midway: disk full, permission denied, I/O error.
+        case io
+        /// The run was cancelled; what was in flight landed whole, nothing partial is left.
+        case interrupted
+    }
+
+    /// What the caller can do about it, where a command-line flag is the way (the command line
+    /// words it with the flag; a library caller sets the matching property).
+    public enum Remedy: String, Sendable, Codable {
+        /// Outputs exist: replace them (`overwrite`).
+        case overwrite
+        /// Outputs exist: replace them (`overwrite`) or keep them (`skipExisting`).
+        case overwriteOrKeep
+        /// A run stopped early: run it again keeping what exists (`skipExisting`).
+        case resumeKeepingExisting
+    }
+
     /// The one-line message, without a trailing newline.
     public var message: String
-    /// The exit status the command-line tool ends with.
-    public var exitCode: ExitCode
+    /// What went wrong.
+    public var kind: Kind
+    /// The underlying errno, GL error or EGL error code, where there is one.
+    public var code: Int32?
+    /// What the caller can do about it, where a setting is the way.
+    public var remedy: Remedy?
 
-    /// Creates an error with a message and its exit code.
+    /// Creates an error.
     ///
     /// A message about the user's input (usage, data, input and output errors) is kept to one
     /// line of at most `longestMessage` characters whatever the input held: sites echo values
     /// through `echoed`, and this is the guarantee for any that does not.
-    public init(_ message: String, exitCode: ExitCode) {
-        switch exitCode {
-        case .usage, .dataError, .noInput, .cannotCreate, .ioError:
+    public init(_ message: String, kind: Kind, code: Int32? = nil, remedy: Remedy? = nil) {
+        switch kind {
+        case .usage, .badData, .missingInput, .cannotCreate, .io:
             self.message = ThrobberError.echoed(message, longest: ThrobberError.longestMessage)
         default:
             self.message = message
         }
-        self.exitCode = exitCode
+        self.kind = kind
+        self.code = code
+        self.remedy = remedy
     }
 
     public var description: String { message }
@@ -56,7 +68,7 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
     ///   - value: what the user gave, shortened by `echoed` when long.
     ///   - allowed: what would have been accepted, in words.
     public static func invalid(_ field: String, _ value: String, allowed: String) -> ThrobberError {
-        ThrobberError("invalid \(echoed(field)) '\(echoed(value))': \(allowed)", exitCode: .usage)
+        ThrobberError("invalid \(echoed(field)) '\(echoed(value))': \(allowed)", kind: .usage)
     }
 
     /// A usage error for an unknown name, suggesting the nearest known one.
@@ -66,7 +78,7 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
             message += "; did you mean '\(nearest)'?"
         }
         message += " (known: \(known.joined(separator: ", ")))"
-        return ThrobberError(message, exitCode: .usage)
+        return ThrobberError(message, kind: .usage)
     }
 }
 
@@ -76,7 +88,7 @@ extension ThrobberError {
     /// The longest path echoed whole: paths are what a user looks for in a message, and the
     /// file name is at the end.
     public static let longestPathEcho = 400
-    /// The longest message about the user's input (`init(_:exitCode:)`).
+    /// The longest message about the user's input (`init(_:kind:code:remedy:)`).
     public static let longestMessage = 1_500
 
     /// `text` as a message quotes it: whole when it has at most `longestEcho` characters,

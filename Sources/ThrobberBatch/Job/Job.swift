@@ -103,7 +103,7 @@ extension Job {
         do {
             root = try JSONNode.parse(text)
         } catch let error as JSONParseError {
-            throw ThrobberError("\(path):\(error.line):\(error.column): \(error.message)", exitCode: .dataError)
+            throw ThrobberError("\(path):\(error.line):\(error.column): \(error.message)", kind: .badData)
         }
         var job = try reader.job(root)
         job.digest = SHA256.hex(data)
@@ -131,11 +131,11 @@ struct JobReader {
     let base: String
 
     func fail(_ node: JSONNode, _ message: String) -> ThrobberError {
-        ThrobberError("\(path):\(node.line):\(node.column): \(message)", exitCode: .dataError)
+        ThrobberError("\(path):\(node.line):\(node.column): \(message)", kind: .badData)
     }
 
     func fail(_ member: JSONNode.Member, _ message: String) -> ThrobberError {
-        ThrobberError("\(path):\(member.keyLine):\(member.keyColumn): \(message)", exitCode: .dataError)
+        ThrobberError("\(path):\(member.keyLine):\(member.keyColumn): \(message)", kind: .badData)
     }
 
     /// The members of an object, after checking every key is known.
@@ -253,7 +253,7 @@ struct JobReader {
         let stdoutUsers = clips.flatMap { clip in clip.outputs.filter { $0.path == "-" }.map { _ in clip.label } }
         if stdoutUsers.count > 1 {
             throw ThrobberError("\(path): only one output can go to stdout (\"-\"); \(stdoutUsers.joined(separator: ", ")) all do",
-                                exitCode: .dataError)
+                                kind: .badData)
         }
         return Job(path: path, digest: "", backend: backend.flatMap(Backend.init(rawValue:)), clips: clips)
     }

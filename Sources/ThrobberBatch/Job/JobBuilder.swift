@@ -23,7 +23,7 @@ extension Clip {
             throw ThrobberError.invalid("start", formatNumber(start), allowed: Limits.timeRange.text)
         }
         try Limits.checkTimeline(start: start, fps: fps, frames: frames)
-        guard !outputs.isEmpty else { throw ThrobberError("a clip needs at least one output", exitCode: .usage) }
+        guard !outputs.isEmpty else { throw ThrobberError("a clip needs at least one output", kind: .usage) }
         let (width, height) = scene.pixelSize
         for case .sheet(let path, _, let columns, _, _) in outputs {
             try SpriteSheet.checkSize(path: path, frameCount: frames, frameWidth: width, frameHeight: height, columns: columns)
@@ -77,14 +77,14 @@ extension Job {
                 } else { output.path }
                 if let other = claimed[path] {
                     throw ThrobberError("\(clip.label) writes \(path), which \(other) writes too; give the clips different names or paths",
-                                        exitCode: .usage)
+                                        kind: .usage)
                 }
                 claimed[path] = clip.label
             }
             filled.append(clip)
         }
         if filled.flatMap({ $0.outputs.filter { $0.path == "-" } }).count > 1 {
-            throw ThrobberError("only one output can go to stdout (\"-\")", exitCode: .usage)
+            throw ThrobberError("only one output can go to stdout (\"-\")", kind: .usage)
         }
         // The digest stands for the job file's bytes: here, for a description of every clip.
         let description = filled.map { clip in

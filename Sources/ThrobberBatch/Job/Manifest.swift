@@ -93,7 +93,7 @@ extension Manifest {
         do {
             root = try JSONNode.parse(String(decoding: data, as: UTF8.self))
         } catch let error as JSONParseError {
-            throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)):\(error.line):\(error.column): \(error.message)", exitCode: .dataError)
+            throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)):\(error.line):\(error.column): \(error.message)", kind: .badData)
         }
         let reader = JobReader(path: ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho), base: "")
         func required<T>(_ m: [String: JSONNode.Member], _ key: String, in node: JSONNode, _ read: (JSONNode.Member?) throws -> T?) throws -> T {

@@ -96,7 +96,7 @@ public struct ShardPlan: Sendable {
             guard let task = Int(id) else { throw ThrobberError.invalid("SLURM_ARRAY_TASK_ID", id, allowed: "an integer") }
             let minimum = Int(environment["SLURM_ARRAY_TASK_MIN"] ?? "0") ?? 0
             guard let countText = environment["SLURM_ARRAY_TASK_COUNT"] ?? shards.map(String.init), let count = Int(countText), count >= 1 else {
-                throw ThrobberError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N", exitCode: .usage)
+                throw ThrobberError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N", kind: .usage)
             }
             guard count <= Manifest.mostShards else {
                 throw ThrobberError.invalid("SLURM_ARRAY_TASK_COUNT", countText, allowed: "an integer in [1, \(Manifest.mostShards)]")
@@ -111,7 +111,7 @@ public struct ShardPlan: Sendable {
         if let text = environment["JOB_COMPLETION_INDEX"] {
             guard let index = Int(text), index >= 0 else { throw ThrobberError.invalid("JOB_COMPLETION_INDEX", text, allowed: "an integer ≥ 0") }
             guard let shards else {
-                throw ThrobberError("JOB_COMPLETION_INDEX is set; pass --shards N (the Indexed Job's completions)", exitCode: .usage)
+                throw ThrobberError("JOB_COMPLETION_INDEX is set; pass --shards N (the Indexed Job's completions)", kind: .usage)
             }
             guard index < shards else { throw ThrobberError.invalid("JOB_COMPLETION_INDEX", text, allowed: "below --shards \(shards)") }
             return ShardPlan(index: index, count: shards, mode: mode)

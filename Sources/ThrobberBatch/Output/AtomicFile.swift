@@ -35,15 +35,15 @@ public enum AtomicFile {
         }
         // Something is there, or there was no trying: a device or FIFO is written into.
         if try writeIntoSpecialFile(path, { fd in writeAll(data, to: fd) }) { return }
-        if exists { throw ThrobberError("\(path) exists; pass --overwrite to replace it", exitCode: .cannotCreate) }
-        let temporary = "\(directory)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        if exists { throw ThrobberError("\(path) exists", kind: .cannotCreate, remedy: .overwrite) }
+        let temporary = temporaryName(directory: directory, name: name)
         let (fd, token) = try createTemporary(temporary, for: path)
         defer { InFlightFiles.shared.finished(token) }
         var failure = writeAll(data, to: fd)
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
-            throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", exitCode: .ioError)
+            throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", kind: .io, code: failure)
         }
         try place(temporary, at: path, overwrite: overwrite)
     }
@@ -56,7 +56,7 @@ public enum AtomicFile {
     public static func createTemporary(_ temporary: String, for path: String) throws -> (fd: Int32, token: InFlightFiles.Token) {
         var code: Int32 = 0
         guard let created = createRegistered(temporary, errno: &code) else {
-            throw ThrobberError("cannot create \(path): \(String(cString: strerror(code)))", exitCode: .cannotCreate)
+            throw ThrobberError("cannot create \(path): \(String(cString: strerror(code)))", kind: .cannotCreate, code: code)
         }
         return created
     }
@@ -90,14 +90,14 @@ public enum AtomicFile {
         let failure = writeAll(data, to: fd)
         if failure != 0 {
             // Closing the descriptor frees the unnamed file: nothing partial exists anywhere.
-            throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", exitCode: .ioError)
+            throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", kind: .io, code: failure)
         }
         guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
             let code = errno
             if code == EEXIST { return .exists }
             // No /proc to name the descriptor by: fall back to a named temporary file.
             if code == ENOENT && access("/proc/self/fd", F_OK) != 0 { return .unsupported }
-            throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", exitCode: .ioError)
+            throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", kind: .io, code: code)
         }
         return .written
     }
@@ -107,22 +107,22 @@ public enum AtomicFile {
     /// O_TMPFILE, which Glibc's module does not export (it is __O_TMPFILE | O_DIRECTORY).
     private static let unnamedFileFlag: Int32 = 0o20000000 | O_DIRECTORY
 
-    /// Writes all of `data` to `fd`, retrying interrupted and short writes.
+    /// The one temporary-name scheme: a hidden name beside `path` (same directory, so a rename
+    /// or link is atomic), unique per process and call: `.NAME.PID.RANDOM.tmp`.
+    public static func temporaryName(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return temporaryName(directory: url.deletingLastPathComponent().path, name: url.lastPathComponent)
+    }
+
+    static func temporaryName(directory: String, name: String) -> String {
+        "\(directory)/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    }
+
+    /// Writes all of `data` to `fd` (the one write loop, `writeAll`).
     ///
     /// - Returns: 0, or the errno of the write that failed.
     private static func writeAll(_ data: Data, to fd: Int32) -> Int32 {
-        data.withUnsafeBytes { bytes -> Int32 in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return 0
-        }
+        data.withUnsafeBytes { ThrobberBatch.writeAll($0, to: fd) }
     }
 
     /// Moves a finished temporary file (in the same directory) to `path`: replacing what is there
@@ -144,9 +144,9 @@ public enum AtomicFile {
         }
         if overwrite {
             guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
+                let code = errno
                 unlink(temporary)
-                throw ThrobberError("cannot write \(path): \(reason)", exitCode: .ioError)
+                throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", kind: .io, code: code)
             }
             return
         }
@@ -155,9 +155,9 @@ public enum AtomicFile {
         unlink(temporary)
         guard status == 0 else {
             if code == EEXIST {
-                throw ThrobberError("\(path) exists; pass --overwrite to replace it", exitCode: .cannotCreate)
+                throw ThrobberError("\(path) exists", kind: .cannotCreate, remedy: .overwrite)
             }
-            throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", exitCode: .ioError)
+            throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", kind: .io, code: code)
         }
     }
 
@@ -178,12 +178,12 @@ public enum AtomicFile {
         case .writtenInto:
             let fd = open(path, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw ThrobberError("cannot open \(path) for writing: \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
+                throw ThrobberError("cannot open \(path) for writing: \(String(cString: strerror(errno)))", kind: .cannotCreate, code: errno)
             }
             var failure = body(fd)
             if close(fd) != 0 && failure == 0 { failure = errno }
             guard failure == 0 else {
-                throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", exitCode: .ioError)
+                throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", kind: .io, code: failure)
             }
             return true
         }
@@ -215,11 +215,11 @@ public enum AtomicFile {
         case S_IFCHR, S_IFIFO:
             return .writtenInto
         case S_IFBLK:
-            throw ThrobberError("\(path) is a block device; refusing to write into it (give a file name)", exitCode: .cannotCreate)
+            throw ThrobberError("\(path) is a block device; refusing to write into it (give a file name)", kind: .cannotCreate)
         case S_IFDIR:
-            throw ThrobberError("\(path) is a directory; give a file name", exitCode: .cannotCreate)
+            throw ThrobberError("\(path) is a directory; give a file name", kind: .cannotCreate)
         default:
-            throw ThrobberError("\(path) is a socket; give a file name or a FIFO", exitCode: .cannotCreate)
+            throw ThrobberError("\(path) is a socket; give a file name or a FIFO", kind: .cannotCreate)
         }
     }
 
@@ -262,13 +262,13 @@ public enum AtomicFile {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw ThrobberError("output directory \(directory.path) is a file", exitCode: .cannotCreate)
+                throw ThrobberError("output directory \(directory.path) is a file", kind: .cannotCreate)
             }
         } else {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
-                throw ThrobberError("cannot create output directory \(directory.path): \(reason(error))", exitCode: .cannotCreate)
+                throw ThrobberError("cannot create output directory \(directory.path): \(reason(error))", kind: .cannotCreate)
             }
         }
         // Probe with a real file: access(2) says yes to root even on a read-only file system.
@@ -276,7 +276,7 @@ public enum AtomicFile {
         var code: Int32 = 0
         guard let created = createRegistered(probe, errno: &code) else {
             throw ThrobberError("cannot write in output directory \(directory.path): \(String(cString: strerror(code)))",
-                                exitCode: .cannotCreate)
+                                kind: .cannotCreate, code: code)
         }
         close(created.fd)
         unlink(probe)

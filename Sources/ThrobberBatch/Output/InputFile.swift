@@ -15,14 +15,15 @@ public enum InputFile {
     /// - Parameters:
     ///   - path: the file.
     ///   - what: what the file is, for messages, e.g. `job file`.
-    /// - Throws: `noInput` naming the file and the reason (the system's words, or that it is a
-    ///   directory); `dataError` when it is larger than `limit` bytes.
+    /// - Throws: `.missingInput` naming the file and the reason (the system's words, or that it is a
+    ///   directory); `.badData` when it is larger than `limit` bytes.
     public static func read(_ path: String, what: String, limit: Int = largestFile) throws -> [UInt8] {
-        func failure(_ reason: String) -> ThrobberError {
-            ThrobberError("cannot read \(what) \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): \(reason)", exitCode: .noInput)
+        func failure(_ reason: String, code: Int32? = nil) -> ThrobberError {
+            ThrobberError("cannot read \(what) \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): \(reason)",
+                          kind: .missingInput, code: code)
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw failure(String(cString: strerror(errno)), code: errno) }
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw failure("it is a directory") }
@@ -32,12 +33,12 @@ public enum InputFile {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure(String(cString: strerror(errno)))
+                throw failure(String(cString: strerror(errno)), code: errno)
             }
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
             guard bytes.count <= limit else {
-                throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): a \(what) is at most \(limit) bytes", exitCode: .dataError)
+                throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): a \(what) is at most \(limit) bytes", kind: .badData)
             }
         }
     }

@@ -76,15 +76,15 @@ public struct OutputClaims {
         }
         // Reading one file twice is fine; everything else that meets is a collision.
         if old.isInput && new.isInput { return }
-        let exitCode: ExitCode = old.source == .commandLine || new.source == .commandLine ? .usage : .dataError
-        let prefix = exitCode == .dataError ? jobPath.map { "\($0): " } ?? "" : ""
+        let kind: ThrobberError.Kind = old.source == .commandLine || new.source == .commandLine ? .usage : .badData
+        let prefix = kind == .badData ? jobPath.map { "\($0): " } ?? "" : ""
         let message: String
         if let input = [old, new].first(where: \.isInput), let output = [old, new].first(where: { !$0.isInput }) {
             message = "\(output.role) \(output.path) is \(input.role) \(input.path); a run never writes over its input, give the output another path"
         } else {
             message = "\(old.role) \(old.path) and \(new.role) \(new.path) are the same file; give each output its own path"
         }
-        throw ThrobberError(prefix + message, exitCode: exitCode)
+        throw ThrobberError(prefix + message, kind: kind)
     }
 
     /// The identity of `path` and, for an output, what it holds now.

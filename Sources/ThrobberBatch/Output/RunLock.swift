@@ -26,7 +26,7 @@ public final class RunLock {
         while true {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard fd >= 0 else {
-                throw ThrobberError("cannot create the lock file \(path): \(String(cString: strerror(errno)))", exitCode: .cannotCreate)
+                throw ThrobberError("cannot create the lock file \(path): \(String(cString: strerror(errno)))", kind: .cannotCreate, code: errno)
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let code = errno
@@ -34,9 +34,9 @@ public final class RunLock {
                 close(fd)
                 if code == EWOULDBLOCK {
                     throw ThrobberError("another run\(holder.map { " (pid \($0))" } ?? "") holds \(path) and is writing these outputs; "
-                                        + "wait for it to finish or stop it", exitCode: .cannotCreate)
+                                        + "wait for it to finish or stop it", kind: .cannotCreate)
                 }
-                throw ThrobberError("cannot lock \(path): \(String(cString: strerror(code)))", exitCode: .cannotCreate)
+                throw ThrobberError("cannot lock \(path): \(String(cString: strerror(code)))", kind: .cannotCreate, code: code)
             }
             // The holder before us may have removed the file between our open and our flock:
             // the lock is ours only if the path still names the file we locked.

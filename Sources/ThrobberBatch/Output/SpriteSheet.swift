@@ -55,7 +55,7 @@ public enum SpriteSheet {
                     + "\(frameWidth)×\(frameHeight) px in \(cells) column\(cells == 1 ? "" : "s") make "
                     + "\(formatNumber(width))×\(formatNumber(height)) px; a sheet is at most \(Limits.sheetSide) px a side "
                     + "and \(Limits.sheetPixels) px in all (fewer frames, another \"columns\", or a smaller scale)",
-                exitCode: .usage)
+                kind: .usage)
         }
     }
 

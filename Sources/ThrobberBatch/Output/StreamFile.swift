@@ -26,8 +26,7 @@ public final class StreamFile {
             token = nil
             return
         }
-        let url = URL(fileURLWithPath: path)
-        let temp = "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temp = AtomicFile.temporaryName(for: path)
         (fd, token) = try AtomicFile.createTemporary(temp, for: path)
         temporary = temp
     }
@@ -41,15 +40,10 @@ public final class StreamFile {
     /// - Throws: `ioError` naming the path (disk full, reader gone …).
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         hash.update(bytes)
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                let reason = errno == EPIPE ? "the reading process closed the pipe" : String(cString: strerror(errno))
-                throw ThrobberError("cannot write \(path == "-" ? "standard output" : path): \(reason)", exitCode: .ioError)
-            }
-            offset += written
+        let failure = writeAll(bytes, to: fd)
+        if failure != 0 {
+            let reason = failure == EPIPE ? "the reading process closed the pipe" : String(cString: strerror(failure))
+            throw ThrobberError("cannot write \(path == "-" ? "standard output" : path): \(reason)", kind: .io, code: failure)
         }
     }
 
@@ -74,9 +68,9 @@ public final class StreamFile {
         guard let temporary else { return digest }
         defer { token.map(InFlightFiles.shared.finished) }
         if close(fd) != 0 {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             unlink(temporary)
-            throw ThrobberError("cannot write \(path): \(reason)", exitCode: .ioError)
+            throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", kind: .io, code: code)
         }
         try AtomicFile.place(temporary, at: path, overwrite: overwrite)
         return digest

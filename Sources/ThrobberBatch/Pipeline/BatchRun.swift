@@ -80,7 +80,7 @@ public final class BatchRun {
                 case .video:
                     if FFmpegSink.executable == nil {
                         throw ThrobberError("ffmpeg is not on PATH; install it (apt-get install -y ffmpeg) to write \(output.path)",
-                                            exitCode: .backendUnavailable)
+                                            kind: .backendUnavailable)
                     }
                     fallthrough
                 default:
@@ -104,8 +104,8 @@ public final class BatchRun {
         for directory in directories.sorted() { try AtomicFile.prepareDirectory(URL(fileURLWithPath: directory)) }
         let lock = manifest == .writtenInto ? nil : try RunLock(path: lockPath)
         if !existing.isEmpty && !overwrite && !skipExisting {
-            throw ThrobberError("\(existing.count) output file\(existing.count == 1 ? "" : "s") exist (first: \(existing[0])); "
-                                + "pass --overwrite to replace them or --skip-existing to keep them", exitCode: .cannotCreate)
+            throw ThrobberError("\(existing.count) output file\(existing.count == 1 ? "" : "s") exist (first: \(existing[0]))",
+                                kind: .cannotCreate, remedy: .overwriteOrKeep)
         }
         return lock
     }
@@ -143,7 +143,7 @@ public final class BatchRun {
             let (width, height) = clip.scene.pixelSize
             guard width <= renderer.maxCanvasSide, height <= renderer.maxCanvasSide else {
                 throw ThrobberError("\(job.path):\(clip.line): \(clip.label) is \(width)×\(height) px; \(renderer.description) renders at most \(renderer.maxCanvasSide) px a side",
-                                    exitCode: .usage)
+                                    kind: .usage)
             }
         }
         let cancellation = self.cancellation
@@ -183,7 +183,7 @@ public final class BatchRun {
                     pool.submit {
                         for file in files {
                             guard let data = FileManager.default.contents(atPath: file) else {
-                                throw ThrobberError("cannot read \(file)", exitCode: .noInput)
+                                throw ThrobberError("cannot read \(file)", kind: .missingInput)
                             }
                             records.add(Manifest.Artifact(clip: clip.label, type: output.artifactType(file), file: file,
                                                           sha256: SHA256.hex(data)))
@@ -304,8 +304,9 @@ public final class BatchRun {
         }
         if let failure { throw failure }
         if let reason = cancellation.cancellationReason {
-            throw ThrobberError.interrupted(reason, "after \(rendered) rendered frames; nothing partial was left. "
-                                            + "Rerun with --skip-existing to finish the job")
+            var error = ThrobberError.interrupted(reason, "after \(rendered) rendered frames; nothing partial was left")
+            error.remedy = .resumeKeepingExisting
+            throw error
         }
         let manifest = Manifest(job: job, shard: shard, frames: records.frames, artifacts: records.artifacts)
         try AtomicFile.write(try JSONOutput.encoder.encode(manifest), to: URL(fileURLWithPath: manifestPath), overwrite: true)
@@ -337,13 +338,13 @@ public final class BatchRun {
     /// - Throws: a data error when the file is not a readable PNG (it must be deleted, not kept).
     static func existingFrame(_ file: String, clip: Clip, frame: Int, t: Double) throws -> Manifest.Frame {
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw ThrobberError("cannot read \(file)", exitCode: .noInput)
+            throw ThrobberError("cannot read \(file)", kind: .missingInput)
         }
         let image: Image
         do {
             image = try PNGCodec.decode(data)
         } catch let error as ThrobberError {
-            throw ThrobberError("\(file) exists but is not a readable PNG (\(error.message)); delete it and rerun", exitCode: .dataError)
+            throw ThrobberError("\(file) exists but is not a readable PNG (\(error.message)); delete it and rerun", kind: .badData)
         }
         return Manifest.Frame(clip: clip.label, frame: frame, t: t, file: file, width: image.width, height: image.height,
                               sha256: SHA256.hex(data))

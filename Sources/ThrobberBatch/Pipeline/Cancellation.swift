@@ -40,6 +40,6 @@ public struct NotCancelled: CancellationSource {
 extension ThrobberError {
     /// The error a run that finished its frames in flight reports after a cancellation.
     public static func interrupted(_ reason: String, _ detail: String) -> ThrobberError {
-        ThrobberError("interrupted by \(reason) \(detail)", exitCode: .interrupted)
+        ThrobberError("interrupted by \(reason) \(detail)", kind: .interrupted)
     }
 }

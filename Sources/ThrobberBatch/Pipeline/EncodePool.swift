@@ -40,7 +40,7 @@ public final class EncodePool: @unchecked Sendable {
             do {
                 try job()
             } catch {
-                let failure = error as? ThrobberError ?? ThrobberError("\(error)", exitCode: .ioError)
+                let failure = error as? ThrobberError ?? ThrobberError("\(error)", kind: .io)
                 self.lock.lock()
                 if self.firstError == nil { self.firstError = failure }
                 self.lock.unlock()

@@ -118,13 +118,12 @@ final class FFmpegSink: OrderedSink {
 
     init(path: String, clip: Clip, width: Int, height: Int) throws {
         guard let ffmpeg = FFmpegSink.executable else {
-            throw ThrobberError("ffmpeg is not on PATH; install it (apt-get install -y ffmpeg) to write \(path)", exitCode: .backendUnavailable)
+            throw ThrobberError("ffmpeg is not on PATH; install it (apt-get install -y ffmpeg) to write \(path)", kind: .backendUnavailable)
         }
         self.path = path
         self.clip = clip
         format = URL(fileURLWithPath: path).pathExtension.lowercased()
-        let url = URL(fileURLWithPath: path)
-        temporary = "\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).\(getpid()).tmp"
+        temporary = AtomicFile.temporaryName(for: path)
         var arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
                          "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)",
                          "-framerate", String(format: "%.6g", clip.fps), "-i", "pipe:0"]
@@ -164,7 +163,7 @@ final class FFmpegSink: OrderedSink {
                 unlink(temporary)
             })?.token
         } catch {
-            throw ThrobberError("cannot start ffmpeg: \(error)", exitCode: .backendUnavailable)
+            throw ThrobberError("cannot start ffmpeg: \(error)", kind: .backendUnavailable)
         }
     }
 
@@ -182,16 +181,9 @@ final class FFmpegSink: OrderedSink {
             }
         }
         let fd = input.fileHandleForWriting.fileDescriptor
-        try pixels.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw ThrobberError("ffmpeg stopped reading frames for \(path): \(errorText.lastLine)", exitCode: .ioError)
-                }
-                offset += written
-            }
+        let failure = pixels.withUnsafeBytes { writeAll($0, to: fd) }
+        if failure != 0 {
+            throw ThrobberError("ffmpeg stopped reading frames for \(path): \(errorText.lastLine)", kind: .io, code: failure)
         }
     }
 
@@ -202,10 +194,10 @@ final class FFmpegSink: OrderedSink {
         defer { token.map(InFlightFiles.shared.finished); token = nil }
         guard process.terminationStatus == 0 else {
             unlink(temporary)
-            throw ThrobberError("ffmpeg failed to write \(path) (status \(process.terminationStatus)): \(errorText.lastLine)", exitCode: .ioError)
+            throw ThrobberError("ffmpeg failed to write \(path) (status \(process.terminationStatus)): \(errorText.lastLine)", kind: .io)
         }
         guard let data = FileManager.default.contents(atPath: temporary) else {
-            throw ThrobberError("ffmpeg wrote no \(path)", exitCode: .ioError)
+            throw ThrobberError("ffmpeg wrote no \(path)", kind: .io)
         }
         try AtomicFile.place(temporary, at: path, overwrite: overwrite)
         return [Manifest.Artifact(clip: clip.label, type: format, file: path, sha256: SHA256.hex(data))]

@@ -54,13 +54,13 @@ enum BatchCommand: Subcommand {
 
     static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 1, let jobPath = arguments.positionals.first else {
-            throw ThrobberError("batch takes one job file; see throbber batch --help", exitCode: .usage)
+            throw ThrobberError("batch takes one job file; see throbber batch --help", kind: .usage)
         }
         Interrupts.shared.doing("batch planning")
         let overwrite = arguments.has("--overwrite")
         let skipExisting = arguments.has("--skip-existing")
         if overwrite && skipExisting {
-            throw ThrobberError("--overwrite and --skip-existing exclude each other", exitCode: .usage)
+            throw ThrobberError("--overwrite and --skip-existing exclude each other", kind: .usage)
         }
         let mode = ShardPlan.Mode(rawValue: try arguments.choice("--shard-mode", default: "contiguous",
                                                                  among: ShardPlan.Mode.allCases.map(\.rawValue)))!
@@ -72,7 +72,7 @@ enum BatchCommand: Subcommand {
             shard = fromEnvironment
         } else if shardsOption != nil {
             throw ThrobberError("--shards needs a shard index: --shard K/N, or SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment",
-                                exitCode: .usage)
+                                kind: .usage)
         }
         let threads = try arguments.integer("--threads", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...1024)
         let job = try Job.load(path: jobPath, baseDirectory: arguments.value("--base"))

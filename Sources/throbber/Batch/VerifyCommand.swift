@@ -26,7 +26,7 @@ enum VerifyCommand: Subcommand {
     static let options: [OptionSpec] = [OptionSpec("--quick", value: false)]
 
     static func execute(_ arguments: ParsedArguments) throws {
-        guard !arguments.positionals.isEmpty else { throw ThrobberError("verify needs one or more manifest files", exitCode: .usage) }
+        guard !arguments.positionals.isEmpty else { throw ThrobberError("verify needs one or more manifest files", kind: .usage) }
         // Checked field by field (`Manifest.load`), so a bad manifest is named in our words and
         // a shard count of 0 or a negative plan never reaches the arithmetic below.
         let manifests = try arguments.positionals.map { path in (path, try Manifest.load(path: path)) }

@@ -78,11 +78,11 @@ enum BenchCommand: Subcommand {
         configuration = "debug"
         guard arguments.has("--allow-debug") else {
             throw ThrobberError("bench refuses to time a debug build; build with `swift build -c release` and run "
-                                + ".build/release/throbber bench (or pass --allow-debug)", exitCode: .usage)
+                                + ".build/release/throbber bench (or pass --allow-debug)", kind: .usage)
         }
         #endif
         guard arguments.positionals.isEmpty else {
-            throw ThrobberError("bench takes no positional arguments: \(arguments.positionals.joined(separator: " "))", exitCode: .usage)
+            throw ThrobberError("bench takes no positional arguments: \(arguments.positionals.joined(separator: " "))", kind: .usage)
         }
         let settings = try parse(arguments)
         // Read before measuring: a bad baseline is an error in a second, not after the run.
