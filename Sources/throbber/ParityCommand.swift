@@ -150,32 +150,23 @@ enum ParityCommand: Subcommand {
         let outDirectory = URL(fileURLWithPath: arguments.value("--out") ?? "parity-failures", isDirectory: true)
         let quiet = arguments.has("--quiet")
 
-        let matrixScales = fixed.last(where: { $0.name == "scale" }).map { [Double($0.value)!] } ?? explicitScales ?? [1, 2, 3]
+        let matrixScales = fixed.last(where: { $0.name == "scale" }).map { [Double($0.value)!] } ?? explicitScales ?? ParityMatrix.defaultScales
         // Every case is built before the first render, so a setting no case can take is a usage
         // error at once rather than after minutes of rendering.
         var plan: [Planned] = []
-        for id in scenes {
-            let shared = fixed.filter { applies($0.name, to: id) }
-            if let randomCount {
+        if let randomCount {
+            for id in scenes {
+                let shared = fixed.filter { ParityMatrix.applies($0.name, to: id) }
                 let sampler = ParameterSampler(seed: seed, maximumPixelSide: randomPixelCap)
                 for index in 0..<randomCount {
                     let item = try sampler.draw(id, index: index, fixed: shared, times: explicitTimes, scales: explicitScales)
                     plan.append(Planned(id: id, index: index, scene: item.scene, t: item.time,
                                         settings: item.settings.map { ($0.name, $0.value) }))
                 }
-            } else {
-                for scale in matrixScales {
-                    var scene = Scene(try SceneRegistry.model(id), scale: scale)
-                    var settings = [("scale", formatNumber(scale))]
-                    for setting in shared where setting.name != "scale" {
-                        scene = try scene.setting(setting.name, to: setting.value)
-                        settings.append((setting.name, setting.value))
-                    }
-                    try scene.validate()
-                    let times = explicitTimes ?? (0..<timeCount).map { scene.model.previewDuration * Double($0) / Double(timeCount) }
-                    for t in times { plan.append(Planned(id: id, index: nil, scene: scene, t: t, settings: settings)) }
-                }
             }
+        } else {
+            plan = try ParityMatrix.cases(scenes: scenes, scales: matrixScales, times: explicitTimes, timeCount: timeCount, fixed: fixed)
+                .map { Planned(id: $0.id, index: nil, scene: $0.scene, t: $0.t, settings: $0.settings.map { ($0.name, $0.value) }) }
         }
 
         let program = CommandLine.arguments.first ?? "throbber"
@@ -203,20 +194,19 @@ enum ParityCommand: Subcommand {
         let began = clock.now
         var cases: [Case] = []
         for planned in plan {
-            let list = planned.scene.drawList(at: planned.t)
-            let expected = reference.render(list)
-            let observed = try renderer.render(list)
-            let diff = ImageDiff(expected: expected, observed: observed, tolerance: maxDiff)
+            let (expected, observed, diff) = try ParityMatrix.compare(planned.scene, at: planned.t, renderer: renderer, reference: reference,
+                                                                      tolerance: maxDiff)
+            let (width, height) = (expected.width, expected.height)
             let command = reproCommand(program: program, planned, backend: renderer.backend, device: device)
             var item = Case(scene: planned.id, index: planned.index, scale: planned.scene.scale, t: planned.t,
-                            width: list.width, height: list.height,
+                            width: width, height: height,
                             settings: Dictionary(planned.settings, uniquingKeysWith: { $1 }), command: command,
                             figures: DiffFigures(diff, maxPixels: maxPixels))
             if !item.figures.pass {
                 item.files = try writeFailure(item, seed: seed, expected: expected, observed: observed, maxDiff: maxDiff, into: outDirectory)
             }
             if !quiet || !item.figures.pass {
-                let head = String(format: "%@ %@ (%d×%d): %@", item.figures.pass ? "pass" : "FAIL", label(item), list.width, list.height,
+                let head = String(format: "%@ %@ (%d×%d): %@", item.figures.pass ? "pass" : "FAIL", label(item), width, height,
                                   item.figures.summary)
                 if planned.index != nil {
                     print(head + " — " + command)
@@ -278,7 +268,7 @@ enum ParityCommand: Subcommand {
             }
             let setting = SampledCase.Setting(String(assignment[..<equals]).trimmingCharacters(in: .whitespaces),
                                               String(assignment[assignment.index(after: equals)...]))
-            let owners = scenes.filter { applies(setting.name, to: $0) }
+            let owners = scenes.filter { ParityMatrix.applies(setting.name, to: $0) }
             guard !owners.isEmpty else {
                 let known = Set(try scenes.flatMap { try SceneRegistry.model($0).parameterInfos.map(\.name) })
                 throw ThrobberError.unknown("parameter", setting.name,
@@ -290,11 +280,6 @@ enum ParityCommand: Subcommand {
         return settings
     }
 
-    /// Whether scene `id` takes a setting of this name: one of its parameters, or scale or background.
-    static func applies(_ name: String, to id: String) -> Bool {
-        ParameterSampler.sceneSettingNames.contains(name)
-            || ((try? SceneRegistry.model(id))?.parameterInfos.contains { $0.name == name } ?? false)
-    }
 
     /// The `throbber render` command that renders a case's observed image: frame 0 at
     /// `--start t`, every setting, the backend that was compared.

@@ -2,20 +2,32 @@ import Foundation
 import Testing
 import Throbber
 import ThrobberCPU
+import ThrobberRender
 @testable import ThrobberGL
 
-/// Whether EGL's surfaceless platform opens here, and why not.
-enum EGLAvailability {
-    static let probe: (available: Bool, reason: String) = {
+/// Whether a GL platform opens here, and why not: suites that need it are skipped with the
+/// reason (library missing, no device) instead of failing.
+struct GLAvailability: Sendable {
+    let available: Bool
+    let reason: String
+
+    init(_ platform: GLPlatform) {
         do {
-            _ = try GLRenderer(platform: .eglSurfaceless)
-            return (true, "EGL is available")
+            _ = try GLRenderer(platform: platform)
+            (available, reason) = (true, "\(platform) is available")
         } catch {
-            return (false, "EGL is not available here: \((error as? ThrobberError)?.message ?? "\(error)")")
+            (available, reason) = (false, "\(platform) is not available here: \((error as? ThrobberError)?.message ?? "\(error)")")
         }
-    }()
-    static var available: Bool { probe.available }
-    static var reason: String { probe.reason }
+    }
+
+    static let osmesa = GLAvailability(.osmesa)
+    static let eglSurfaceless = GLAvailability(.eglSurfaceless)
+}
+
+/// EGL's surfaceless platform.
+enum EGLAvailability {
+    static var available: Bool { GLAvailability.eglSurfaceless.available }
+    static var reason: String { GLAvailability.eglSurfaceless.reason }
 }
 
 /// The EGL backend (Mesa's llvmpipe here; a GPU where one is): the same shaders and draw lists,
@@ -31,15 +43,11 @@ struct EGLTests {
         let cpu = CPURenderer()
         for platform in EGLTests.platforms {
             let gl = try GLRenderer(platform: platform)
-            for scale in [1.0, 2, 3] {
-                let scene = Scene(try SceneRegistry.model(id), scale: scale)
-                for k in 0..<6 {
-                    let t = scene.model.previewDuration * (Double(k) + 0.37) / 6
-                    let list = scene.drawList(at: t)
-                    let diff = ImageDiff(expected: cpu.render(list), observed: try gl.render(list), tolerance: 2)
-                    #expect(diff.pixelsOverTolerance == 0,
-                            "\(platform) \(id) @\(scale)x t=\(t): \(diff.failureLines.joined(separator: "; "))")
-                }
+            // The matrix `throbber parity` runs, on this platform.
+            for item in try ParityMatrix.cases(scenes: [id]) {
+                let diff = try ParityMatrix.compare(item.scene, at: item.t, renderer: gl, reference: cpu).diff
+                #expect(diff.pixelsOverTolerance == 0,
+                        "\(platform) \(id) @\(item.scene.scale)x t=\(item.t): \(diff.failureLines.joined(separator: "; "))")
             }
         }
     }

@@ -2,25 +2,25 @@ import Foundation
 import Testing
 import Throbber
 import ThrobberCPU
+import ThrobberRender
 @testable import ThrobberGL
 
 /// GL against the CPU reference: every channel of every pixel within 2/255 (SPEC §0).
 ///
 /// Serialized and synchronous: a GL context is current on the thread that made it.
-@Suite(.serialized)
+@Suite(.serialized, .enabled(if: GLAvailability.osmesa.available, Comment(rawValue: GLAvailability.osmesa.reason)))
 struct GLParityTests {
     /// Every scene of the registry at @1x, @2x, @3x.
     static let registryCases: [(String, Double)] = SceneRegistry.ids.flatMap { id in [1.0, 2, 3].map { (id, $0) } }
 
-    /// Six times across one loop (or the scene's longest period), plus one a day in.
-    static func times(_ model: any SceneModel) -> [Double] {
-        (0..<6).map { model.previewDuration * (Double($0) + 0.37) / 6 } + [0, 86_400.25]
-    }
-
+    /// The matrix `throbber parity` runs (six times across one loop), plus times between them
+    /// and one a day in (single-precision phases far from 0).
     @Test(arguments: registryCases)
     func everySceneMatchesTheCPUReference(id: String, scale: Double) throws {
-        let scene = Scene(try SceneRegistry.model(id), scale: scale)
-        try assertParity(scene, label: "\(id) @\(formatNumber(scale))x", times: GLParityTests.times(scene.model))
+        let matrix = try ParityMatrix.cases(scenes: [id], scales: [scale])
+        let scene = matrix[0].scene
+        let between = (0..<6).map { scene.model.previewDuration * (Double($0) + 0.37) / 6 }
+        try assertParity(scene, label: "\(id) @\(formatNumber(scale))x", times: matrix.map(\.t) + between + [86_400.25])
     }
 
     /// Odd pixel sizes: 97 px from a fractional scale, and a 97 pt wave ball.

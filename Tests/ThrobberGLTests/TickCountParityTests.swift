@@ -11,7 +11,7 @@ import ThrobberGL
 /// the background ticks, and GL lost some of them and the thin circle. The level is parked
 /// (fillFrom = progress) so that the lit count is the same at every time; t = 5 s is well away
 /// from 0. Serialized and synchronous: a GL context is current on the thread that made it.
-@Suite(.serialized)
+@Suite(.serialized, .enabled(if: GLAvailability.osmesa.available, Comment(rawValue: GLAvailability.osmesa.reason)))
 struct TickCountParityTests {
     static let tickCounts = Array(1...40)
 

@@ -1,0 +1,72 @@
+import Throbber
+
+/// The parity matrix — every scene × scale × time with default parameters (and any fixed
+/// settings) — written once for `throbber parity` and the GL test suites, and the one
+/// comparison of a renderer against the CPU reference (docs/spec.md §0 "Comparing two renders").
+public enum ParityMatrix {
+    /// The matrix's scales unless told otherwise.
+    public static let defaultScales: [Double] = [1, 2, 3]
+    /// How many times across a scene's loop unless told otherwise.
+    public static let defaultTimeCount = 6
+    /// The largest channel difference allowed by default (SPEC §0).
+    public static let defaultTolerance = 2
+
+    /// One case: a scene ready to draw, the time, and the settings that rebuild it.
+    public struct Case: Sendable {
+        public var id: String
+        public var scene: Scene
+        public var t: Double
+        /// `scale` first, then every fixed setting in order: as `render` applies them.
+        public var settings: [SampledCase.Setting]
+    }
+
+    /// `count` times spread over one loop of `model` (its preview duration), from t = 0.
+    public static func times(_ model: any SceneModel, count: Int = defaultTimeCount) -> [Double] {
+        (0..<count).map { model.previewDuration * Double($0) / Double(count) }
+    }
+
+    /// Whether scene `id` takes a setting of this name: one of its parameters, or scale or background.
+    public static func applies(_ name: String, to id: String) -> Bool {
+        ParameterSampler.sceneSettingNames.contains(name)
+            || ((try? SceneRegistry.model(id))?.parameterInfos.contains { $0.name == name } ?? false)
+    }
+
+    /// The matrix's cases, every one built (and validated) before any is rendered.
+    ///
+    /// - Parameters:
+    ///   - times: explicit times for every case; nil spreads `timeCount` over each scene's loop.
+    ///   - fixed: settings applied to every scene that takes them (a `scale` among them replaces
+    ///     `scales`).
+    /// - Throws: `.usage` when a setting does not fit a scene.
+    public static func cases(scenes: [String], scales: [Double] = defaultScales, times: [Double]? = nil,
+                             timeCount: Int = defaultTimeCount, fixed: [SampledCase.Setting] = []) throws -> [Case] {
+        let scales = fixed.last(where: { $0.name == "scale" }).flatMap { Double($0.value) }.map { [$0] } ?? scales
+        var cases: [Case] = []
+        for id in scenes {
+            for scale in scales {
+                var scene = Scene(try SceneRegistry.model(id), scale: scale)
+                var settings = [SampledCase.Setting("scale", formatNumber(scale))]
+                for setting in fixed where setting.name != "scale" && applies(setting.name, to: id) {
+                    scene = try scene.setting(setting.name, to: setting.value)
+                    settings.append(setting)
+                }
+                try scene.validate()
+                for t in times ?? self.times(scene.model, count: timeCount) {
+                    cases.append(Case(id: id, scene: scene, t: t, settings: settings))
+                }
+            }
+        }
+        return cases
+    }
+
+    /// Renders the frame of `scene` at `t` with `renderer` and with `reference` and compares them.
+    ///
+    /// - Returns: the reference image, the observed image and their difference.
+    public static func compare(_ scene: Scene, at t: Double, renderer: some Renderer, reference: some Renderer,
+                               tolerance: Int = defaultTolerance) throws -> (expected: Image, observed: Image, diff: ImageDiff) {
+        let list = scene.drawList(at: t)
+        let expected = try reference.render(list)
+        let observed = try renderer.render(list)
+        return (expected, observed, ImageDiff(expected: expected, observed: observed, tolerance: tolerance))
+    }
+}
