@@ -6,6 +6,8 @@ import PackageDescription
 let package = Package(
     name: "ThrobberLibraryExample",
     dependencies: [
+        // `name:` because a path dependency is otherwise known by its directory's name, which is
+        // the clone's (`throbber`, `main` …) rather than "Throbber".
         .package(name: "Throbber", path: "../.."),
     ],
     targets: [
