@@ -16,6 +16,9 @@ public struct Job: Sendable {
     public var backend: Backend?
     /// Every clip: one render at one scale.
     public var clips: [Clip]
+    /// Whether `path` is a job file (read by `load`) that a run must never write over; a job
+    /// built in code has only a name there.
+    public var isFile = true
 }
 
 /// One render of the job at one scale: the unit outputs are written for.

@@ -91,6 +91,6 @@ extension Job {
             "\(clip.label) \(clip.scene.model.parameterInfos.map { "\($0.name)=\($0.defaultValue)" }.joined(separator: " ")) "
                 + "fps=\(clip.fps) start=\(clip.start) frames=\(clip.frameCount) outputs=\(clip.outputs.map(\.path))"
         }.joined(separator: "\n")
-        self.init(path: name, digest: SHA256.hex(Array(description.utf8)), backend: backend, clips: filled)
+        self.init(path: name, digest: SHA256.hex(Array(description.utf8)), backend: backend, clips: filled, isFile: false)
     }
 }

@@ -19,7 +19,7 @@ public final class BatchRun {
     public let manifestSource: OutputClaims.Source
     /// Polled between frames; once set, the run finishes the frames in flight and throws `.interrupted`.
     public let cancellation: CancellationSource
-    /// Called (from any thread) as frames are done, with how many more are.
+    /// Called (from any thread) as frames are done, with how many were just done.
     public let progress: (@Sendable (Int) -> Void)?
 
     /// - Parameters:
@@ -59,7 +59,7 @@ public final class BatchRun {
     ///   FIFO (there is no directory of ours to put a lock file in).
     public func preflight() throws -> RunLock? {
         var claims = OutputClaims(jobPath: job.path)
-        try claims.claimInput(job.path, role: "the job file", source: .job)
+        if job.isFile { try claims.claimInput(job.path, role: "the job file", source: .job) }
         func directory(_ file: String) -> String { URL(fileURLWithPath: file).deletingLastPathComponent().path }
         var directories = Set<String>()
         for unit in units {
