@@ -265,11 +265,7 @@ public enum AtomicFile {
                 throw ThrobberError("output directory \(directory.path) is a file", kind: .cannotCreate)
             }
         } else {
-            do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            } catch {
-                throw ThrobberError("cannot create output directory \(directory.path): \(reason(error))", kind: .cannotCreate)
-            }
+            try makeDirectories(directory.path)
         }
         // Probe with a real file: access(2) says yes to root even on a read-only file system.
         let probe = "\(directory.path)/.throbber-probe.\(getpid())"
@@ -283,11 +279,18 @@ public enum AtomicFile {
         InFlightFiles.shared.finished(created.token)
     }
 
-    private static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+    /// `mkdir -p` with mkdir(2), so that a failure names the errno's reason ("Not a directory",
+    /// "Permission denied") for the part of the path that could not be made.
+    private static func makeDirectories(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            if mkdir(prefix, 0o777) == 0 { continue }
+            let code = errno
+            var status = stat()
+            if code == EEXIST, stat(prefix, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { continue }
+            let why = code == EEXIST ? "\(prefix) exists and is not a directory" : "\(prefix): \(String(cString: strerror(code)))"
+            throw ThrobberError("cannot create output directory \(path): \(why)", kind: .cannotCreate, code: code)
         }
-        return nsError.localizedDescription
     }
 }
