@@ -55,8 +55,9 @@ do {
     // from any thread (a Stop button, a signal handler) and `execute()` lets the frames in
     // flight land whole, then throws `.interrupted`. Here nothing cancels it.
     let cancel = CancellationFlag()
+    let manifest = "\(outDir)/example.manifest.json"
     let run = BatchRun(job: job, backend: .auto, overwrite: true,
-                       manifestPath: "\(outDir)/example.manifest.json",
+                       manifestPath: manifest,
                        cancellation: cancel,
                        progress: { frames in progress.advance(by: frames) })
     // `execute()` opens a renderer of the run's backend; `execute(renderer: renderer)` would
@@ -66,11 +67,12 @@ do {
           + "clips \(summary.clips.map(\.label).joined(separator: ", ")), \(String(format: "%.2f", summary.seconds)) s")
     print("batch renderer: \(summary.rendererDescription)")
     print("files: \(outDir)/\(clip.name)_000.png … \(clip.name)_\(String(format: "%03d", clip.frameCount - 1)).png, "
-          + "manifest \(run.manifestPath)")
+          + "manifest \(manifest)")
 } catch let error as ThrobberError {
-    // Every Throbber error carries a message and the exit code the command line would use.
-    FileHandle.standardError.write(Data("example: \(error.message)\n".utf8))
-    exit(error.exitCode.rawValue)
+    // Every Throbber error carries a message and a kind (usage, bad data, I/O, …), plus the
+    // errno where there was one; a program chooses its own exit status from them.
+    FileHandle.standardError.write(Data("example: \(error.message) [\(error.kind.rawValue)]\n".utf8))
+    exit(error.kind == .usage ? 64 : 1)
 } catch {
     FileHandle.standardError.write(Data("example: \(error)\n".utf8))
     exit(1)
