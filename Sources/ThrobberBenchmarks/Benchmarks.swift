@@ -313,8 +313,9 @@ public enum Benchmarks {
                             let directory = scratch.appendingPathComponent("pipeline-\(name)-\(id)-\(size)-\(repeatIndex)")
                             try AtomicFile.prepareDirectory(directory)
                             let clip = try Clip(scene: scene, frames: settings.frames, fps: 60, outputs: [
-                                try .pngSequence(directory.appendingPathComponent("f/%05d.png").path, encoder: settings.png.name,
-                                                 level: settings.png.level),
+                                // The bench's encoder itself (`auto` stays auto: per frame size).
+                                .png(pattern: FramePattern(literalPrefix: directory.appendingPathComponent("f/").path, width: 5, suffix: ".png"),
+                                     encoder: settings.png.name, level: settings.png.level),
                             ])
                             let job = try Job(name: "bench \(id) \(size) px", clips: [clip])
                             let run = BatchRun(job: job, backend: renderer.backend,

@@ -60,94 +60,48 @@ enum RenderCommand: Subcommand {
         let overwrite = arguments.has("--overwrite")
         let quiet = arguments.has("--quiet")
 
-        // Everything the user can get wrong is checked before the first frame is rendered.
+        // Everything the user can get wrong is checked before the first frame is rendered: the
+        // canvas against the backend here, the files by the batch pipeline's preflight.
         let directory = URL(fileURLWithPath: output, isDirectory: true)
-        let files = (0..<frames).map { directory.appendingPathComponent(String(format: "%@_%05d.png", sceneID, $0)) }
-        // What is there is classified as the writer will treat it, before anything is written:
-        // a directory, block device or socket is refused now, a device or FIFO needs no --overwrite.
-        var claims = OutputClaims()
-        for file in files { try claims.claimOutput(file.path, role: "frame", source: .commandLine) }
-        if !overwrite, let existing = claims.existingFiles.first {
-            throw ThrobberError("\(existing) exists; pass --overwrite to replace it", kind: .cannotCreate)
-        }
-        try AtomicFile.prepareDirectory(directory)
         let renderer = try FrameRenderer(backend, device: device, shaders: BackendOptions.shaders(arguments.value("--shader-dir"), backend: backend))
         let (width, height) = scene.pixelSize
         guard width <= renderer.maxCanvasSide, height <= renderer.maxCanvasSide else {
             throw ThrobberError.invalid("canvas", "\(width)×\(height) px",
                                         allowed: "each side at most \(renderer.maxCanvasSide) px on \(renderer.description)")
         }
-
-        let pool = EncodePool()
-        let clock = ContinuousClock()
-        let began = clock.now
-        let chunk = renderer.framesPerDraw(width: width, height: height)
-        let perJob = BatchRun.framesPerJob(width: width, height: height)
-        let text = FrameText(scene)
-        let paths = files.map(\.path)
-        let time: @Sendable (Int) -> Double = { start + Double($0) / fps }
-        /// Encodes frame `index` and writes its file.
-        let writeFrame: @Sendable (Int, Image) throws -> Void = { index, image in
-            try AtomicFile.write(try encoder.encode(image, text: text.chunks(t: time(index))), toPath: paths[index], overwrite: overwrite)
+        // A one-clip job without a manifest: the same PNG-sequence writer as `batch`.
+        let pattern = FramePattern(literalPrefix: directory.appendingPathComponent("\(sceneID)_").path, width: 5, suffix: ".png")
+        let clip = try Clip(scene: scene, frames: frames, fps: fps, start: start,
+                            outputs: [.png(pattern: pattern, encoder: encoder.name, level: encoder.level)])
+        let written = Counter()
+        let run = BatchRun(job: try Job(name: "render", clips: [clip]), backend: renderer.backend, overwrite: overwrite,
+                           manifestPath: nil, outputSource: .commandLine, cancellation: Interrupts.shared,
+                           progress: { written.add($0) })
+        let summary: BatchRun.Summary
+        do {
+            summary = try run.execute(renderer: renderer)
+        } catch let error as ThrobberError where error.kind == .interrupted {
+            throw ThrobberError.interrupted(Interrupts.shared.signal,
+                                            "after writing \(written.value) of \(frames) frames to \(directory.path); nothing partial was left")
+        } catch var error as ThrobberError where error.remedy == .overwriteOrKeep {
+            // render has no --skip-existing: the only way on is --overwrite.
+            error.remedy = .overwrite
+            throw error
         }
-        var submitted = 0
-        // From here a signal stops the loop between frames: the frames in flight are finished
-        // (each file appears whole) and the command exits 130.
-        let interrupts = Interrupts.shared
-        var loopError: Error?
-        interrupts.whileFinishing {
-            do {
-                if let workers = renderer.frameWorkers() {
-                    // The CPU renderer: each encode job draws, encodes and writes its own frames.
-                    for first in stride(from: 0, to: files.count, by: perJob) {
-                        if pool.error != nil || interrupts.signal != nil { break }
-                        let indices = Array(first..<min(files.count, first + perJob))
-                        pool.submit {
-                            try workers.renderEach(indices, drawList: { scene.drawList(at: time($0)) }, writeFrame)
-                        }
-                        submitted += indices.count
-                    }
-                } else {
-                    // GL: this thread renders stacks of frames; jobs encode and write them.
-                    var group: [(Int, Image)] = []
-                    func submitGroup() {
-                        let frames = group
-                        group = []
-                        guard !frames.isEmpty else { return }
-                        pool.submit {
-                            for (index, image) in frames { try writeFrame(index, image) }
-                        }
-                        submitted += frames.count
-                    }
-                    chunks: for first in stride(from: 0, to: files.count, by: chunk) {
-                        if interrupts.signal != nil { break chunks }
-                        let indices = first..<min(files.count, first + chunk)
-                        let images = try renderer.render(indices.map { scene.drawList(at: time($0)) })
-                        for (index, image) in zip(indices, images) {
-                            if pool.error != nil || interrupts.signal != nil { break chunks }
-                            group.append((index, image))
-                            if group.count >= perJob { submitGroup() }
-                        }
-                    }
-                    if pool.error == nil && interrupts.signal == nil { submitGroup() }
-                }
-            } catch {
-                loopError = error
-            }
-            // Let the frames in flight land (whole) before reporting anything.
-            do { try pool.finish() } catch { loopError = loopError ?? error }
-        }
-        if let loopError { throw loopError }
-        if let signal = interrupts.signal {
-            throw ThrobberError.interrupted(signal, "after writing \(submitted) of \(frames) frames to \(directory.path); nothing partial was left")
-        }
-        let seconds = (clock.now - began).seconds
         if !quiet {
-            let rate = Double(frames) / max(seconds, 1e-9)
             FileHandle.standardError.write(Data(String(
                 format: "wrote %d frame%@ of %@ (%d×%d px, %@) to %@ in %.2f s (%.1f frames/s)\n",
                 frames, frames == 1 ? "" : "s", sceneID, width, height, renderer.description, directory.path,
-                seconds, rate).utf8))
+                summary.seconds, Double(frames) / max(summary.seconds, 1e-9)).utf8))
         }
     }
+}
+
+/// A count shared by the threads that report progress.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func add(_ n: Int) { lock.withLock { count += n } }
+    var value: Int { lock.withLock { count } }
 }

@@ -42,7 +42,7 @@ func fail(_ error: ThrobberError) -> Never {
 func remedyText(_ remedy: ThrobberError.Remedy?) -> String {
     switch remedy {
     case nil: ""
-    case .overwrite: "; pass --overwrite to replace it"
+    case .overwrite: "; pass --overwrite to replace what exists"
     case .overwriteOrKeep: "; pass --overwrite to replace them or --skip-existing to keep them"
     case .resumeKeepingExisting: ". Rerun with --skip-existing to finish the job"
     }

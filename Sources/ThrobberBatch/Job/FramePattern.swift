@@ -18,6 +18,15 @@ public struct FramePattern: Sendable, Equatable, CustomStringConvertible {
     /// The pattern as written.
     public let description: String
 
+    /// A frame sequence whose every other character is literal: `prefix`, the frame number
+    /// zero-padded to `width` digits, `suffix` (`throbber render`'s `DIR/SCENE_00000.png`). No
+    /// character of a directory name is read as a directive or placeholder.
+    public init(literalPrefix prefix: String, width: Int, suffix: String) {
+        pieces = [.literal(prefix), .frame(width: width, zeroPad: true), .literal(suffix)].filter { $0 != .literal("") }
+        func escaped(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "%%") }
+        description = escaped(prefix) + "%0\(width)d" + escaped(suffix)
+    }
+
     /// Parses a pattern.
     ///
     /// - Parameter frameDirective: whether a `%d` directive is required (frame sequences) or

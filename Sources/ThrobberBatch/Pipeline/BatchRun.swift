@@ -14,9 +14,13 @@ public final class BatchRun {
     public let overwrite: Bool
     public let skipExisting: Bool
     public let threads: Int
-    public let manifestPath: String
+    /// Where the manifest goes; nil for a run that keeps none (`throbber render`), which then
+    /// takes no lock either.
+    public let manifestPath: String?
     /// Whether the manifest path was typed (`--manifest`) or derived from the job file's name.
     public let manifestSource: OutputClaims.Source
+    /// Where the outputs' paths come from.
+    public let outputSource: OutputClaims.Source
     /// Polled between frames; once set, the run finishes the frames in flight and throws `.interrupted`.
     public let cancellation: CancellationSource
     /// Called (from any thread) as frames are done, with how many were just done.
@@ -25,11 +29,14 @@ public final class BatchRun {
     /// - Parameters:
     ///   - shard: the part of the job this run renders (`.whole` for all of it).
     ///   - threads: encoding threads (and frames in flight: twice as many).
-    ///   - manifestPath: where the run's manifest is written; its lock file is beside it.
+    ///   - manifestPath: where the run's manifest is written, its lock file beside it; nil for
+    ///     neither.
     ///   - manifestSource: whether the caller chose the manifest path or derived it from the job.
+    ///   - outputSource: whether the outputs' paths come from a job file (a clash is bad data)
+    ///     or straight from the caller (a clash is a usage error).
     public init(job: Job, shard: ShardPlan = .whole, backend: Backend, device: Int? = nil, overwrite: Bool = false,
                 skipExisting: Bool = false, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                manifestPath: String, manifestSource: OutputClaims.Source = .job,
+                manifestPath: String?, manifestSource: OutputClaims.Source = .job, outputSource: OutputClaims.Source = .job,
                 cancellation: CancellationSource = NotCancelled(), progress: (@Sendable (Int) -> Void)? = nil) {
         self.job = job
         self.shard = shard
@@ -41,13 +48,14 @@ public final class BatchRun {
         self.threads = threads
         self.manifestPath = manifestPath
         self.manifestSource = manifestSource
+        self.outputSource = outputSource
         self.cancellation = cancellation
         self.progress = progress
     }
 
     /// The lock file of a run: beside its manifest, so that runs of one job and shard exclude
     /// each other while different shards (different manifests) run side by side.
-    public var lockPath: String { manifestPath + ".lock" }
+    public var lockPath: String? { manifestPath.map { $0 + ".lock" } }
 
     /// Checks everything that can fail before the first frame, writing nothing until every check
     /// that can refuse the run has passed: every path the run writes is resolved and claimed
@@ -75,7 +83,7 @@ public final class BatchRun {
                         let file = pattern.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k)
                         let parent = directory(file)
                         if parent != lastDirectory { directories.insert(parent); lastDirectory = parent }
-                        try claims.claimOutput(file, role: role, source: .job)
+                        try claims.claimOutput(file, role: role, source: outputSource)
                     }
                 case .video:
                     if FFmpegSink.executable == nil {
@@ -88,7 +96,7 @@ public final class BatchRun {
                         directories.insert(directory(file))
                         // By position, not by name: a sheet whose atlas has its own name is the case to name.
                         let kind = if case .sheet = output { index == 0 ? "sheet" : "sheet atlas (json)" } else { output.artifactType(file) }
-                        try claims.claimOutput(file, role: "\(owner) \(kind) output \(line)", source: .job)
+                        try claims.claimOutput(file, role: "\(owner) \(kind) output \(line)", source: outputSource)
                     }
                 }
             }
@@ -96,15 +104,20 @@ public final class BatchRun {
         // The manifest and the lock are replaced or reused whatever is there: they are the run's
         // own, so they never count as existing outputs.
         let existing = claims.existingFiles
-        let manifest = try claims.claimOutput(manifestPath, role: "the manifest", source: manifestSource)
-        if manifest != .writtenInto {
-            try claims.claimOutput(lockPath, role: "the manifest's lock file", source: manifestSource)
+        var lockPath: String?
+        if let manifestPath, let path = self.lockPath {
+            let manifest = try claims.claimOutput(manifestPath, role: "the manifest", source: manifestSource)
+            if manifest != .writtenInto {
+                try claims.claimOutput(path, role: "the manifest's lock file", source: manifestSource)
+                lockPath = path
+            }
+            directories.insert(directory(manifestPath))
         }
-        directories.insert(directory(manifestPath))
         for directory in directories.sorted() { try AtomicFile.prepareDirectory(URL(fileURLWithPath: directory)) }
-        let lock = manifest == .writtenInto ? nil : try RunLock(path: lockPath)
+        let lock = try lockPath.map { try RunLock(path: $0) }
         if !existing.isEmpty && !overwrite && !skipExisting {
-            throw ThrobberError("\(existing.count) output file\(existing.count == 1 ? "" : "s") exist (first: \(existing[0]))",
+            throw ThrobberError(existing.count == 1 ? "output file \(existing[0]) exists"
+                                    : "\(existing.count) output files exist (first: \(existing[0]))",
                                 kind: .cannotCreate, remedy: .overwriteOrKeep)
         }
         return lock
@@ -160,6 +173,8 @@ public final class BatchRun {
         var rendered = 0
         var skipped = 0
         let overwrite = self.overwrite
+        // A run without a manifest (`throbber render`) records and hashes nothing.
+        let keepsManifest = manifestPath != nil
 
         var loopError: Error?
         var failure: Error?
@@ -218,12 +233,14 @@ public final class BatchRun {
                     }
                     let png = try encoded[encoder] ?? {
                         let data = try encoder.encode(image, text: text)
-                        return (data, SHA256.hex(data))
+                        return (data, keepsManifest ? SHA256.hex(data) : "")
                     }()
                     encoded[encoder] = png
                     try AtomicFile.write(png.data, toPath: file, overwrite: overwrite)
-                    records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
-                                               height: image.height, sha256: png.digest))
+                    if keepsManifest {
+                        records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
+                                                   height: image.height, sha256: png.digest))
+                    }
                 }
                 progress?(1)
             }
@@ -308,8 +325,10 @@ public final class BatchRun {
             error.remedy = .resumeKeepingExisting
             throw error
         }
-        let manifest = Manifest(job: job, shard: shard, frames: records.frames, artifacts: records.artifacts)
-        try AtomicFile.write(try JSONOutput.encoder.encode(manifest), to: URL(fileURLWithPath: manifestPath), overwrite: true)
+        if let manifestPath {
+            let manifest = Manifest(job: job, shard: shard, frames: records.frames, artifacts: records.artifacts)
+            try AtomicFile.write(try JSONOutput.encoder.encode(manifest), to: URL(fileURLWithPath: manifestPath), overwrite: true)
+        }
         return Summary(rendered: rendered, skipped: skipped, clips: Set(units.map(\.clip)).sorted().map { job.clips[$0] },
                        seconds: (clock.now - began).seconds, rendererDescription: renderer.description)
     }
