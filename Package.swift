@@ -82,6 +82,10 @@ let package = Package(
                            "ThrobberBenchmarks"]
         ),
 
+        // Helpers the test targets share: baselines with a record mode (golden images, help-text
+        // snapshots), running the built `throbber`, temporary directories, which GL platforms open.
+        .target(name: "ThrobberTestSupport", dependencies: ["Throbber", "ThrobberPNG", "ThrobberGL"]),
+
         // Build tool: compiles Shaders/*.glsl into the binary.
         .executableTarget(name: "ShaderEmbedder"),
         .plugin(
@@ -90,19 +94,21 @@ let package = Package(
             dependencies: ["ShaderEmbedder"]
         ),
 
-        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberPNG"]),
+        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberPNG",
+                                                  "ThrobberTestSupport"]),
         .testTarget(
             name: "ThrobberRenderTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberDigest", "ThrobberBatch"],
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberDigest", "ThrobberBatch", "ThrobberTestSupport"],
             exclude: ["Goldens"]
         ),
         .testTarget(
             name: "ThrobberGLTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender"]
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberTestSupport"]
         ),
         .testTarget(
             name: "ThrobberCLITests",
-            dependencies: ["throbber", "ThrobberPNG", "Throbber", "ThrobberBatch", "ThrobberDigest"]
+            dependencies: ["throbber", "ThrobberPNG", "Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport"],
+            exclude: ["Snapshots"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -4,6 +4,7 @@ import Throbber
 @testable import ThrobberBatch
 import ThrobberDigest
 import ThrobberPNG
+import ThrobberTestSupport
 
 /// `throbber batch` and `throbber verify`, run as a user would.
 @Suite(.serialized)

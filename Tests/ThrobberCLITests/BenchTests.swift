@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrobberTestSupport
 
 /// `throbber bench` as a user runs it: never timed here, only its shape checked.
 @Suite(.serialized)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrobberTestSupport
 
 /// Issue 14: every number a user gives is bounded where it is parsed, and every count derived
 /// from them is checked before the first frame. Each case was a trap, a stack overflow, a hang

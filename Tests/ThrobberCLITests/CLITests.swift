@@ -3,6 +3,7 @@ import Testing
 import Throbber
 import ThrobberCPU
 import ThrobberPNG
+import ThrobberTestSupport
 
 /// The built `throbber` binary, run as a user would.
 @Suite(.serialized)

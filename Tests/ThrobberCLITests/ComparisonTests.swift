@@ -3,6 +3,7 @@ import Testing
 import Throbber
 import ThrobberCPU
 import ThrobberPNG
+import ThrobberTestSupport
 
 /// `throbber compare` and `throbber parity`, run as a user would.
 @Suite(.serialized)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThrobberPNG
+import ThrobberTestSupport
 
 /// SIGINT and SIGTERM stop every command that writes with exit 130 and one line, and leave
 /// nothing partial: no temporary file, no half-written output, no lock. Each child starts with

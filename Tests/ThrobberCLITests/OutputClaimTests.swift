@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrobberTestSupport
 
 /// A batch owns its outputs: every path it writes is resolved before anything is written, two
 /// that are one file (or one that is the job file) are refused naming both, and a second run of

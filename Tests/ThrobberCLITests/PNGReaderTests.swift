@@ -3,6 +3,7 @@ import Testing
 import Throbber
 import ThrobberCPU
 import ThrobberPNG
+import ThrobberTestSupport
 
 /// `PNGCodec.decode` on every kind of PNG, against the straight-alpha RGBA8 pixels Pillow or
 /// ImageMagick give without colour management: 16-bit samples as round(v / 257), no gamma.

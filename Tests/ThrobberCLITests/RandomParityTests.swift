@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Throbber
 import ThrobberPNG
+import ThrobberTestSupport
 
 /// `throbber parity --random`, `--seed` and `--set`, run as a user would.
 @Suite(.serialized)

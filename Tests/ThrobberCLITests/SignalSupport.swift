@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrobberTestSupport
 
 /// A `throbber` started for a signal test: SIGINT and SIGTERM at their default actions and
 /// unblocked (a child of a non-interactive shell's background job inherits SIGINT ignored, which

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThrobberTestSupport
 
 /// Outputs that are not files of ours: a character device or a FIFO given as an output path is
 /// written into and stays what it was; it is never unlinked or replaced (once `/dev/null` was

@@ -1,4 +1,5 @@
 import Foundation
+import ThrobberTestSupport
 
 /// Hand-built PNG byte streams for the reader tests: any colour type and bit depth, PLTE and
 /// tRNS, Adam7, extra chunks, and a declared size that the data need not match. Built here, not

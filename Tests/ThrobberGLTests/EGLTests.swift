@@ -3,32 +3,8 @@ import Testing
 import Throbber
 import ThrobberCPU
 import ThrobberRender
+import ThrobberTestSupport
 @testable import ThrobberGL
-
-/// Whether a GL platform opens here, and why not: suites that need it are skipped with the
-/// reason (library missing, no device) instead of failing.
-struct GLAvailability: Sendable {
-    let available: Bool
-    let reason: String
-
-    init(_ platform: GLPlatform) {
-        do {
-            _ = try GLRenderer(platform: platform)
-            (available, reason) = (true, "\(platform) is available")
-        } catch {
-            (available, reason) = (false, "\(platform) is not available here: \((error as? ThrobberError)?.message ?? "\(error)")")
-        }
-    }
-
-    static let osmesa = GLAvailability(.osmesa)
-    static let eglSurfaceless = GLAvailability(.eglSurfaceless)
-}
-
-/// EGL's surfaceless platform.
-enum EGLAvailability {
-    static var available: Bool { GLAvailability.eglSurfaceless.available }
-    static var reason: String { GLAvailability.eglSurfaceless.reason }
-}
 
 /// The EGL backend (Mesa's llvmpipe here; a GPU where one is): the same shaders and draw lists,
 /// the same 2/255 bound. Skipped, with the reason, where EGL cannot be opened.
@@ -73,9 +49,19 @@ struct EGLTests {
     @Test func devicesAreListed() throws {
         let devices = try GLRenderer.eglDevices()
         #expect(!devices.isEmpty)
-        #expect(devices.map(\.index) == Array(0..<devices.count))
-        let gl = try GLRenderer(platform: .eglDevice(0))
-        #expect(gl.info.platform.hasPrefix("EGL device 0"))
+        // Each listed device opens under its own index, and is what its extensions say it is.
+        for device in devices {
+            let gl = try GLRenderer(platform: .eglDevice(device.index))
+            #expect(gl.info.platform.hasPrefix("EGL device \(device.index)"), "\(gl.info.platform)")
+            #expect(device.isSoftware == gl.info.renderer.contains("llvmpipe"), "\(device) renders with \(gl.info.renderer)")
+            if let drm = device.drmFile { #expect(FileManager.default.fileExists(atPath: drm), "\(drm)") }
+        }
+        // The list is all there is: the index after the last is not a device.
+        #expect {
+            try GLRenderer(platform: .eglDevice(devices.count))
+        } throws: { error in
+            (error as? ThrobberError)?.message.contains("no EGL device \(devices.count)") == true
+        }
     }
 
     @Test func aMissingDeviceIsAClearError() {

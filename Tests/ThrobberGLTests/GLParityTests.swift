@@ -4,6 +4,7 @@ import Throbber
 import ThrobberCPU
 import ThrobberRender
 @testable import ThrobberGL
+import ThrobberTestSupport
 
 /// GL against the CPU reference: every channel of every pixel within 2/255 (SPEC §0).
 ///

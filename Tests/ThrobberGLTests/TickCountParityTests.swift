@@ -2,6 +2,7 @@ import Testing
 import Throbber
 import ThrobberCPU
 import ThrobberGL
+import ThrobberTestSupport
 
 /// The wave ball at every tick count from 1 to 40, GL against the CPU reference under the parity
 /// rule of SPEC §0.

@@ -3,10 +3,11 @@ import Testing
 import Throbber
 import ThrobberCPU
 import ThrobberPNG
+import ThrobberTestSupport
 
 /// Frames of the CPU reference renderer against committed golden PNGs.
 ///
-/// Re-record with `THROBBER_RECORD_GOLDENS=1 swift test`: the new files are written and every
+/// Re-record with `THROBBER_RECORD=1 swift test`: the new files are written and every
 /// re-recorded test fails, so a baseline never changes silently.
 struct GoldenTests {
     static let cases: [(scene: String, t: Double, scale: Double)] = [
@@ -18,36 +19,13 @@ struct GoldenTests {
         ("progress-ring", 0.0, 1), ("progress-ring", 0.0, 3),
     ]
 
+    /// Goldens/ beside this file.
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+
     @Test(arguments: cases)
     func cpuFrameMatchesGolden(scene id: String, t: Double, scale: Double) throws {
         let scene = Scene(try SceneRegistry.model(id), scale: scale)
         let image = CPURenderer().render(scene.drawList(at: t))
-        try assertGolden(image, named: "\(id)_t\(formatNumber(t))_@\(formatNumber(scale))x")
+        try assertGolden(image, named: "\(id)_t\(formatNumber(t))_@\(formatNumber(scale))x", in: GoldenTests.directory)
     }
-}
-
-/// Compares `image` with `Goldens/NAME.png` beside this file: every channel within `tolerance`
-/// 8-bit steps, at most `maxPixels` pixels beyond it.
-func assertGolden(_ image: Image, named name: String, tolerance: Int = 1, maxPixels: Int = 0,
-                  sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Goldens").appendingPathComponent("\(name).png")
-    if ProcessInfo.processInfo.environment["THROBBER_RECORD_GOLDENS"] == "1" {
-        try PNGCodec.encode(image, settings: .init(level: 9)).write(to: url)
-        Issue.record("re-recorded golden \(url.lastPathComponent); unset THROBBER_RECORD_GOLDENS and rerun", sourceLocation: sourceLocation)
-        return
-    }
-    guard let data = FileManager.default.contents(atPath: url.path) else {
-        Issue.record("missing golden \(url.path); record it with THROBBER_RECORD_GOLDENS=1", sourceLocation: sourceLocation)
-        return
-    }
-    let golden = try PNGCodec.decode(data)
-    guard golden.width == image.width, golden.height == image.height else {
-        Issue.record("golden \(name) is \(golden.width)×\(golden.height), image is \(image.width)×\(image.height)",
-                     sourceLocation: sourceLocation)
-        return
-    }
-    let diff = ImageDiff(expected: golden, observed: image, tolerance: tolerance)
-    #expect(diff.pixelsOverTolerance <= maxPixels,
-            "golden \(name): \(diff.pixelsOverTolerance) pixels differ by more than \(tolerance); max \(diff.maxChannelDifference)\n\(diff.failureLines.joined(separator: "\n"))", sourceLocation: sourceLocation)
 }

@@ -2,14 +2,14 @@ import Foundation
 import Testing
 
 /// The result of running the built `throbber`.
-struct CommandResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+public struct CommandResult {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
 }
 
 /// Locates the `throbber` binary built alongside the tests (or `THROBBER_BINARY`).
-func throbberBinary() throws -> URL {
+public func throbberBinary() throws -> URL {
     if let override = ProcessInfo.processInfo.environment["THROBBER_BINARY"] {
         return URL(fileURLWithPath: override)
     }
@@ -27,13 +27,13 @@ func throbberBinary() throws -> URL {
     return fallback
 }
 
-struct CLITestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct CLITestError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Runs `throbber ARGUMENTS…` (in `directory` when given) and collects its exit status and output.
-func runThrobber(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CommandResult {
+public func runThrobber(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CommandResult {
     let process = Process()
     process.executableURL = try throbberBinary()
     if let directory { process.currentDirectoryURL = directory }
@@ -66,7 +66,7 @@ func runThrobber(_ arguments: [String], environment: [String: String] = [:], in 
 }
 
 /// A fresh empty directory, removed by the caller.
-func temporaryDirectory(_ name: String = #function) throws -> URL {
+public func temporaryDirectory(_ name: String = #function) throws -> URL {
     let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("throbber-cli-\(getpid())-\(name.filter(\.isLetter))-\(UInt32.random(in: 0...UInt32.max))")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -74,6 +74,6 @@ func temporaryDirectory(_ name: String = #function) throws -> URL {
 }
 
 /// The non-hidden files of a directory, sorted.
-func listing(_ directory: URL) throws -> [String] {
+public func listing(_ directory: URL) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
 }
