@@ -124,6 +124,28 @@ struct JobFileTests {
         }
     }
 
+    /// The loop check compares every field: a change in any one of them (the colour's green, a
+    /// stroke's width, a tick's corner) shows, and an angle a full turn away does not.
+    @Test func drawListDifferenceSeesEveryField() throws {
+        let list = Scene(try SceneRegistry.model("wave-ball")).drawList(at: 0.5)
+        #expect(maxDifference(list, list) == 0)
+        var changed = list
+        guard case .wave(var wave) = changed.items.first(where: { if case .wave = $0 { true } else { false } }),
+              let index = changed.items.firstIndex(where: { if case .wave = $0 { true } else { false } }) else {
+            Issue.record("the wave ball has no wave")
+            return
+        }
+        wave.color.g += 0.25
+        changed.items[index] = .wave(wave)
+        #expect(maxDifference(list, changed) > 0.2)
+        wave.color.g -= 0.25
+        wave.phase += 2 * Float.pi
+        changed.items[index] = .wave(wave)
+        #expect(maxDifference(list, changed) < 1e-5)
+        changed.items.removeLast()
+        #expect(maxDifference(list, changed) == .infinity)
+    }
+
     @Test func progressRampCannotLoop() {
         expectError("{\"renders\": [{\"scene\": \"progress-ring\", \"parameters\": {\"progressEnd\": 1}, \"loop\": true}]}",
                     ["does not repeat"])
@@ -174,28 +196,28 @@ struct JobFileTests {
     }
 }
 
-/// The largest difference between two draw lists' numbers (same structure assumed).
+/// The largest difference between two draw lists, over every field of every item: numbers by
+/// their difference (angles modulo 2π, since the draw list reduces them), everything else —
+/// counts, integers, bounds, which kind of item — by equality, infinity where it differs.
 func maxDifference(_ a: DrawList, _ b: DrawList) -> Float {
-    var worst: Float = 0
-    func phaseDelta(_ x: Float, _ y: Float) -> Float {
-        let d = abs(x - y)
-        return min(d, abs(d - 2 * Float.pi))
-    }
-    for (x, y) in zip(a.items, b.items) {
-        switch (x, y) {
-        case (.wave(let p), .wave(let q)):
-            worst = max(worst, abs(p.amplitude - q.amplitude), phaseDelta(p.phase, q.phase), abs(p.baseline - q.baseline))
-        case (.arc(let p), .arc(let q)):
-            worst = max(worst, phaseDelta(p.start, q.start), abs(p.sweep - q.sweep), phaseDelta(p.maskRotation, q.maskRotation))
-        case (.quads(let p), .quads(let q)):
-            for (i, j) in zip(p.instances, q.instances) {
-                worst = max(worst, abs(i.color.r - j.color.r), abs(i.centerX - j.centerX), abs(i.centerY - j.centerY))
-            }
-        case (.disc(let p), .disc(let q)):
-            worst = max(worst, abs(p.radius - q.radius))
-        default:
-            worst = .infinity
+    // The draw list keeps angles in [0, 2π): a loop's last-plus-one frame may land either side.
+    let angles: Set<String> = ["phase", "start", "maskRotation", "rotation"]
+    func difference(_ x: Any, _ y: Any, label: String?) -> Float {
+        if let p = x as? Float, let q = y as? Float {
+            let d = abs(p - q)
+            return label.map(angles.contains) == true ? min(d, abs(d - 2 * Float.pi)) : d
         }
+        if let p = x as? Double, let q = y as? Double { return Float(abs(p - q)) }
+        if let p = x as? Int, let q = y as? Int { return p == q ? 0 : .infinity }
+        let m = Mirror(reflecting: x), n = Mirror(reflecting: y)
+        guard m.children.count == n.children.count, m.displayStyle == n.displayStyle else { return .infinity }
+        if m.children.isEmpty { return "\(x)" == "\(y)" ? 0 : .infinity }
+        var worst: Float = 0
+        for (c, d) in zip(m.children, n.children) {
+            guard c.label == d.label else { return .infinity }
+            worst = max(worst, difference(c.value, d.value, label: c.label ?? label))
+        }
+        return worst
     }
-    return worst
+    return difference(a, b, label: nil)
 }

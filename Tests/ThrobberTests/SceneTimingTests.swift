@@ -147,9 +147,15 @@ struct SceneBadInputTests {
             try Scene(model).validate()
             #expect(!model.parameterInfos.isEmpty)
             for info in model.parameterInfos {
-                // Each listed default reads back through --set.
+                // Each listed default reads back through --set as the same model: every
+                // parameter's value unchanged, and the same draw list.
                 if info.defaultValue != "style" && info.defaultValue != "none" && info.defaultValue != "width" {
-                    _ = try model.setting(info.name, to: info.defaultValue)
+                    let back = try model.setting(info.name, to: info.defaultValue)
+                    for other in model.parameterInfos {
+                        #expect(back.value(of: other.name) == model.value(of: other.name),
+                                "\(type.id): --set \(info.name)=\(info.defaultValue) changed \(other.name)")
+                    }
+                    #expect(Scene(back).drawList(at: 0.7) == Scene(model).drawList(at: 0.7), "\(type.id) \(info.name)")
                 }
             }
         }
