@@ -1,3 +1,4 @@
+import Foundation
 import Throbber
 
 /// The parity matrix — every scene × scale × time with default parameters (and any fixed
@@ -14,11 +15,19 @@ public enum ParityMatrix {
     /// One case: a scene ready to draw, the time, and the settings that rebuild it.
     public struct Case: Sendable {
         public var id: String
+        /// The random case's number within its scene (with the seed, all it takes to draw it
+        /// again); nil for a case of the matrix.
+        public var index: Int?
         public var scene: Scene
         public var t: Double
-        /// `scale` first, then every fixed setting in order: as `render` applies them.
+        /// `scale` first, then `background` when set, then parameters in order: as `render`
+        /// applies them.
         public var settings: [SampledCase.Setting]
     }
+
+    /// The largest canvas side of a random case: large enough for every edge, small enough
+    /// that a few hundred cases finish in a CI minute.
+    public static let randomPixelCap = 640
 
     /// `count` times spread over one loop of `model` (its preview duration), from t = 0.
     public static func times(_ model: any SceneModel, count: Int = defaultTimeCount) -> [Double] {
@@ -52,11 +61,56 @@ public enum ParityMatrix {
                 }
                 try scene.validate()
                 for t in times ?? self.times(scene.model, count: timeCount) {
-                    cases.append(Case(id: id, scene: scene, t: t, settings: settings))
+                    cases.append(Case(id: id, index: nil, scene: scene, t: t, settings: settings))
                 }
             }
         }
         return cases
+    }
+
+    /// `count` random cases per scene, every parameter drawn from its whole range
+    /// (`ParameterSampler`), the same cases for the same seed.
+    ///
+    /// - Parameters:
+    ///   - fixed: settings every case of a scene that takes them keeps instead of drawing.
+    ///   - times, scales: lists to draw times and scales from instead of their ranges.
+    /// - Throws: `.usage` when a fixed setting does not fit a scene.
+    public static func randomCases(scenes: [String], count: Int, seed: UInt64, fixed: [SampledCase.Setting] = [],
+                                   times: [Double]? = nil, scales: [Double]? = nil) throws -> [Case] {
+        var cases: [Case] = []
+        for id in scenes {
+            let shared = fixed.filter { applies($0.name, to: id) }
+            let sampler = ParameterSampler(seed: seed, maximumPixelSide: randomPixelCap)
+            for index in 0..<count {
+                let item = try sampler.draw(id, index: index, fixed: shared, times: times, scales: scales)
+                cases.append(Case(id: id, index: index, scene: item.scene, t: item.time, settings: item.settings))
+            }
+        }
+        return cases
+    }
+
+    /// Parses `NAME=VALUE` settings (`--set`), checking each against the chosen scenes.
+    ///
+    /// - Throws: `.usage` for a malformed assignment or a name no chosen scene takes (with the
+    ///   nearest name); the scene's own error for a value out of range.
+    public static func fixedSettings(_ assignments: [String], scenes: [String]) throws -> [SampledCase.Setting] {
+        var settings: [SampledCase.Setting] = []
+        for assignment in assignments {
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw ThrobberError.invalid("--set", assignment, allowed: "NAME=VALUE, e.g. --set progress=0.7")
+            }
+            let setting = SampledCase.Setting(String(assignment[..<equals]).trimmingCharacters(in: .whitespaces),
+                                              String(assignment[assignment.index(after: equals)...]))
+            let owners = scenes.filter { applies(setting.name, to: $0) }
+            guard !owners.isEmpty else {
+                let known = Set(try scenes.flatMap { try SceneRegistry.model($0).parameterInfos.map(\.name) })
+                throw ThrobberError.unknown("parameter", setting.name,
+                                            known: known.sorted() + ParameterSampler.sceneSettingNames.sorted())
+            }
+            for id in owners { _ = try Scene(try SceneRegistry.model(id)).setting(setting.name, to: setting.value) }
+            settings.append(setting)
+        }
+        return settings
     }
 
     /// Renders the frame of `scene` at `t` with `renderer` and with `reference` and compares them.

@@ -91,10 +91,6 @@ enum ParityCommand: Subcommand {
         var seconds: Double
     }
 
-    /// The largest canvas side of a random case: large enough for every edge, small enough
-    /// that a few hundred cases finish in a CI minute.
-    static let randomPixelCap = 640
-
     static let options: [OptionSpec] = DiffOptions.specs + BackendOptions.specs + [
             OptionSpec("--scenes"), OptionSpec("--scales"), OptionSpec("--times"), OptionSpec("--at"),
             OptionSpec("--random"), OptionSpec("--seed"), OptionSpec("--set"), OptionSpec("--dry-run", value: false),
@@ -142,7 +138,7 @@ enum ParityCommand: Subcommand {
             }
             return seed
         } ?? 1
-        let fixed = try fixedSettings(arguments.all("--set"), scenes: scenes)
+        let fixed = try ParityMatrix.fixedSettings(arguments.all("--set"), scenes: scenes)
         if fixed.contains(where: { $0.name == "scale" }) && explicitScales != nil {
             throw ThrobberError("--set scale=… and --scales exclude each other", kind: .usage)
         }
@@ -153,21 +149,9 @@ enum ParityCommand: Subcommand {
         let matrixScales = fixed.last(where: { $0.name == "scale" }).map { [Double($0.value)!] } ?? explicitScales ?? ParityMatrix.defaultScales
         // Every case is built before the first render, so a setting no case can take is a usage
         // error at once rather than after minutes of rendering.
-        var plan: [Planned] = []
-        if let randomCount {
-            for id in scenes {
-                let shared = fixed.filter { ParityMatrix.applies($0.name, to: id) }
-                let sampler = ParameterSampler(seed: seed, maximumPixelSide: randomPixelCap)
-                for index in 0..<randomCount {
-                    let item = try sampler.draw(id, index: index, fixed: shared, times: explicitTimes, scales: explicitScales)
-                    plan.append(Planned(id: id, index: index, scene: item.scene, t: item.time,
-                                        settings: item.settings.map { ($0.name, $0.value) }))
-                }
-            }
-        } else {
-            plan = try ParityMatrix.cases(scenes: scenes, scales: matrixScales, times: explicitTimes, timeCount: timeCount, fixed: fixed)
-                .map { Planned(id: $0.id, index: nil, scene: $0.scene, t: $0.t, settings: $0.settings.map { ($0.name, $0.value) }) }
-        }
+        let plan = try randomCount.map {
+            try ParityMatrix.randomCases(scenes: scenes, count: $0, seed: seed, fixed: fixed, times: explicitTimes, scales: explicitScales)
+        } ?? ParityMatrix.cases(scenes: scenes, scales: matrixScales, times: explicitTimes, timeCount: timeCount, fixed: fixed)
 
         let program = CommandLine.arguments.first ?? "throbber"
         if arguments.has("--dry-run") {
@@ -186,7 +170,7 @@ enum ParityCommand: Subcommand {
         print("parity: \(renderer.backend.rawValue) (\(renderer.glRenderer?.info.platform ?? "cpu")) — GL_VENDOR \(strings.vendor), GL_RENDERER \(strings.renderer), GL_VERSION \(strings.version)")
         print("reference: \(reference.rendererDescription); pass: every channel within \(maxDiff)/255 (alpha only where either alpha ≤ 1), at most \(maxPixels) px beyond")
         if let randomCount {
-            print("random: \(randomCount) case\(randomCount == 1 ? "" : "s") per scene, seed \(seed), canvases at most \(randomPixelCap) px a side"
+            print("random: \(randomCount) case\(randomCount == 1 ? "" : "s") per scene, seed \(seed), canvases at most \(ParityMatrix.randomPixelCap) px a side"
                   + (fixed.isEmpty ? "" : "; fixed: " + fixed.map { "\($0.name)=\($0.value)" }.joined(separator: " ")))
         }
 
@@ -200,7 +184,7 @@ enum ParityCommand: Subcommand {
             let command = reproCommand(program: program, planned, backend: renderer.backend, device: device)
             var item = Case(scene: planned.id, index: planned.index, scale: planned.scene.scale, t: planned.t,
                             width: width, height: height,
-                            settings: Dictionary(planned.settings, uniquingKeysWith: { $1 }), command: command,
+                            settings: Dictionary(planned.settings.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }), command: command,
                             figures: DiffFigures(diff, maxPixels: maxPixels))
             if !item.figures.pass {
                 item.files = try writeFailure(item, seed: seed, expected: expected, observed: observed, maxDiff: maxDiff, into: outDirectory)
@@ -243,53 +227,20 @@ enum ParityCommand: Subcommand {
         if failed > 0 { exit(ExitCode.mismatch.rawValue) }
     }
 
-    /// One case to render: the scene, the time and the settings that rebuild it.
-    struct Planned {
-        var id: String
-        var index: Int?
-        var scene: Scene
-        var t: Double
-        /// `scale` first, then `background` when set, then parameters: as `render` applies them.
-        var settings: [(String, String)]
-    }
-
     /// `wave-ball @2x t=0.5`, or `wave-ball #17 @1.37x t=12.5` for random case 17.
     static func label(_ item: Case) -> String {
         "\(item.scene)\(item.index.map { " #\($0)" } ?? "") @\(formatNumber(item.scale))x t=\(formatNumber(item.t))"
     }
 
-    /// Parses `--set NAME=VALUE` options, checking each against the chosen scenes: a name no
-    /// chosen scene knows is a usage error (with the nearest name), as is a value out of range.
-    static func fixedSettings(_ assignments: [String], scenes: [String]) throws -> [SampledCase.Setting] {
-        var settings: [SampledCase.Setting] = []
-        for assignment in assignments {
-            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
-                throw ThrobberError.invalid("--set", assignment, allowed: "NAME=VALUE, e.g. --set progress=0.7")
-            }
-            let setting = SampledCase.Setting(String(assignment[..<equals]).trimmingCharacters(in: .whitespaces),
-                                              String(assignment[assignment.index(after: equals)...]))
-            let owners = scenes.filter { ParityMatrix.applies(setting.name, to: $0) }
-            guard !owners.isEmpty else {
-                let known = Set(try scenes.flatMap { try SceneRegistry.model($0).parameterInfos.map(\.name) })
-                throw ThrobberError.unknown("parameter", setting.name,
-                                            known: known.sorted() + ParameterSampler.sceneSettingNames.sorted())
-            }
-            for id in owners { _ = try Scene(try SceneRegistry.model(id)).setting(setting.name, to: setting.value) }
-            settings.append(setting)
-        }
-        return settings
-    }
-
-
     /// The `throbber render` command that renders a case's observed image: frame 0 at
     /// `--start t`, every setting, the backend that was compared.
-    static func reproCommand(program: String, _ planned: Planned, backend: Backend, device: Int?) -> String {
+    static func reproCommand(program: String, _ planned: ParityMatrix.Case, backend: Backend, device: Int?) -> String {
         var words = [program, "render", planned.id, "--start", formatNumber(planned.t)]
         // `render` applies --scale, then --background, then each --set in order; print them so.
-        for (name, value) in planned.settings where name == "scale" { words += ["--scale", value] }
-        for (name, value) in planned.settings where name == "background" { words += ["--background", value] }
-        for (name, value) in planned.settings where !ParameterSampler.sceneSettingNames.contains(name) {
-            words += ["--set", "\(name)=\(value)"]
+        for setting in planned.settings where setting.name == "scale" { words += ["--scale", setting.value] }
+        for setting in planned.settings where setting.name == "background" { words += ["--background", setting.value] }
+        for setting in planned.settings where !ParameterSampler.sceneSettingNames.contains(setting.name) {
+            words += ["--set", "\(setting.name)=\(setting.value)"]
         }
         words += ["--backend", backend.rawValue] + (device.map { ["--device", String($0)] } ?? [])
         words += ["-o", "parity-repro", "--overwrite"]
