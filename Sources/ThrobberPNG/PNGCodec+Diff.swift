@@ -1,0 +1,68 @@
+import Foundation
+import Throbber
+
+extension PNGCodec.RowReader {
+    /// Pixels per band of rows that ``diff(_:_:names:tolerance:keep:heatMap:)`` decodes at a time
+    /// from each image (~4 MiB as RGBA8):
+    /// memory stays flat whatever the image size, except for interlaced files, which the reader
+    /// decodes whole (within ``PNGCodec/pixelBudget``), and the heat map, which is kept whole.
+    public static let bandPixels = 1 << 20
+
+    /// ``ImageDiff`` over two images of one size read band by band: the same figures, kept
+    /// failures (the first `keep` in raster order) and PSNR as comparing the whole images at
+    /// once, and the heat map when asked for.
+    ///
+    /// - Parameters:
+    ///   - names: what to call each image in an error (its path).
+    /// - Throws: the reader's data error, its message starting with the image's name.
+    public static func diff(_ expected: PNGCodec.RowReader, _ observed: PNGCodec.RowReader, names: (String, String),
+                            tolerance: Int, keep: Int = 5, heatMap: Bool) throws -> (ImageDiff, Image?) {
+        let width = expected.width, height = expected.height
+        let bandRows = max(1, bandPixels / max(1, width))
+        // The figures accumulate into a diff of two empty images (no failures, infinite PSNR).
+        var total = ImageDiff(expected: Image(width: 0, height: 0), observed: Image(width: 0, height: 0),
+                              tolerance: tolerance, keep: keep)
+        var squaredError = 0
+        var comparedChannels = 0
+        var heat: [UInt8] = []
+        if heatMap { heat.reserveCapacity(width * height * 4) }
+        var e: [UInt8] = [], o: [UInt8] = []
+        var y = 0
+        while y < height {
+            let rows = min(bandRows, height - y)
+            try named(names.0) { try expected.read(rows: rows, into: &e) }
+            try named(names.1) { try observed.read(rows: rows, into: &o) }
+            let a = Image(width: width, height: rows, pixels: e), b = Image(width: width, height: rows, pixels: o)
+            let band = ImageDiff(expected: a, observed: b, tolerance: tolerance, keep: keep - total.firstFailures.count)
+            total.maxChannelDifference = max(total.maxChannelDifference, band.maxChannelDifference)
+            total.pixelsOverOne += band.pixelsOverOne
+            total.pixelsOverTolerance += band.pixelsOverTolerance
+            total.pixelsColourIgnored += band.pixelsColourIgnored
+            total.firstFailures += band.firstFailures.map { (x: $0.x, y: $0.y + y, expected: $0.expected, observed: $0.observed) }
+            // The PSNR is not additive over bands, its sums are: the squared differences over the
+            // channels SPEC §0 compares (only alpha where either alpha is ≤ 1), as ImageDiff sums them.
+            for i in stride(from: 0, to: e.count, by: 4) {
+                let first = ImageDiff.comparesAlphaOnly(e[i + 3], o[i + 3]) ? 3 : 0
+                for c in first..<4 {
+                    let d = Int(e[i + c]) - Int(o[i + c])
+                    squaredError += d * d
+                }
+                comparedChannels += 4 - first
+            }
+            if heatMap { heat += ImageDiff.heatMap(expected: a, observed: b, tolerance: tolerance).pixels }
+            y += rows
+        }
+        let mse = Double(squaredError) / Double(max(1, comparedChannels))
+        total.psnr = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+        return (total, heatMap ? Image(width: width, height: height, pixels: heat) : nil)
+    }
+
+    /// Runs `body`, naming the image in the message of the data error it throws.
+    private static func named<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ThrobberError {
+            throw ThrobberError("\(name): \(error.message)", kind: error.kind)
+        }
+    }
+}
