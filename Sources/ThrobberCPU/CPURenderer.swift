@@ -66,8 +66,9 @@ public struct CPURenderer: Sendable {
         guard width > 0, height > 0 else { return Image(width: width, height: height) }
         // A wave's height and slope depend on x only: evaluate sin and cos once per column, not
         // once per pixel (the same single-precision expressions, so the same values).
+        // Only the fast path reads them; the reference path evaluates waveCoverage per pixel.
         let columns = list.items.map { item -> WaveColumns? in
-            if case .wave(let wave) = item { return WaveColumns(wave) }
+            if shortcuts, case .wave(let wave) = item { return WaveColumns(wave) }
             return nil
         }
         // Bands of a few rows: small enough to balance the load; the result does not depend on
