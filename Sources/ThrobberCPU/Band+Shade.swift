@@ -14,13 +14,12 @@ extension Band {
                 min(span.upperBound, max(span.lowerBound, hole.upperBound))..<span.upperBound)
     }
 
-    /// Columns of row `y` whose centres are certainly more than half a pixel inside the circle,
-    /// where fill(|p − c| − r) is exactly 1 without computing it (a 10⁻³ px margin dwarfs the
-    /// rounding of the distance).
+    /// Columns of row `y` whose centres are certainly more than `antialiasReach` inside the
+    /// circle, where fill(|p − c| − r) is exactly 1 without computing it (`certaintyMargin`).
     @inline(__always)
     func solidColumns(_ y: Int, _ cx: Float, _ cy: Float, _ r: Float) -> SolidSpan {
         let dy = Float(y) + 0.5 - cy
-        let safe = r - 0.501
+        let safe = r - (antialiasReach + certaintyMargin)
         guard safe > abs(dy) else { return .empty }
         let half = (safe * safe - dy * dy).squareRoot()
         return SolidSpan(lo: cx - half, hi: cx + half)

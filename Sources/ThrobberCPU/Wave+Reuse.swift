@@ -2,11 +2,11 @@ import Throbber
 
 extension Wave {
     /// A y at and below which every pixel centre lies certainly more than half a pixel under the
-    /// curve: f(x) + 0.501·sqrt(1 + f′(x)²) is at most baseline + |A| + 0.501·sqrt(1 + (A·k)²),
-    /// and 0.05 px absorbs the rounding of both sides (`WaveColumns.lowestFullRow`, the exact
-    /// maximum over the columns, is never above it).
+    /// curve: f(x) + 0.501·sqrt(1 + f′(x)²) (0.501 = antialiasReach + certaintyMargin) is at most
+    /// baseline + |A| + 0.501·sqrt(1 + (A·k)²), and 0.05 px absorbs the rounding of both sides
+    /// (`WaveColumns.lowestFullRow`, the exact maximum over the columns, is never above it).
     fileprivate var coveredBelow: Float {
-        baseline + abs(amplitude) + 0.501 * (1 + amplitude * k * amplitude * k).squareRoot() + 0.05
+        baseline + abs(amplitude) + (antialiasReach + certaintyMargin) * (1 + amplitude * k * amplitude * k).squareRoot() + 0.05
     }
 
     /// Whether the wave paints `rows` as `other` does although the two differ (in phase,
