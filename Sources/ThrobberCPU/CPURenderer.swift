@@ -12,8 +12,9 @@ public struct CPURenderer: Sendable {
     /// Whether flat stretches of a row (the background, opaque full coverage) are kept as solid
     /// runs instead of per-pixel accumulators, runs certainly covered by an opaque colour are
     /// written without evaluating coverage per pixel, and tilted boxes visit only the columns they
-    /// can touch. Off, every pixel is blended and quantised one by one. The bytes are the same
-    /// either way (a test renders every scene both ways); off is slower.
+    /// can touch. Off, every pixel is blended and quantised one by one, its coverage from the
+    /// plain twins of common.glsl's functions (`itemCoverage`, `boxCoverage`) with no cache. The
+    /// bytes are the same either way (a test renders every scene both ways); off is slower.
     public var shortcuts = true
     /// How many solid runs (columns of one flat colour, written at resolve as repeated bytes) a
     /// row keeps; a run beyond them is written to the accumulators instead. At least 1. The bytes
