@@ -1,6 +1,7 @@
 #version 330 core
 // Instanced rounded boxes (tick marks, spinner leaves, HUDs): one instance per box, of every
-// frame of the stack. The quad is the box enlarged by 1 px for its anti-aliased edge (SPEC §0).
+// frame of the stack. The quad is the box enlarged by 1 px for its anti-aliased edge (SPEC §0):
+// twice the anti-aliasing reach (`antialiasReach` in Shading.swift), room for rounding too.
 layout(location = 0) in vec2 i_center;      // px, in the frame's image coordinates
 layout(location = 1) in vec2 i_half;        // half extents along the box's x and y axes (px)
 layout(location = 2) in vec2 i_axis;        // (cos θ, sin θ): the box's x axis (y down, clockwise)

@@ -1,6 +1,7 @@
 // Shared shading formulas (SPEC §0), included by the fragment shaders.
-// Each function has a Swift twin of the same name in Sources/ThrobberCPU/Shading.swift;
-// the parity tests keep the two equal.
+// Each function has a Swift twin of the same name, in the same order, in
+// Sources/ThrobberCPU/Shading.swift (a vec2 here is two Floats there); the parity tests keep the
+// two equal.
 //
 // Pixel convention: GL row j holds image row j (image y down), so gl_FragCoord.xy is the pixel
 // centre (x + 0.5, y + 0.5) in image coordinates and the read-back rows come out top-down.
@@ -11,6 +12,7 @@ const float TWO_PI = 6.28318530717958647692;
 const float HALF_PI = 1.57079632679489661923;
 
 // SPEC §0: fill(d) = clamp(0.5 − d, 0, 1), d the signed distance in px (negative inside).
+// 0.5 (here and in strokeCoverage) is the anti-aliasing reach, `antialiasReach` in Shading.swift.
 float fillCoverage(float d) { return clamp(0.5 - d, 0.0, 1.0); }
 
 // SPEC §0: stroke(δ, w) = clamp(min(w/2, 0.5 + δ) + min(w/2, 0.5 − δ), 0, 1).
@@ -22,6 +24,8 @@ float strokeCoverage(float delta, float w) {
 float circleDistance(vec2 p, vec2 c, float r) { return length(p - c) - r; }
 
 // SPEC §0 "below a curve" for f(x) = amplitude·sin(k·(x − originX) + phase) + baseline.
+// The Swift twin is the composition of two named pieces, waveColumn (arg, f, slope: x only, which
+// the CPU renderer caches per column) and curveDistance (the last line), the same expressions.
 float waveDistance(vec2 p, float originX, float amplitude, float k, float phase, float baseline) {
     float arg = k * (p.x - originX) + phase;
     float f = amplitude * sin(arg) + baseline;
@@ -86,8 +90,8 @@ vec4 resolvePixel(vec4 c) {
     return q.a == 0.0 ? vec4(0.0) : q;
 }
 
-// Coverage of one primitive at pixel centre p, per DrawItem case. Their Swift twins are the
-// cases of `Band.paint` in Sources/ThrobberCPU/CPURenderer.swift, built from the same functions.
+// Coverage of one primitive at pixel centre p, per DrawItem case. Their Swift twins, of the same
+// names, are in Shading.swift; Band.paint (Band+Paint.swift) calls them.
 
 // SPEC §0 filled circle (DrawItem.disc): circle = (cx, cy, r).
 float discCoverage(vec2 p, vec3 circle) { return fillCoverage(circleDistance(p, circle.xy, circle.z)); }
@@ -131,6 +135,7 @@ float boxCoverage(vec2 p, vec2 c, vec2 halfExtents, vec2 axis, float corner) {
 // by k steps about c. Of the boxes near the pixel's angle — k = the nearest step + j — the
 // coverage of box k, or 0 when k is not in the batch: its steps run from `first` through
 // `first + span` (mod `steps`, a full turn). `place` is k's place in that run, for per-box colours.
+// No Swift twin: the CPU renderer paints the batch's instances one by one with boxCoverage.
 float ringBoxCoverage(vec2 p, vec2 c, float baseAngle, float stepAngle, vec2 baseOffset, vec2 halfExtents, vec2 axis,
                       float corner, float steps, float first, float span, float j, out float place) {
     vec2 v = p - c;
@@ -151,7 +156,7 @@ float inside(vec2 p, vec4 bounds) {
     return step(bounds.x, p.x) * step(bounds.y, p.y) * step(p.x, bounds.z) * step(p.y, bounds.w);
 }
 
-// dst with `color` (straight alpha) painted over it at `coverage` (SPEC §0).
+// dst with `color` (straight alpha) painted over it at `coverage` (SPEC §0). Swift twin: Band.blend.
 vec4 paint(vec4 dst, vec4 color, float coverage) { return sourceOver(premultiplied(color, coverage), dst); }
 
 // One item of a draw list (a record: GLRenderer's `FrameStack`), in 5 vec4s:

@@ -1,0 +1,97 @@
+import Foundation
+import Throbber
+
+extension Band {
+    /// Paints `item` over the band's rows: with `shortcuts` by the fast path, without by the
+    /// reference path (`paintReference`). Both call the per-primitive coverage functions of
+    /// Shading.swift, the twins of common.glsl's; the fast path keeps its shortcuts (solid spans,
+    /// rows certainly covered, the wave column cache, a box's row spans) around those calls.
+    func paint(_ item: DrawItem, _ columns: WaveColumns?) {
+        guard shortcuts else { return paintReference(item) }
+        switch item {
+        case .disc(let d):
+            // discCoverage, skipped where the pixel lies certainly inside the disc.
+            shade(d.bounds, item.annulus, d.color, circle: (d.centerX, d.centerY, d.radius), fullRow: { _ in true }) { _, px, py, solid in
+                solid ? 1 : discCoverage(px, py, d.centerX, d.centerY, d.radius)
+            }
+        case .wave(let w):
+            let columns = columns!
+            let clip = w.clipRadius >= 0 ? (w.clipCenterX, w.clipCenterY, w.clipRadius) : nil
+            columns.height.withUnsafeBufferPointer { heights in
+                columns.norm.withUnsafeBufferPointer { norms in
+                    // Rows below every crest (and above the bottom edge) are covered wherever the clip is.
+                    let fullRow = { (py: Float) -> Bool in py >= columns.lowestFullRow && fillCoverage(py - w.bottom) == 1 }
+                    shade(w.bounds, item.annulus, w.color, circle: clip, fullRow: fullRow) { x, px, py, solid in
+                        let i = x - columns.x0
+                        // waveCoverage (= waveBandCoverage × the clip), with waveDistance's column
+                        // part (`waveColumn`) read from the cache and its pixel part
+                        // (`curveDistance`) evaluated here; rows certainly more than
+                        // `antialiasReach` below the curve are covered without the division.
+                        var coverage: Float = 1
+                        if py < heights[i] + (antialiasReach + certaintyMargin) * norms[i] {
+                            coverage = fillCoverage(curveDistance(py, heights[i], norms[i]))
+                            if coverage == 0 { return 0 }
+                        }
+                        coverage *= fillCoverage(py - w.bottom)
+                        if clip != nil && !solid {
+                            coverage *= fillCoverage(circleDistance(px, py, w.clipCenterX, w.clipCenterY, w.clipRadius))
+                        }
+                        return coverage
+                    }
+                }
+            }
+        case .arc(let a):
+            // As layers.frag does (LayerPlan): a full circle without a mask is a circleStrokeCoverage;
+            // the same value arcCoverage gives it (arcDistance's first branch), with fewer tests.
+            if a.isFullCircle && a.maskRotation < 0 {
+                shade(a.bounds, item.annulus, a.color) { _, px, py, _ in
+                    circleStrokeCoverage(px, py, a.centerX, a.centerY, a.radius, a.lineWidth)
+                }
+            } else {
+                shade(a.bounds, item.annulus, a.color) { _, px, py, _ in
+                    arcCoverage(px, py, a.centerX, a.centerY, a.radius, a.lineWidth, a.start, a.sweep, a.maskRotation,
+                                a.maskDirectionX, a.maskDirectionY)
+                }
+            }
+        case .quads(let batch):
+            guard batch.bounds.y0 < y1, batch.bounds.y1 > y0 else { return }
+            for (q, rect) in zip(batch.instances, batch.instanceBounds) where rect.y0 < y1 && rect.y1 > y0 {
+                let cosR = cos(q.rotation), sinR = sin(q.rotation)
+                let coverage = { (_: Int, px: Float, py: Float, _: Bool) -> Float in
+                    boxCoverage(px, py, q.centerX, q.centerY, q.halfX, q.halfY, cosR, sinR, q.cornerRadius)
+                }
+                // A tilted box covers a slanted strip of its bounding square: visit only the
+                // columns of each row inside the box grown by the anti-aliased edge.
+                for y in max(rect.y0, y0)..<min(rect.y1, y1) {
+                    let py = Float(y) + 0.5
+                    let columns = q.rowColumns(py, cos: cosR, sin: sinR).clamped(to: rect.x0..<rect.x1)
+                    // An opaque box writes its certain interior as a run, without distances.
+                    let full = q.color.a == 1 ? q.certainlyCovered(py, cos: cosR, sin: sinR) : nil
+                    if !columns.isEmpty { run(y, py, columns, .empty, full, q.color, coverage) }
+                }
+            }
+        }
+    }
+
+    /// The reference path (`CPURenderer.shortcuts` off): every pixel centre of the item's bounds
+    /// (and annulus, outside which its coverage is 0) gets `itemCoverage`, and every box of a quad
+    /// batch, over its own bounds, `boxCoverage` (boxes.frag's records), then is blended over
+    /// what the band holds there, one pixel at a time.
+    func paintReference(_ item: DrawItem) {
+        switch item {
+        case .disc(let d):
+            shade(d.bounds, item.annulus, d.color) { _, px, py, _ in itemCoverage(px, py, item) }
+        case .wave(let w):
+            shade(w.bounds, item.annulus, w.color) { _, px, py, _ in itemCoverage(px, py, item) }
+        case .arc(let a):
+            shade(a.bounds, item.annulus, a.color) { _, px, py, _ in itemCoverage(px, py, item) }
+        case .quads(let batch):
+            for (q, rect) in zip(batch.instances, batch.instanceBounds) where rect.y0 < y1 && rect.y1 > y0 {
+                let axisX = cos(q.rotation), axisY = sin(q.rotation)
+                shade(rect, nil, q.color) { _, px, py, _ in
+                    boxCoverage(px, py, q.centerX, q.centerY, q.halfX, q.halfY, axisX, axisY, q.cornerRadius)
+                }
+            }
+        }
+    }
+}

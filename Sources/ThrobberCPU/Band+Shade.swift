@@ -1,0 +1,104 @@
+import Throbber
+
+extension Band {
+    /// The columns of row `y` to visit for a primitive bounded by `rect` and `annulus`: one run,
+    /// or two around the annulus's hole.
+    @inline(__always)
+    func runs(_ y: Int, _ rect: PixelRect, _ annulus: Annulus?) -> (Range<Int>, Range<Int>) {
+        let columns = rect.x0..<rect.x1
+        guard let annulus else { return (columns, columns.upperBound..<columns.upperBound) }
+        let (outer, hole) = annulus.spans(row: y)
+        let span = outer.clamped(to: columns)
+        if hole.isEmpty { return (span, span.upperBound..<span.upperBound) }
+        return (span.lowerBound..<max(span.lowerBound, min(span.upperBound, hole.lowerBound)),
+                min(span.upperBound, max(span.lowerBound, hole.upperBound))..<span.upperBound)
+    }
+
+    /// Columns of row `y` whose centres are certainly more than `antialiasReach` inside the
+    /// circle, where fill(|p − c| − r) is exactly 1 without computing it (`certaintyMargin`).
+    @inline(__always)
+    func solidColumns(_ y: Int, _ cx: Float, _ cy: Float, _ r: Float) -> SolidSpan {
+        let dy = Float(y) + 0.5 - cy
+        let safe = r - (antialiasReach + certaintyMargin)
+        guard safe > abs(dy) else { return .empty }
+        let half = (safe * safe - dy * dy).squareRoot()
+        return SolidSpan(lo: cx - half, hi: cx + half)
+    }
+
+    /// Paints over the band's part of `rect` (and `annulus`), with `coverage(x, px, py, solid)` at
+    /// each pixel centre, where `solid` says the pixel lies certainly inside `circle` (coverage 1).
+    ///
+    /// - Parameter fullRow: says of a row (by its pixel-centre y) that `coverage` is exactly 1
+    ///   wherever `solid` holds (everywhere when there is no circle); an opaque colour is then
+    ///   written over those pixels without evaluating `coverage`, with the same result.
+    @inline(__always)
+    func shade(_ rect: PixelRect, _ annulus: Annulus?, _ color: PaintColor, circle: (Float, Float, Float)? = nil,
+               fullRow: ((Float) -> Bool)? = nil, _ coverage: (Int, Float, Float, Bool) -> Float) {
+        let top = max(rect.y0, y0), bottom = min(rect.y1, y1)
+        guard top < bottom, rect.x0 < rect.x1 else { return }
+        for y in top..<bottom {
+            let py = Float(y) + 0.5
+            let solid = circle.map { solidColumns(y, $0.0, $0.1, $0.2) } ?? .empty
+            var full: SolidSpan?
+            if shortcuts, color.a == 1, let fullRow, fullRow(py) { full = circle == nil ? .everything : solid }
+            let (first, second) = runs(y, rect, annulus)
+            if !first.isEmpty { run(y, py, first, solid, full, color, coverage) }
+            if !second.isEmpty { run(y, py, second, solid, full, color, coverage) }
+        }
+    }
+
+    @inline(__always)
+    func run(_ y: Int, _ py: Float, _ columns: Range<Int>, _ solid: SolidSpan, _ full: SolidSpan?, _ color: PaintColor,
+             _ coverage: (Int, Float, Float, Bool) -> Float) {
+        let r = y - y0
+        let row = accum + r * width * 4
+        /// Blends columns [a, b) with the coverage already in `coverageRow`.
+        func blendColumns(_ a: Int, _ b: Int) {
+            guard a < b else { return }
+            cut(r, a, b, materialize: true)
+            var p = row + a * 4
+            for x in a..<b {
+                let c = coverageRow[x]
+                if c > 0 { blend(p, color, c) }
+                p += 4
+            }
+        }
+        func evaluate(_ range: Range<Int>) {
+            guard !range.isEmpty else { return }
+            for x in range {
+                let px = Float(x) + 0.5
+                coverageRow[x] = coverage(x, px, py, solid.contains(px))
+            }
+            guard shortcuts else { return blendColumns(range.lowerBound, range.upperBound) }
+            // Columns of no coverage keep whatever run they are in; stretches of full coverage by
+            // an opaque colour become solid runs (blend would write the colour itself there).
+            let opaque = color.a == 1
+            var x = range.lowerBound
+            let end = range.upperBound
+            while x < end {
+                // `!(c > 0)`, not `c == 0`: a NaN coverage (from geometry no bound caught) must
+                // count as none, or neither loop advances and this one never ends.
+                while x < end && !(coverageRow[x] > 0) { x += 1 }
+                var blendFrom = x
+                while x < end && coverageRow[x] > 0 {
+                    guard opaque && coverageRow[x] == 1 else { x += 1; continue }
+                    var full = x
+                    while full < end && coverageRow[full] == 1 { full += 1 }
+                    if full - x >= Band.shortestSolidRun {
+                        blendColumns(blendFrom, x)
+                        setSolid(r, x, full, SIMD4(color.r, color.g, color.b, 1))
+                        blendFrom = full
+                    }
+                    x = full
+                }
+                blendColumns(blendFrom, x)
+            }
+        }
+        guard let full else { return evaluate(columns) }
+        // Opaque and certainly covered: blend's result is the colour itself, written as a run.
+        let filled = full.columns(within: columns)
+        evaluate(columns.lowerBound..<filled.lowerBound)
+        setSolid(r, filled.lowerBound, filled.upperBound, SIMD4(color.r, color.g, color.b, 1))
+        evaluate(filled.upperBound..<columns.upperBound)
+    }
+}
