@@ -150,20 +150,26 @@ public struct WaveBall: SceneModel {
                        clipCenterX: c * s, clipCenterY: c * s, clipRadius: r * s, color: color,
                        width: width, height: height))
         }
+        let tickRadius = (ringWidth / 2 - tickLength / 2) * s
         func tick(at theta: Double, color: RGBA) -> QuadInstance {
-            let radius = (ringWidth / 2 - tickLength / 2) * s
-            return QuadInstance(centerX: c * s + radius * cos(theta), centerY: c * s + radius * sin(theta),
-                                halfX: tickLength / 2 * s, halfY: tickWidth / 2 * s, rotation: theta,
-                                cornerRadius: 0, color: color)
+            QuadInstance(centerX: c * s + tickRadius * cos(theta), centerY: c * s + tickRadius * sin(theta),
+                         halfX: tickLength / 2 * s, halfY: tickWidth / 2 * s, rotation: theta,
+                         cornerRadius: 0, color: color)
         }
         let step = 2 * Double.pi / Double(tickCount)
-        let backgroundTicks = (0..<tickCount).map { tick(at: Double($0) * step, color: tickBackground) }
-        let litSlots = litTickSlots(count: state.litCount)
-        let litTicks = litSlots.map { tick(at: .pi / 2 + Double($0) * step, color: tickLit) }
         // Both rings turn one tick about the centre: the background from 3 o'clock, the lit
         // ticks from the bottom (off the background's steps unless N is a multiple of 4).
-        func ring(from theta: Double, _ slots: [Int]) -> QuadRing {
-            QuadRing(centerX: c * s, centerY: c * s, steps: tickCount, base: tick(at: theta, color: tickLit), slots: slots)
+        // Each is built once per geometry (and lit count) and shared by the frames that follow.
+        func ring(from theta: Double, litCount: Int?, color: RGBA) -> QuadBatch {
+            let key = TickRingCache.Key(center: c * s, radius: tickRadius, halfX: tickLength / 2 * s, halfY: tickWidth / 2 * s,
+                                        start: theta, tickCount: tickCount, litCount: litCount ?? -1, color: color,
+                                        width: width, height: height)
+            return TickRingCache.shared.batch(key) {
+                let slots = litCount.map(litTickSlots) ?? Array(0..<tickCount)
+                let ticks = slots.map { tick(at: theta + Double($0) * step, color: color) }
+                let ring = QuadRing(centerX: c * s, centerY: c * s, steps: tickCount, base: tick(at: theta, color: tickLit), slots: slots)
+                return QuadBatch(ticks, ring: ring, width: width, height: height)
+            }
         }
 
         // SPEC §1 paint order.
@@ -172,12 +178,12 @@ public struct WaveBall: SceneModel {
             wave(phase: state.frontPhase, color: frontWater),
             // cos(x) = sin(x + π/2): the back wave is the same primitive a quarter period on.
             wave(phase: state.backPhase + .pi / 2, color: backWater),
-            .quads(QuadBatch(backgroundTicks, ring: ring(from: 0, Array(0..<tickCount)), width: width, height: height)),
+            .quads(ring(from: 0, litCount: nil, color: tickBackground)),
             .arc(Arc(centerX: c * s, centerY: c * s, radius: max(0, ringWidth / 2 - tickLength - 3) * s,
                      lineWidth: 0.5 * s, start: 0, sweep: 2 * .pi, color: tickBackground, width: width, height: height)),
         ]
-        if !litTicks.isEmpty {
-            items.append(.quads(QuadBatch(litTicks, ring: ring(from: .pi / 2, litSlots), width: width, height: height)))
+        if state.litCount > 0 {
+            items.append(.quads(ring(from: .pi / 2, litCount: state.litCount, color: tickLit)))
         }
         return items
     }
