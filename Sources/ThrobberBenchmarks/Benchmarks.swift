@@ -2,8 +2,6 @@ import Foundation
 import Glibc
 import Throbber
 import ThrobberBatch
-import ThrobberCPU
-import ThrobberDigest
 import ThrobberGL
 import ThrobberPNG
 import ThrobberRender
