@@ -53,10 +53,9 @@ enum StageRegistry {
             benchmarks.append(CPURenderStage(cpu, backend: backend, stages: cpuStages, bench))
         }
         if stages.contains(.pipeline) {
-            // The CPU renderer's frame as the pipeline renders it is timed only beside its render
-            // or frame stage, as when that stage did it: without them a run has no CPU budget.
-            let renderCost = renderer.cpuRenderer.map { _ in !cpuStages.isEmpty } ?? false
-            benchmarks.append(PipelineStage(renderer, bench, encodeCeiling: encodeCeiling, measuresRenderCost: renderCost))
+            // The CPU renderer's frame as the pipeline renders it (for the budget) is timed only
+            // beside its render or frame stage: a run of the pipeline alone times the pipeline alone.
+            benchmarks.append(PipelineStage(renderer, bench, encodeCeiling: encodeCeiling, measuresRenderCost: !cpuStages.isEmpty))
         }
         return benchmarks
     }
