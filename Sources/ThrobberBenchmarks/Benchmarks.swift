@@ -138,10 +138,12 @@ public enum Benchmarks {
     ///   where that differs from the frame stage's.
     public static func budgets(_ rows: [BenchReport.Row], encodeCpuMs encode: Double,
                         renderCpuMs: [String: Double] = [:]) -> [BenchReport.Budget] {
-        func cpu(_ backend: String, _ stage: String) -> Double? { rows.first { $0.backend == backend && $0.stage == stage }?.cpuMs }
-        guard let hash = cpu("sha256", "hash"), let write = cpu("file", "write") else { return [] }
-        return rows.filter { $0.stage == "pipeline" }.compactMap { pipeline in
-            guard let render = renderCpuMs[pipeline.backend] ?? cpu(pipeline.backend, "frame"),
+        func cpu(_ backend: String, _ stage: BenchStage) -> Double? {
+            rows.first { $0.backend == backend && $0.stage == stage.rawValue }?.cpuMs
+        }
+        guard let hash = cpu("sha256", .hash), let write = cpu("file", .write) else { return [] }
+        return rows.filter { $0.stage == BenchStage.pipeline.rawValue }.compactMap { pipeline in
+            guard let render = renderCpuMs[pipeline.backend] ?? cpu(pipeline.backend, .frame),
                   let measured = pipeline.ratioToCeiling else { return nil }
             return .init(scene: pipeline.scene, size: pipeline.size, width: pipeline.width, height: pipeline.height,
                          backend: pipeline.backend, encodeCpuMs: encode, renderCpuMs: render, hashCpuMs: hash, writeCpuMs: write,
