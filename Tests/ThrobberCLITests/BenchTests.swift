@@ -5,13 +5,32 @@ import ThrobberTestSupport
 /// `throbber bench` as a user runs it: never timed here, only its shape checked.
 @Suite(.serialized)
 struct BenchTests {
+    /// A debug build refuses to time anything (exit 64, saying how to build for release) unless
+    /// allowed; a release build runs. Which one the binary under test is (the tests are a debug
+    /// build, THROBBER_BINARY may be a release one) is read from the configuration the bench
+    /// records in its method, which the same `#if DEBUG` as the refusal decides.
     @Test func debugBuildsAreRefusedUnlessAllowed() throws {
-        let result = try runThrobber(["bench", "--sizes", "32"])
-        // The test binary is a debug build (swift test); a release-built THROBBER_BINARY may run.
-        if result.status == 64 {
-            #expect(result.stderr.contains("swift build -c release"))
-        } else {
-            #expect(result.status == 0)
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("bench.json")
+        let tiny = ["--scenes", "ring", "--sizes", "16", "--backends", "cpu", "--stages", "encode", "--frames", "1",
+                    "--repeat", "1", "--warmup", "0", "--no-startup"]
+        let allowed = try runThrobber(["bench", "--allow-debug"] + tiny + ["--json", json.path])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        let configuration = try #require((report["method"] as? [String: Any])?["configuration"] as? String)
+
+        let result = try runThrobber(["bench"] + tiny)
+        switch configuration {
+        case "debug":
+            #expect(allowed.stderr.contains("WARNING: this is a DEBUG build"), "\(allowed.stderr)")
+            #expect(result.status == 64, "a debug build ran the bench: \(result.stderr)")
+            #expect(result.stderr.contains("swift build -c release") && result.stderr.contains("--allow-debug"), "\(result.stderr)")
+        case "release":
+            #expect(!allowed.stderr.contains("DEBUG"), "\(allowed.stderr)")
+            #expect(result.status == 0, "a release build refused the bench: \(result.stderr)")
+        default:
+            Issue.record("the bench reports an unknown configuration '\(configuration)'")
         }
     }
 

@@ -143,11 +143,12 @@ enum BenchCommand: Subcommand {
             }
             return backend
         }
-        let stages = try list("--stages", Benchmarks.allStages.joined(separator: ",")).map { text -> String in
-            guard Benchmarks.allStages.contains(text) else {
-                throw ThrobberError.invalid("--stages", text, allowed: Benchmarks.allStages.joined(separator: ", "))
+        let stageNames = BenchStage.allCases.map(\.rawValue)
+        let stages = try list("--stages", stageNames.joined(separator: ",")).map { text -> BenchStage in
+            guard let stage = BenchStage(rawValue: text) else {
+                throw ThrobberError.invalid("--stages", text, allowed: stageNames.joined(separator: ", "))
             }
-            return text
+            return stage
         }
         return Benchmarks.Settings(scenes: scenes, sizes: sizes, backends: backends, stages: Set(stages),
                         frames: try arguments.integer("--frames", default: 60, range: 1...100_000),

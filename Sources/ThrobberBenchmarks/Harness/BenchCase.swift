@@ -1,0 +1,53 @@
+import Foundation
+import Throbber
+import ThrobberRender
+
+/// One scene at one size: the frames every benchmark of it times, and what they share.
+final class BenchCase {
+    /// The scene's id.
+    let id: String
+    /// The longer side asked for, in px.
+    let size: Int
+    /// The scene scaled to `size`.
+    let scene: Scene
+    /// The canvas in px.
+    let width: Int, height: Int
+    /// Millions of pixels per frame.
+    var megapixels: Double { Double(width * height) / 1e6 }
+    /// The run's settings.
+    let settings: Benchmarks.Settings
+    /// Frame i at t = i / 60, in time order, as a batch renders them.
+    let lists: [DrawList]
+    /// Where stages that write files put them; removed by the caller at the end of the run.
+    let scratch: URL
+    /// The frames as the first backend renders them: the input of encode, hash, write and the
+    /// encode ceiling.
+    private(set) var reference: [Image] = []
+    /// The reference frames as PNG files: the encode stage's own output where it ran, so hash and
+    /// write do not encode them again.
+    var encoded: [Data]?
+
+    /// The case of scene `id` at `size` px.
+    init(_ id: String, size: Int, settings: Benchmarks.Settings, scratch: URL) throws {
+        self.id = id
+        self.size = size
+        self.settings = settings
+        self.scratch = scratch
+        scene = try Benchmarks.scene(id, size: size)
+        (width, height) = scene.pixelSize
+        lists = (0..<settings.frames).map { [scene] in scene.drawList(at: Double($0) / 60) }
+    }
+
+    /// Renders the reference frames with `renderer`; not timed.
+    func renderReference(with renderer: FrameRenderer) throws {
+        reference = try lists.map { try renderer.render($0) }
+    }
+
+    /// The reference frames as PNG files, encoded now (not timed) unless the encode stage did.
+    func encodedFrames() throws -> [Data] {
+        if let encoded { return encoded }
+        let frames = try reference.map { try settings.png.encode($0) }
+        encoded = frames
+        return frames
+    }
+}

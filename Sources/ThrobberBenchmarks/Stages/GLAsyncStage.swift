@@ -1,0 +1,30 @@
+import ThrobberGL
+
+/// GL `async`: render + readback through a ring of pixel-buffer objects mapped a frame late; a
+/// sample is a whole set's time per frame, since a frame's readback finishes during the next.
+final class GLAsyncStage: StageBenchmark {
+    let backend: String
+    let stages = [BenchStage.async]
+    var ceiling: String? { ClearReadbackCeiling.name(backend) }
+    private let gl: GLRenderer
+    private let bench: BenchCase
+
+    /// The stage on `gl`, reported as `backend`.
+    init(_ gl: GLRenderer, backend: String, _ bench: BenchCase) {
+        self.gl = gl
+        self.backend = backend
+        self.bench = bench
+    }
+
+    func run() throws -> SampleSet {
+        var checksum: UInt64 = 0
+        let lists = bench.lists
+        let sample = try Stopwatch.milliseconds {
+            for list in lists {
+                if let image = try gl.renderPipelined(list) { checksum &+= UInt64(image.pixels[image.pixels.count / 2]) }
+            }
+            for image in try gl.drainPipelined() { checksum &+= UInt64(image.pixels[image.pixels.count / 2]) }
+        } / Double(lists.count)
+        return SampleSet(samples: [sample], checksum: checksum)
+    }
+}

@@ -1,0 +1,34 @@
+import ThrobberGL
+
+/// GL `readback`: `glReadPixels` of a frame drawn (untimed) just before, against memcpy.
+final class GLReadbackStage: StageBenchmark {
+    let backend: String
+    let stages = [BenchStage.readback]
+    var ceiling: String? { MemcpyCeiling.name }
+    private let gl: GLRenderer
+    private let bench: BenchCase
+    private var buffer: [UInt8] = []
+
+    /// The stage on `gl`, reported as `backend`.
+    init(_ gl: GLRenderer, backend: String, _ bench: BenchCase) {
+        self.gl = gl
+        self.backend = backend
+        self.bench = bench
+    }
+
+    func setUp() throws { buffer = [UInt8](repeating: 0, count: bench.width * bench.height * 4) }
+
+    func run() throws -> SampleSet {
+        var samples: [Double] = []
+        var checksum: UInt64 = 0
+        for list in bench.lists {
+            try gl.draw(list)
+            gl.finish()
+            samples.append(Stopwatch.milliseconds { buffer.withUnsafeMutableBytes { gl.readBack(into: $0.baseAddress!) } })
+            checksum &+= UInt64(buffer[buffer.count / 2])
+        }
+        return SampleSet(samples: samples, checksum: checksum)
+    }
+
+    func tearDown() { buffer = [] }
+}

@@ -1,0 +1,34 @@
+import ThrobberGL
+
+/// GL `frame1`: render + readback, one frame per draw.
+final class GLSingleFrameStage: StageBenchmark {
+    let backend: String
+    let stages = [BenchStage.frame1]
+    var ceiling: String? { ClearReadbackCeiling.name(backend) }
+    private let gl: GLRenderer
+    private let bench: BenchCase
+    private var buffer: [UInt8] = []
+
+    /// The stage on `gl`, reported as `backend`.
+    init(_ gl: GLRenderer, backend: String, _ bench: BenchCase) {
+        self.gl = gl
+        self.backend = backend
+        self.bench = bench
+    }
+
+    func setUp() throws { buffer = [UInt8](repeating: 0, count: bench.width * bench.height * 4) }
+
+    func run() throws -> SampleSet {
+        var samples: [Double] = []
+        var checksum: UInt64 = 0
+        let cpu = try Stopwatch.cpuMilliseconds {
+            for list in bench.lists {
+                samples.append(try Stopwatch.milliseconds { try buffer.withUnsafeMutableBytes { try gl.render(list, into: $0.baseAddress!) } })
+                checksum &+= UInt64(buffer[buffer.count / 2])
+            }
+        }
+        return SampleSet(samples: samples, checksum: checksum, cpuMs: cpu, frames: samples.count)
+    }
+
+    func tearDown() { buffer = [] }
+}
