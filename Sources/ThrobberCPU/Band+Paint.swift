@@ -55,8 +55,9 @@ extension Band {
             }
         case .quads(let batch):
             guard batch.bounds.y0 < y1, batch.bounds.y1 > y0 else { return }
-            for (q, rect) in zip(batch.instances, batch.instanceBounds) where rect.y0 < y1 && rect.y1 > y0 {
-                let cosR = cos(q.rotation), sinR = sin(q.rotation)
+            for i in batch.instances.indices where batch.instanceBounds[i].y0 < y1 && batch.instanceBounds[i].y1 > y0 {
+                let q = batch.instances[i], rect = batch.instanceBounds[i]
+                let cosR = batch.instanceAxes[i].x, sinR = batch.instanceAxes[i].y
                 let coverage = { (_: Int, px: Float, py: Float, _: Bool) -> Float in
                     boxCoverage(px, py, q.centerX, q.centerY, q.halfX, q.halfY, cosR, sinR, q.cornerRadius)
                 }
@@ -86,8 +87,9 @@ extension Band {
         case .arc(let a):
             shade(a.bounds, item.annulus, a.color) { _, px, py, _ in itemCoverage(px, py, item) }
         case .quads(let batch):
-            for (q, rect) in zip(batch.instances, batch.instanceBounds) where rect.y0 < y1 && rect.y1 > y0 {
-                let axisX = cos(q.rotation), axisY = sin(q.rotation)
+            for i in batch.instances.indices where batch.instanceBounds[i].y0 < y1 && batch.instanceBounds[i].y1 > y0 {
+                let q = batch.instances[i], rect = batch.instanceBounds[i]
+                let axisX = batch.instanceAxes[i].x, axisY = batch.instanceAxes[i].y
                 shade(rect, nil, q.color) { _, px, py, _ in
                     boxCoverage(px, py, q.centerX, q.centerY, q.halfX, q.halfY, axisX, axisY, q.cornerRadius)
                 }

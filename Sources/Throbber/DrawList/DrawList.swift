@@ -325,6 +325,9 @@ public struct QuadBatch: Sendable, Equatable {
     public var instances: [QuadInstance]
     /// Each instance's bounds (`QuadInstance.bounds`), computed once.
     public var instanceBounds: [PixelRect]
+    /// Each instance's axis, (cos θ, sin θ) of its rotation in single precision, computed once:
+    /// a renderer painting the boxes one by one needs it for every box in every band it reaches.
+    public var instanceAxes: [SIMD2<Float>]
     /// The union of the instances' bounds.
     public var bounds: PixelRect
     /// A ring around the instances' centroid holding every box (1 px margin included), when it
@@ -341,6 +344,7 @@ public struct QuadBatch: Sendable, Equatable {
         self.instances = instances
         self.ring = ring
         instanceBounds = instances.map { $0.bounds(width: width, height: height) }
+        instanceAxes = instances.map { SIMD2(cos($0.rotation), sin($0.rotation)) }
         let union = PixelRect.union(instanceBounds)
         bounds = union
         annulus = nil
