@@ -24,6 +24,8 @@ extension PNGCodec.RowReader {
                               tolerance: tolerance, keep: keep)
         var squaredError = 0
         var comparedChannels = 0
+        var colourSquaredError = 0
+        var colourChannels = 0
         var heat: [UInt8] = []
         if heatMap { heat.reserveCapacity(width * height * 4) }
         var e: [UInt8] = [], o: [UInt8] = []
@@ -46,14 +48,16 @@ extension PNGCodec.RowReader {
                 for c in first..<4 {
                     let d = Int(e[i + c]) - Int(o[i + c])
                     squaredError += d * d
+                    if c < 3 { colourSquaredError += d * d }
                 }
                 comparedChannels += 4 - first
+                if first == 0 { colourChannels += 3 }
             }
             if heatMap { heat += ImageDiff.heatMap(expected: a, observed: b, tolerance: tolerance).pixels }
             y += rows
         }
-        let mse = Double(squaredError) / Double(max(1, comparedChannels))
-        total.psnr = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+        total.psnr = ImageDiff.psnr(squaredError: Double(squaredError), channels: comparedChannels)
+        total.psnrRGB = ImageDiff.psnr(squaredError: Double(colourSquaredError), channels: colourChannels)
         return (total, heatMap ? Image(width: width, height: height, pixels: heat) : nil)
     }
 

@@ -13,15 +13,23 @@ enum CompareCommand: Subcommand {
         that where either image's alpha is ≤ 1 only alpha is compared (such a pixel is invisible,
         and its colour bytes may differ by up to 255 between renderers). Prints the largest
         channel difference, the pixels that differ by more than 1 and by more than D, and the
-        PSNR over the compared channels. Exit 0 when at most K pixels differ by more than D, 1
+        PSNR. Exit 0 when at most K pixels differ by more than D, 1
         when more do; images of different sizes are an error (65), and so is a PNG that declares
         more than 33,554,432 pixels (refused from its header) or one that is truncated or corrupt.
         Any PNG decodes to its stored samples (16-bit as round(v / 257), no gamma), band by band.
+
+        PSNR = 10·log10(255² / MSE), MSE the mean squared difference in 8-bit steps over the
+        channels compared: R, G, B and alpha of each pixel, or alpha alone where either alpha
+        is ≤ 1. Alpha is included; --psnr rgb leaves it out, averaging over R, G and B of the
+        pixels whose colour is compared. Identical images have an infinite PSNR ("inf"; null
+        in JSON). --json gives both, as psnr and psnrRGB.
 
         OPTIONS:
           --max-diff D           allowed difference per channel in 8-bit steps (default 2)
           --max-pixels K         pixels allowed beyond D (default 0)
           --diff FILE.png        write a heat map of the differences
+          --psnr rgba|rgb        which PSNR the line prints: over every compared channel,
+                                 alpha included (rgba, the default), or colour only (rgb)
           --json                 print the figures as JSON
           -h, --help             show this help
         """
@@ -36,7 +44,7 @@ enum CompareCommand: Subcommand {
     }
 
     static let options: [OptionSpec] = DiffOptions.specs + [
-            OptionSpec("--diff"), OptionSpec("--json", value: false),
+            OptionSpec("--diff"), OptionSpec("--psnr"), OptionSpec("--json", value: false),
         ]
 
     static func execute(_ arguments: ParsedArguments) throws {
@@ -44,6 +52,12 @@ enum CompareCommand: Subcommand {
             throw ThrobberError("compare needs two PNG files, got \(arguments.positionals.count)", kind: .usage)
         }
         let (maxDiff, maxPixels) = try DiffOptions.bounds(arguments)
+        let rgbOnly: Bool
+        switch arguments.value("--psnr") ?? "rgba" {
+        case "rgba": rgbOnly = false
+        case "rgb": rgbOnly = true
+        case let other: throw ThrobberError.invalid("--psnr", other, allowed: "rgba or rgb")
+        }
         let paths = arguments.positionals
         // Both headers first: a PNG over the budget (a "PNG bomb") or a size mismatch is refused
         // before a pixel of either file is decoded.
@@ -76,7 +90,7 @@ enum CompareCommand: Subcommand {
             print(try JSONOutput.text(Report(expected: paths[0], observed: paths[1], width: width,
                                               height: height, figures: figures, firstFailures: diff.failureLines)))
         } else {
-            print("\(figures.pass ? "PASS" : "FAIL") \(paths[0]) vs \(paths[1]) (\(width)×\(height)): \(figures.summary)")
+            print("\(figures.pass ? "PASS" : "FAIL") \(paths[0]) vs \(paths[1]) (\(width)×\(height)): \(figures.summary(rgbOnly: rgbOnly))")
             for line in diff.failureLines { print("  \(line)") }
         }
         if !figures.pass { exit(ExitCode.mismatch.rawValue) }

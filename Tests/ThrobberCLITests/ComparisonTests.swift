@@ -190,9 +190,31 @@ struct ComparisonTests {
         #expect(figures["pixelsOverMaxDiff"] as? Int == reference.pixelsOverMaxDiff)
         #expect(figures["pixelsColourIgnored"] as? Int == reference.pixelsColourIgnored)
         #expect(figures["psnr"] as? Double == reference.psnr)
+        #expect(figures["psnrRGB"] as? Double == reference.psnrRGB)
+        #expect(reference.psnrRGB != reference.psnr, "the case tells the two PSNRs apart")
         #expect(json["firstFailures"] as? [String] == whole.failureLines)
         #expect(whole.pixelsOverTolerance > 5 && whole.pixelsColourIgnored > 0, "the case exercises truncation and invisible pixels")
         #expect(try PNGCodec.decode(Data(contentsOf: heatMap)) == ImageDiff.heatMap(expected: expected, observed: observed, tolerance: 2))
+    }
+
+    /// `--psnr rgb` prints the colour-only PSNR, labelled; any other value is one usage line.
+    @Test func psnrChannelsAreChosenAndChecked() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (a, b) = (directory.appendingPathComponent("a.png"), directory.appendingPathComponent("b.png"))
+        // Alpha differs by 5, colour not at all: over 8 channels MSE = 25/8, PSNR 43.18 dB; RGB inf.
+        let e = Image(width: 2, height: 1, pixels: [10, 20, 30, 255, 10, 20, 30, 255])
+        let o = Image(width: 2, height: 1, pixels: [10, 20, 30, 250, 10, 20, 30, 255])
+        try PNGCodec.encode(e).write(to: a)
+        try PNGCodec.encode(o).write(to: b)
+        let all = try runThrobber(["compare", a.path, b.path, "--max-diff", "10"])
+        #expect(all.status == 0 && all.stdout.contains("PSNR 43.18 dB") && !all.stdout.contains("(RGB)"), "\(all.stdout)")
+        let rgb = try runThrobber(["compare", a.path, b.path, "--max-diff", "10", "--psnr", "rgb"])
+        #expect(rgb.status == 0 && rgb.stdout.contains("PSNR (RGB) inf dB"), "\(rgb.stdout)")
+        let bad = try runThrobber(["compare", a.path, b.path, "--psnr", "rgbx"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--psnr") && bad.stderr.contains("rgbx") && bad.stderr.contains("rgba or rgb"), "\(bad.stderr)")
+        #expect(bad.stderr.split(separator: "\n").count == 1)
     }
 
     @Test func parityOnASmallMatrixPassesAndWritesJSON() throws {
@@ -236,6 +258,7 @@ struct ComparisonTests {
 private struct DiffFigures {
     var maxChannelDifference, pixelsOverOne, pixelsOverMaxDiff, pixelsColourIgnored: Int
     var psnr: Double?
+    var psnrRGB: Double?
 
     init(_ diff: ImageDiff) {
         maxChannelDifference = diff.maxChannelDifference
@@ -243,5 +266,6 @@ private struct DiffFigures {
         pixelsOverMaxDiff = diff.pixelsOverTolerance
         pixelsColourIgnored = diff.pixelsColourIgnored
         psnr = diff.psnr.isFinite ? (diff.psnr * 100).rounded() / 100 : nil
+        psnrRGB = diff.psnrRGB.isFinite ? (diff.psnrRGB * 100).rounded() / 100 : nil
     }
 }

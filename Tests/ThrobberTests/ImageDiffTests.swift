@@ -73,6 +73,22 @@ struct ImageDiffTests {
         #expect(ImageDiff(expected: e2, observed: e2).psnr == .infinity)
     }
 
+    /// The colour-only PSNR leaves alpha out: R, G, B of the pixels whose colour is compared.
+    @Test func psnrRGBLeavesAlphaOut() {
+        // Alpha alone off by 3 on one opaque pixel: the colour channels agree, so RGB is infinite
+        // while the PSNR over the compared channels (24 of them, MSE 9/24) is finite.
+        let (e, o) = pair([1, 2, 3, 255], [10, 10, 10, 255], [10, 10, 10, 252])
+        let alphaOff = ImageDiff(expected: e, observed: o)
+        #expect(alphaOff.psnrRGB == .infinity)
+        #expect(abs(alphaOff.psnr - 10 * log10(255.0 * 255 * 24 / 9)) < 1e-9)
+        // Red off by 3 on one of six opaque pixels: 18 colour channels, MSE = 9/18.
+        let (e2, o2) = pair([1, 2, 3, 255], [10, 10, 10, 255], [13, 10, 10, 255])
+        #expect(abs(ImageDiff(expected: e2, observed: o2).psnrRGB - 10 * log10(255.0 * 255 * 18 / 9)) < 1e-9)
+        // Colour under alpha ≤ 1 is not compared, so it adds no channel and no error.
+        let (e3, o3) = pair([0, 0, 0, 0], [0, 0, 0, 0], [255, 255, 255, 1])
+        #expect(ImageDiff(expected: e3, observed: o3).psnrRGB == .infinity)
+    }
+
     @Test func heatMapFollowsTheSameRule() {
         // Colour off by 255 under alpha 1: only alpha (off by 1) counts, so the pixel is blue.
         let (e, o) = pair([0, 0, 0, 0], [0, 0, 0, 0], [255, 255, 255, 1])

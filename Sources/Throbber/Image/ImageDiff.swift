@@ -12,7 +12,7 @@ import Foundation
 ///
 /// The PSNR is 10·log10(255² / MSE), where MSE is the mean squared difference over the channels
 /// the rule compares: four per pixel, or only alpha where either alpha is ≤ 1. Identical images
-/// (MSE = 0) have an infinite PSNR.
+/// (MSE = 0) have an infinite PSNR. Alpha is one of those channels; ``psnrRGB`` leaves it out.
 public struct ImageDiff: Sendable, Equatable {
     /// Where either image's alpha is at most this (of 255), only alpha is compared (SPEC §0).
     public static let invisibleAlpha: UInt8 = 1
@@ -30,6 +30,9 @@ public struct ImageDiff: Sendable, Equatable {
     public var tolerance: Int
     /// Peak signal-to-noise ratio over the compared channels in dB (infinite for identical images).
     public var psnr: Double
+    /// The PSNR over the colour channels alone: R, G and B of the pixels whose colour the rule
+    /// compares (both alphas > ``invisibleAlpha``), alpha left out; infinite when those agree.
+    public var psnrRGB: Double
     /// The first few pixels over the tolerance: (x, y, expected, observed).
     public var firstFailures: [(x: Int, y: Int, expected: [UInt8], observed: [UInt8])]
 
@@ -49,6 +52,8 @@ public struct ImageDiff: Sendable, Equatable {
         var colourIgnored = 0
         var squaredError = 0.0
         var comparedChannels = 0
+        var colourSquaredError = 0.0
+        var colourChannels = 0
         var failures: [(x: Int, y: Int, expected: [UInt8], observed: [UInt8])] = []
         expected.pixels.withUnsafeBufferPointer { e in
             observed.pixels.withUnsafeBufferPointer { o in
@@ -61,8 +66,10 @@ public struct ImageDiff: Sendable, Equatable {
                         let d = abs(Int(e[i + c]) - Int(o[i + c]))
                         pixelMax = max(pixelMax, d)
                         squaredError += Double(d * d)
+                        if c < 3 { colourSquaredError += Double(d * d) }
                     }
                     comparedChannels += 4 - first
+                    if !alphaOnly { colourChannels += 3 }
                     if alphaOnly && (e[i] != o[i] || e[i + 1] != o[i + 1] || e[i + 2] != o[i + 2]) { colourIgnored += 1 }
                     maxDifference = max(maxDifference, pixelMax)
                     if pixelMax > 1 { overOne += 1 }
@@ -76,14 +83,21 @@ public struct ImageDiff: Sendable, Equatable {
                 }
             }
         }
-        let mse = squaredError / Double(max(1, comparedChannels))
         self.maxChannelDifference = maxDifference
         self.pixelsOverOne = overOne
         self.pixelsOverTolerance = overTolerance
         self.pixelsColourIgnored = colourIgnored
         self.tolerance = tolerance
-        self.psnr = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+        self.psnr = ImageDiff.psnr(squaredError: squaredError, channels: comparedChannels)
+        self.psnrRGB = ImageDiff.psnr(squaredError: colourSquaredError, channels: colourChannels)
         self.firstFailures = failures
+    }
+
+    /// 10·log10(255² / MSE) for a sum of squared differences over `channels` channel values;
+    /// infinite when the sum is 0 (or nothing was compared).
+    public static func psnr(squaredError: Double, channels: Int) -> Double {
+        let mse = squaredError / Double(max(1, channels))
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
     }
 
     /// Whether the rule compares only the alpha of a pixel whose alphas are `a` and `b`: either
@@ -138,7 +152,7 @@ public struct ImageDiff: Sendable, Equatable {
     public static func == (lhs: ImageDiff, rhs: ImageDiff) -> Bool {
         lhs.maxChannelDifference == rhs.maxChannelDifference && lhs.pixelsOverOne == rhs.pixelsOverOne
             && lhs.pixelsOverTolerance == rhs.pixelsOverTolerance && lhs.pixelsColourIgnored == rhs.pixelsColourIgnored
-            && lhs.tolerance == rhs.tolerance && lhs.psnr == rhs.psnr
+            && lhs.tolerance == rhs.tolerance && lhs.psnr == rhs.psnr && lhs.psnrRGB == rhs.psnrRGB
             && lhs.firstFailures.count == rhs.firstFailures.count
             && zip(lhs.firstFailures, rhs.firstFailures).allSatisfy {
                 $0.x == $1.x && $0.y == $1.y && $0.expected == $1.expected && $0.observed == $1.observed
