@@ -88,6 +88,10 @@ public final class FrameRenderer: Renderer {
 
     public var rendererDescription: String { description }
 
+    /// The renderer itself, without the backend or `auto`'s reasons: GL_RENDERER with its
+    /// platform, or the CPU renderer's description (what a frame's provenance records).
+    public var driver: String { gl?.rendererDescription ?? cpu!.rendererDescription }
+
     /// The largest canvas side this backend renders.
     public var maxCanvasSide: Int { gl?.maxCanvasSide ?? Scene.maximumPixelSide }
 

@@ -68,15 +68,12 @@ enum PreviewCommand: Subcommand {
         }
         try AtomicFile.prepareDirectory(file.deletingLastPathComponent())
         let renderer = try FrameRenderer(backend, device: device)
-        var images: [Image] = []
-        var labels: [String] = []
-        for k in 0..<frames {
-            let t = start + duration * Double(k) / Double(frames)
-            images.append(try renderer.render(scene.drawList(at: t)))
-            labels.append(String(format: "%.3fs", t))
-        }
-        let sheet = ContactSheet.compose(images, labels: labels, columns: columns)
-        try AtomicFile.write(try encoder.encode(sheet), to: file, overwrite: overwrite)
+        let times = (0..<frames).map { start + duration * Double($0) / Double(frames) }
+        let sheet = try ContactSheet.compose(times.map { try renderer.render(scene.drawList(at: $0)) }, times: times, columns: columns)
+        // The sheet renders again from its own tEXt (`throbber reproduce`).
+        let text = FrameText(scene, backend: renderer.backend.rawValue, driver: renderer.driver)
+        try AtomicFile.write(try encoder.encode(sheet, text: text.chunks(columns: columns, times: times, layout: .contact)),
+                             to: file, overwrite: overwrite)
         if !arguments.has("--quiet") {
             FileHandle.standardError.write(Data(String(format: "wrote %@ (%d frames of %@ over %.3f s, %d×%d px)\n",
                                                        file.path, frames, sceneID, duration, sheet.width, sheet.height).utf8))

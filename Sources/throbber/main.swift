@@ -17,6 +17,7 @@ let usage = """
       verify MANIFEST…       check that shards together are complete and intact
       parity                 a backend against the CPU reference: scenes × scales × times, or random cases
       compare A.png B.png    compare two PNGs' decoded pixels
+      reproduce FILE.png     render a PNG again from its own tEXt and compare
       bench                  throughput stage by stage, with ceilings (release builds)
       info                   every backend this machine can open (OSMesa, EGL devices, CPU), or why not
 
@@ -63,6 +64,7 @@ let commands: [String: ([String]) throws -> Void] = [
     "batch": BatchCommand.run,
     "verify": VerifyCommand.run,
     "info": InfoCommand.run,
+    "reproduce": ReproduceCommand.run,
 ]
 do {
     guard let command = arguments.first else {

@@ -22,6 +22,12 @@ public enum ContactSheet {
         }
     }
 
+    /// A contact sheet of frames labelled with their times ("0.250s"), as `throbber preview`
+    /// writes it and `throbber reproduce` rebuilds it.
+    public static func compose(_ frames: [Image], times: [Double], columns: Int) -> Image {
+        compose(frames, labels: times.map { String(format: "%.3fs", $0) }, columns: columns)
+    }
+
     /// Lays `frames` out in `columns` columns on a light sheet, compositing each frame's straight
     /// alpha over it, with `labels[i]` under frame i in a small built-in pixel font.
     ///

@@ -78,6 +78,13 @@ extension SceneModel {
         Self.parameters.first(where: { $0.name == name })?.value(in: self)
     }
 
+    /// Every parameter that holds a value, by name, in the form `--set` accepts and in the order
+    /// the scene lists them; optional parameters left unset (derived) are not among them, so
+    /// applying these to `init()` rebuilds this model's parameters exactly.
+    public var assignments: [(name: String, value: String)] {
+        Self.parameters.filter { $0.isSet(in: self) }.map { ($0.name, $0.value(in: self)) }
+    }
+
     /// Checks every parameter's range, then the relations between them.
     public func validate() throws {
         for parameter in Self.parameters { try parameter.check(self) }

@@ -105,6 +105,17 @@ public struct SceneParameter<Model> {
         }
     }
 
+    /// Whether `model` holds a value of its own for this parameter: false for an optional one
+    /// left unset, whose value is derived (`value(in:)` then gives the unset meaning, such as
+    /// "width" or "style", which `--set` does not take).
+    public func isSet(in model: Model) -> Bool {
+        switch kind {
+        case .optionalNumber(let path, _, _): model[keyPath: path] != nil
+        case .optionalColor(let path, _): model[keyPath: path] != nil
+        case .number, .integer, .color, .choice: true
+        }
+    }
+
     /// Parses `text` and stores it in `model`.
     ///
     /// - Throws: a usage error naming this parameter, the text and what is allowed.

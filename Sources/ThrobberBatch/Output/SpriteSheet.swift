@@ -138,11 +138,15 @@ public enum SpriteSheet {
     ///   - loop: whether the animation repeats.
     ///   - animationName: the key of the animation in `animations`.
     ///   - scale: the pixels per point the frames were rendered at.
+    ///   - provenance: tEXt-style pairs (`Throbber:scene`, `Throbber:parameters`, …) that render
+    ///     the frames again, recorded under `meta.throbber` by their names without the prefix.
+    ///   - times: each frame's time in seconds, recorded as the frame's `t`.
     /// - Returns: the JSON document, UTF-8.
     /// - Precondition: names are distinct, `columns` is positive, `fps` and `scale` are finite and positive.
     public static func textureAtlasJSON(
         imageName: String, frameNames: [String], frameWidth: Int, frameHeight: Int, columns: Int,
-        sheetWidth: Int, sheetHeight: Int, fps: Double, loop: Bool, animationName: String, scale: Double
+        sheetWidth: Int, sheetHeight: Int, fps: Double, loop: Bool, animationName: String, scale: Double,
+        provenance: [(String, String)] = [], times: [Double]? = nil
     ) -> Data {
         precondition(Set(frameNames).count == frameNames.count, "sprite frame names are not distinct")
         precondition(columns > 0, "sprite sheet columns \(columns) is not positive")
@@ -160,7 +164,7 @@ public enum SpriteSheet {
                       "trimmed": false,
                       "spriteSourceSize": {"x": 0, "y": 0, "w": \(frameWidth), "h": \(frameHeight)},
                       "sourceSize": {"w": \(frameWidth), "h": \(frameHeight)},
-                      "duration": \(duration)
+                      "duration": \(duration)\(times.map { ",\n      \"t\": \(number($0[index]))" } ?? "")
                     }
                 """
         }
@@ -178,12 +182,22 @@ public enum SpriteSheet {
                 "size": {"w": \(sheetWidth), "h": \(sheetHeight)},
                 "scale": \(quoted(number(scale))),
                 "frameRate": \(number(fps)),
-                "loop": \(loop)
+                "loop": \(loop)\(provenanceJSON(provenance))
               }
             }
 
             """
         return Data(json.utf8)
+    }
+
+    /// `,\n    "throbber": {…}` for the atlas's meta, or nothing when there is no provenance.
+    static func provenanceJSON(_ pairs: [(String, String)]) -> String {
+        guard !pairs.isEmpty else { return "" }
+        let fields = pairs.map { key, value in
+            let name = key.hasPrefix("Throbber:") ? String(key.dropFirst("Throbber:".count)) : key
+            return "\(quoted(name)): \(quoted(value))"
+        }
+        return ",\n    \"throbber\": {" + fields.joined(separator: ", ") + "}"
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped (RFC 8259 §7).

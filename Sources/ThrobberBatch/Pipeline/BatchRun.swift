@@ -208,7 +208,9 @@ public final class BatchRun {
                     sinkOutputs.append(output)
                 }
             }
-            let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height) }
+            let frameText = FrameText(clip.scene, backend: renderer.backend.rawValue, driver: renderer.driver,
+                                      extra: clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? [])
+            let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height, text: frameText) }
             let serial = DispatchQueue(label: "throbber.sink.\(unit.clip)")
             let sinkBox = SinkBox(sinks)
             var completed = true
@@ -218,7 +220,6 @@ public final class BatchRun {
             func missingFiles(_ files: [(String, PNGEncoder)]) -> [(String, PNGEncoder)] {
                 files.filter { !(skipExisting && AtomicFile.holdsFile($0.0)) }
             }
-            let frameText = FrameText(clip.scene, extra: clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? [])
             /// Encodes a rendered frame into each of its missing files and records every file.
             let writeFrame: @Sendable (Int, Image, [(String, PNGEncoder)], [(String, PNGEncoder)]) throws -> Void = { k, image, files, missing in
                 let t = clip.time(k)

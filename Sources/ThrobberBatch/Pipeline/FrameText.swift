@@ -1,25 +1,160 @@
 import Throbber
 
-/// The tEXt chunks that let anyone reproduce a frame. Everything but the time is worked out once
-/// per clip, not once per frame.
+/// The tEXt chunks that render a frame again, and the reading of them back
+/// (`throbber reproduce`).
+///
+/// A frame's PNG records, each in a chunk of its own: the scene; every parameter that holds a
+/// value, as `--set` takes it (an optional parameter left unset is derived and so left out);
+/// the scale; the background, once — the colour the frame was drawn on, or `none`; the speed
+/// factors a loop gave its periodic parts, as numbers; the backend and its driver; and the time.
+/// Numbers are written in their shortest form that reads back to the same double, so a frame
+/// rebuilt from them is drawn from the same draw list. Everything but the time is worked out
+/// once per clip, not once per frame.
 public struct FrameText: Sendable {
     private let head: [(String, String)]
     private let tail: [(String, String)]
 
-    /// - Parameter extra: chunks after the time (a loop's retiming).
-    public init(_ scene: Scene, extra: [(String, String)] = []) {
-        let parameters = scene.model.parameterInfos.map { "\($0.name)=\($0.defaultValue)" }.joined(separator: " ")
-        head = [
-            ("Software", "Throbber \(throbberVersion)"),
-            ("Throbber:scene", scene.model.id),
-            ("Throbber:parameters", parameters + " scale=\(formatNumber(scene.scale))"
-                + (scene.background.map { " background=\($0)" } ?? "")),
+    /// The keywords, as they appear in the file.
+    public enum Key {
+        public static let software = "Software"
+        public static let scene = "Throbber:scene"
+        public static let parameters = "Throbber:parameters"
+        public static let scale = "Throbber:scale"
+        public static let background = "Throbber:background"
+        public static let speeds = "Throbber:speeds"
+        public static let backend = "Throbber:backend"
+        public static let driver = "Throbber:driver"
+        public static let time = "Throbber:time"
+        /// A sheet's or preview's cells: `layout=grid|contact columns=C times=t0,t1,…` (row by
+        /// row): a sprite sheet's bare grid, or `preview`'s contact sheet (labels, gaps).
+        public static let cells = "Throbber:cells"
+    }
+
+    /// - Parameters:
+    ///   - backend: the backend that draws the frames (`cpu`, `gl`, `egl`, …), which
+    ///     `reproduce` uses unless told otherwise.
+    ///   - driver: the renderer's own description (GL_RENDERER, or the CPU renderer's).
+    ///   - extra: chunks after the time (a loop's retiming in words).
+    public init(_ scene: Scene, backend: String, driver: String, extra: [(String, String)] = []) {
+        // The scene's background draws the canvas and wins over a model's own `background`
+        // parameter, so the one colour recorded is the one the frame was drawn on.
+        let background = scene.background ?? scene.model.defaultBackground
+        let parameters = scene.model.assignments.filter { $0.name != "background" }
+        var head = [
+            (Key.software, "Throbber \(throbberVersion)"),
+            (Key.scene, scene.model.id),
+            (Key.parameters, parameters.map { "\($0.name)=\($0.value)" }.joined(separator: " ")),
+            (Key.scale, formatNumber(scene.scale)),
+            (Key.background, background.a == 0 ? "none" : background.description),
         ]
+        let speeds = scene.model.speeds.factors.sorted { $0.key < $1.key }
+        if !speeds.isEmpty {
+            head.append((Key.speeds, speeds.map { "\($0.key)=\(formatNumber($0.value))" }.joined(separator: " ")))
+        }
+        head += [(Key.backend, backend), (Key.driver, driver)]
+        self.head = head
         tail = extra
     }
 
     /// The chunks of the frame at `t`.
     public func chunks(t: Double) -> [(String, String)] {
-        head + [("Throbber:time", formatNumber(t))] + tail
+        head + [(Key.time, formatNumber(t))] + tail
+    }
+
+    /// How the cells of a sheet are laid out.
+    public enum Layout: String, Sendable {
+        /// A sprite sheet: frames edge to edge (`SpriteSheet`).
+        case grid
+        /// `preview`'s contact sheet: frames with labels and gaps (`ContactSheet`).
+        case contact
+    }
+
+    /// The chunks of a sheet of frames: the clip's, with every cell's time in place of one time.
+    public func chunks(columns: Int, times: [Double], layout: Layout = .grid) -> [(String, String)] {
+        head + [(Key.cells, "layout=\(layout.rawValue) columns=\(columns) times=" + times.map(formatNumber).joined(separator: ","))] + tail
+    }
+
+    /// What a PNG's chunks say about how it was drawn.
+    public struct Provenance: Sendable {
+        /// The scene rebuilt: parameters, scale, background and loop speeds as recorded.
+        public var scene: Scene
+        /// The backend recorded (`cpu`, `gl`, `egl`, `egl --device N`).
+        public var backend: String
+        /// The driver recorded.
+        public var driver: String
+        /// The time of each frame: one for a frame, every cell's for a sheet.
+        public var times: [Double]
+        /// The cells across, for a sheet; nil for a single frame.
+        public var columns: Int?
+        /// How a sheet's cells are laid out; nil for a single frame.
+        public var layout: Layout?
+    }
+
+    /// Rebuilds the scene a PNG was drawn from, out of its tEXt chunks alone.
+    ///
+    /// - Parameter name: what to call the file in an error.
+    /// - Throws: bad data naming the file and the chunk that is missing or does not read back.
+    public static func provenance(_ chunks: [(String, String)], name: String) throws -> Provenance {
+        let values = Dictionary(chunks, uniquingKeysWith: { first, _ in first })
+        func require(_ key: String) throws -> String {
+            guard let value = values[key] else {
+                throw ThrobberError("\(name) has no \(key) tEXt chunk: it was not written by Throbber \(throbberVersion) or later",
+                                    kind: .badData)
+            }
+            return value
+        }
+        func invalid(_ key: String, _ value: String, _ why: String) -> ThrobberError {
+            ThrobberError("\(name): tEXt \(key) '\(ThrobberError.echoed(value, longest: 200))' \(why)", kind: .badData)
+        }
+        let id = try require(Key.scene)
+        var scene: Scene
+        do {
+            scene = Scene(try SceneRegistry.model(id))
+            for word in try require(Key.parameters).split(separator: " ") {
+                guard let equals = word.firstIndex(of: "=") else { throw invalid(Key.parameters, String(word), "is not NAME=VALUE") }
+                scene = try scene.setting(String(word[..<equals]), to: String(word[word.index(after: equals)...]))
+            }
+            scene = try scene.setting("scale", to: try require(Key.scale))
+            scene = try scene.setting("background", to: try require(Key.background))
+        } catch let error as ThrobberError where error.kind == .usage {
+            throw ThrobberError("\(name): its tEXt does not make a scene: \(error.message)", kind: .badData)
+        }
+        if let speeds = values[Key.speeds] {
+            for word in speeds.split(separator: " ") {
+                let pair = word.split(separator: "=", maxSplits: 1)
+                guard pair.count == 2, let factor = Double(pair[1]), factor.isFinite, factor > 0 else {
+                    throw invalid(Key.speeds, String(word), "is not PART=FACTOR with a factor > 0")
+                }
+                scene.model.speeds.factors[String(pair[0])] = factor
+            }
+        }
+        do { try scene.validate() } catch let error as ThrobberError {
+            throw ThrobberError("\(name): its tEXt does not make a valid scene: \(error.message)", kind: .badData)
+        }
+        let times: [Double]
+        var columns: Int?
+        var layout: Layout?
+        if let cells = values[Key.cells] {
+            let fields = Dictionary(cells.split(separator: " ").compactMap { field -> (String, String)? in
+                let pair = field.split(separator: "=", maxSplits: 1)
+                return pair.count == 2 ? (String(pair[0]), String(pair[1])) : nil
+            }, uniquingKeysWith: { first, _ in first })
+            guard let c = fields["columns"].flatMap({ Int($0) }), c > 0,
+                  let list = fields["times"]?.split(separator: ",").map({ Double($0) }), !list.isEmpty, list.allSatisfy({ $0 != nil }) else {
+                throw invalid(Key.cells, cells, "is not 'layout=grid|contact columns=C times=t0,t1,…'")
+            }
+            guard let chosen = Layout(rawValue: fields["layout"] ?? "grid") else {
+                throw invalid(Key.cells, cells, "has a layout other than grid or contact")
+            }
+            layout = chosen
+            columns = c
+            times = list.map { $0! }
+        } else {
+            let text = try require(Key.time)
+            guard let t = Double(text), Limits.timeRange.contains(t) else { throw invalid(Key.time, text, "is not a time in seconds") }
+            times = [t]
+        }
+        guard times.allSatisfy(Limits.timeRange.contains) else { throw invalid(Key.cells, values[Key.cells] ?? "", "has a time out of range") }
+        return Provenance(scene: scene, backend: values[Key.backend] ?? "cpu", driver: values[Key.driver] ?? "", times: times, columns: columns, layout: layout)
     }
 }

@@ -16,12 +16,15 @@ protocol OrderedSink: AnyObject {
 }
 
 /// Makes the sink for one ordered output of a clip.
-func makeSink(_ output: Output, clip: Clip, width: Int, height: Int) throws -> OrderedSink {
+///
+/// - Parameter text: the clip's provenance, which a sheet and its atlas carry.
+func makeSink(_ output: Output, clip: Clip, width: Int, height: Int, text: FrameText) throws -> OrderedSink {
     switch output {
     case .png: preconditionFailure("PNG frames are not an ordered output")
     case .sheet(let path, let json, let columns, let encoder, let level):
         return SheetSink(path: path, json: json, columns: columns, clip: clip, width: width, height: height,
-                         encoder: try PNGEncoder(resolved: encoder, level: level, nameField: "encoder", levelField: "level"))
+                         encoder: try PNGEncoder(resolved: encoder, level: level, nameField: "encoder", levelField: "level"),
+                         text: text)
     case .rgba(let path):
         return RawStreamSink(file: try StreamFile(path: path), clip: clip, type: "rgba") { image in image.pixels }
     case .y4m(let path, let alpha):
@@ -65,9 +68,11 @@ final class SheetSink: OrderedSink {
     var builder: SpriteSheet.Builder
     let columns: Int
     let encoder: PNGEncoder
+    let text: FrameText
 
-    init(path: String, json: String, columns: Int?, clip: Clip, width: Int, height: Int, encoder: PNGEncoder) {
+    init(path: String, json: String, columns: Int?, clip: Clip, width: Int, height: Int, encoder: PNGEncoder, text: FrameText) {
         self.encoder = encoder
+        self.text = text
         self.path = path
         self.json = json
         self.clip = clip
@@ -80,12 +85,16 @@ final class SheetSink: OrderedSink {
 
     func finish(overwrite: Bool) throws -> [Manifest.Artifact] {
         let sheet = builder.image
-        let png = try encoder.encode(sheet)
+        // The sheet renders again from its own tEXt (every cell's time), and so does each of
+        // its frames from the atlas (the clip's provenance, each frame's time).
+        let times = (0..<clip.frameCount).map(clip.time)
+        let png = try encoder.encode(sheet, text: text.chunks(columns: columns, times: times))
         let names = (0..<clip.frameCount).map { String(format: "%@_%05d", clip.label, $0) }
         let atlas = SpriteSheet.textureAtlasJSON(
             imageName: URL(fileURLWithPath: path).lastPathComponent, frameNames: names, frameWidth: builder.frameWidth,
             frameHeight: builder.frameHeight, columns: columns, sheetWidth: sheet.width, sheetHeight: sheet.height,
-            fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale)
+            fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale,
+            provenance: text.chunks(t: 0).filter { $0.0.hasPrefix("Throbber:") && $0.0 != FrameText.Key.time }, times: times)
         try AtomicFile.write(png, to: URL(fileURLWithPath: path), overwrite: overwrite)
         try AtomicFile.write(atlas, to: URL(fileURLWithPath: json), overwrite: overwrite)
         return [Manifest.Artifact(clip: clip.label, type: "sheet", file: path, sha256: SHA256.hex(png)),
