@@ -8,7 +8,9 @@ enum ScenesCommand: Subcommand {
     static let help = """
         USAGE: throbber scenes [--json]
 
-        Lists every scene with its parameters: name, type, default, unit, allowed values.
+        Lists every scene with its parameters: name, type, default, unit, allowed values, and
+        the loop a job's "loop": true gives it at 60 fps (its length, and how much the part
+        retimed most changes speed).
 
         OPTIONS:
           --json                 machine-readable output
@@ -19,18 +21,23 @@ enum ScenesCommand: Subcommand {
         var id: String
         var summary: String
         var canvas: [String: Double]
-        var loopSeconds: Double?
+        /// The default loop's length at 60 fps (`"loop": true` without `loopSeconds`).
+        var loopSeconds: Double
+        /// The largest |speed change| of a part in that loop, in percent.
+        var loopSpeedChangePercent: Double
         var parameters: [ParameterInfo]
     }
 
     static let options: [OptionSpec] = [OptionSpec("--json", value: false)]
 
     static func execute(_ arguments: ParsedArguments) throws {
-        let listings = SceneRegistry.all.map { type -> Listing in
+        let listings = try SceneRegistry.all.map { type -> Listing in
             let model = type.init()
+            let loop = try model.defaultLoop()
             return Listing(id: type.id, summary: type.summary,
                            canvas: ["width": model.canvasSize.width, "height": model.canvasSize.height],
-                           loopSeconds: model.loopDuration, parameters: model.parameterInfos)
+                           loopSeconds: loop.duration, loopSpeedChangePercent: loop.worstSpeedChangePercent,
+                           parameters: model.parameterInfos)
         }
         if arguments.has("--json") {
             let encoder = JSONOutput.encoder
@@ -40,7 +47,8 @@ enum ScenesCommand: Subcommand {
         for listing in listings {
             print("\(listing.id) — \(listing.summary)")
             let canvas = "\(formatNumber(listing.canvas["width"]!)) × \(formatNumber(listing.canvas["height"]!)) pt"
-            print("  canvas \(canvas)" + (listing.loopSeconds.map { ", loops every \(formatNumber($0)) s" } ?? ""))
+            print("  canvas \(canvas), loops every \(LoopPlan.shortSeconds(listing.loopSeconds)) s"
+                  + String(format: " by default (largest part speed change %.2f%%)", listing.loopSpeedChangePercent))
             let nameWidth = listing.parameters.map(\.name.count).max() ?? 0
             for p in listing.parameters {
                 let name = p.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)

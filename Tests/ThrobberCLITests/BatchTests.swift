@@ -302,6 +302,42 @@ struct BatchTests {
         #expect(text["Throbber:time"] == formatNumber(4.0 / 12))
     }
 
+    /// A looping run reports every clip's loop completely (also one with nothing to retime),
+    /// notes a missed default bound before rendering, and writes the loop into each PNG's tEXt
+    /// and the manifest as values that `Manifest.load` reads back.
+    @Test func loopsAreReportedAndRecorded() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try job("""
+            {"renders": [{"scene": "wave-ball", "loop": true, "fps": 5, "scale": 0.2},
+              {"scene": "progress-ring", "loop": true, "fps": 4, "scale": 0.25},
+              {"scene": "double-wave", "name": "slow", "parameters": {"phaseSpeed": 0.1}, "loop": true, "fps": 1, "scale": 0.05}]}
+            """, in: directory)
+        let result = try runThrobber(["batch", path, "--backend", "cpu"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "batch: note: slow@0.05x: no loop of up to 60 s keeps every part's speed within 2%; using the closest, 63 s (amplitude -4.76%)",
+                "\(result.stderr)")
+        #expect(lines.contains("batch: wave-ball@0.2x loops every 4 s (20 frames) from t = 1.656 s: amplitude cycles=2 speed=+0.00%, "
+                               + "frontPhase cycles=4 speed=-1.30%, backPhase cycles=3 speed=-1.30%"), "\(result.stderr)")
+        #expect(lines.contains("batch: progress-ring@0.25x loops every 1 s (4 frames) from t = 0 s: no part retimed"), "\(result.stderr)")
+        let text = Dictionary(try PNGCodec.textChunks(Data(contentsOf: directory.appendingPathComponent("wave-ball@0.2x_00019.png"))),
+                              uniquingKeysWith: { a, _ in a })
+        #expect(text["Throbber:loop"] == "seconds=4 frames=20 choice=search maxSpeedChange=2%: amplitude cycles=2 speed=+0.00%, "
+                + "frontPhase cycles=4 speed=-1.30%, backPhase cycles=3 speed=-1.30%")
+        let ring = Dictionary(try PNGCodec.textChunks(Data(contentsOf: directory.appendingPathComponent("progress-ring@0.25x_00000.png"))),
+                              uniquingKeysWith: { a, _ in a })
+        #expect(ring["Throbber:loop"] == "seconds=1 frames=4 choice=search maxSpeedChange=2%: no part retimed")
+        let manifest = try Manifest.load(path: directory.appendingPathComponent("job.manifest.json").path)
+        let loops = try #require(manifest.loops)
+        #expect(loops.map(\.clip) == ["wave-ball@0.2x", "progress-ring@0.25x", "slow@0.05x"])
+        #expect(loops.map(\.choice) == ["search", "search", "closest"] && loops.map(\.frames) == [20, 4, 63])
+        #expect(loops[0].parts.map { "\($0.part) \($0.cycles) \(String(format: "%+.2f", $0.speedChangePercent))" }
+                == ["amplitude 2 +0.00", "frontPhase 4 -1.30", "backPhase 3 -1.30"])
+        #expect(loops[1].parts.isEmpty && loops[2].maxSpeedChange == 2)
+        #expect(try runThrobber(["verify", directory.appendingPathComponent("job.manifest.json").path]).status == 0)
+    }
+
     @Test func badJobFilesFailBeforeRendering() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

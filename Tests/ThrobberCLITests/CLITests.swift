@@ -19,6 +19,24 @@ struct CLITests {
         #expect(render.stdout.contains("--shader-dir"))
     }
 
+    /// `throbber scenes` gives every scene's default loop, as text and as JSON.
+    @Test func scenesListEachDefaultLoop() throws {
+        let text = try runThrobber(["scenes"])
+        #expect(text.status == 0, "\(text.stderr)")
+        for line in ["canvas 300 × 300 pt, loops every 4 s by default (largest part speed change 1.30%)",
+                     "canvas 375 × 200 pt, loops every 33.333 s by default (largest part speed change 0.53%)",
+                     "canvas 375 × 24 pt, loops every 20 s by default (largest part speed change 1.30%)",
+                     "canvas 84 × 84 pt, loops every 1 s by default (largest part speed change 0.00%)"] {
+            #expect(text.stdout.contains(line), "\(line)")
+        }
+        let json = try runThrobber(["scenes", "--json"])
+        let listings = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let seconds = Dictionary(uniqueKeysWithValues: listings.map { ($0["id"] as! String, $0["loopSeconds"] as? Double ?? -1) })
+        #expect(seconds.count == SceneRegistry.ids.count && seconds.values.allSatisfy { $0 > 0 })
+        #expect(seconds["wave-ball"] == 4 && seconds["pull-wave"] == 20 && abs(seconds["double-wave"]! - 100.0 / 3) < 1e-9)
+        #expect(listings.allSatisfy { ($0["loopSpeedChangePercent"] as? Double ?? 99) <= LoopPlan.defaultMaxSpeedChange })
+    }
+
     @Test func versionPrintsTheVersion() throws {
         let result = try runThrobber(["--version"])
         #expect(result.status == 0)

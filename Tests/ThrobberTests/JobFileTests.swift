@@ -107,8 +107,9 @@ struct JobFileTests {
     }
 
     @Test(arguments: [
-        ("ring", "", 60), ("activity", "", 60), ("pull-wave", "", 240), ("wave-ball", ", \"loopSeconds\": 4", 240),
+        ("ring", "", 60), ("activity", "", 60), ("pull-wave", "", 1200), ("wave-ball", ", \"loopSeconds\": 4", 240),
         ("double-wave", ", \"loopSeconds\": 6.666666666666667", 400), ("progress-ring", "", 60),
+        ("wave-ball", "", 240), ("double-wave", "", 2000), ("pull-wave", ", \"maxSpeedChange\": 0.5", 1680),
     ])
     func theFrameAfterTheLastEqualsTheFirst(scene id: String, extra: String, frames: Int) throws {
         let job = try load("{\"renders\": [{\"scene\": \"\(id)\", \"loop\": true\(extra)}]}")
@@ -122,6 +123,108 @@ struct JobFileTests {
         if id != "progress-ring" {
             #expect(maxDifference(first, clip.scene.drawList(at: clip.time(clip.frameCount / 3))) > 1e-3)
         }
+    }
+
+    /// The default loop of every scene, at the frame rates people use, keeps every part within
+    /// the default bound: the shortest multiple of the natural loop that does.
+    @Test(arguments: SceneRegistry.ids)
+    func defaultLoopsKeepEveryPartNearItsSpeed(scene id: String) throws {
+        for fps in [24.0, 25, 30, 50, 60, 120] {
+            let job = try load("{\"renders\": [{\"scene\": \"\(id)\", \"loop\": true, \"fps\": \(formatNumber(fps))}]}")
+            let loop = try #require(job.clips[0].loop)
+            #expect(loop.worstSpeedChangePercent <= LoopPlan.defaultMaxSpeedChange, "\(id) at \(formatNumber(fps)) fps: \(loop.changesText)")
+            #expect(loop.choice == .search && loop.maxSpeedChange == LoopPlan.defaultMaxSpeedChange)
+            #expect(loop.duration <= LoopPlan.searchLimit)
+            // The shortest: no shorter multiple of the natural loop meets the bound.
+            let model = job.clips[0].scene.model
+            let found = Int((loop.duration / model.naturalLoop).rounded())
+            for multiple in 1..<max(found, 1) {
+                let shorter = try LoopPlan(parts: model.periodicParts, seconds: Double(multiple) * model.naturalLoop, fps: fps)
+                #expect(shorter.worstSpeedChangePercent > LoopPlan.defaultMaxSpeedChange, "\(id): \(formatNumber(shorter.duration)) s would do")
+            }
+        }
+    }
+
+    /// The lengths the README and `throbber scenes` list, at 60 fps.
+    @Test func defaultLoopLengths() throws {
+        var lengths: [String: Int] = [:]
+        for id in SceneRegistry.ids { lengths[id] = try SceneRegistry.model(id).defaultLoop(fps: 60).frames }
+        #expect(lengths == ["wave-ball": 240, "double-wave": 2000, "pull-wave": 1200, "activity": 60, "ring": 60, "progress-ring": 60])
+        // The loop the wave ball had before, one amplitude period, sped its back wave up by a third.
+        let old = try LoopPlan(parts: WaveBall().periodicParts, seconds: 2, fps: 60)
+        #expect(old.worstSpeedChangePercent > 31 && old.worstChange?.part == "backPhase")
+    }
+
+    @Test func maxSpeedChangeIsValidated() throws {
+        let scene = "{\"renders\": [{\"scene\": \"wave-ball\", \"loop\": true"
+        expectError(scene + ", \"maxSpeedChange\": 150}]}", [":1:69:", "invalid maxSpeedChange 150: a percentage in [0, 100] (2 means 2%)"])
+        expectError(scene + ", \"maxSpeedChange\": -1}]}", ["invalid maxSpeedChange -1: a percentage in [0, 100]"])
+        expectError(scene + ", \"maxSpeedChange\": \"2%\"}]}", ["\"maxSpeedChange\" must be a number, not a string"])
+        expectError("{\"renders\": [{\"scene\": \"wave-ball\", \"maxSpeedChange\": 1}]}", [":1:37:", "\"maxSpeedChange\" needs \"loop\": true"])
+        expectError("{\"renders\": [{\"scene\": \"wave-ball\", \"loopSeconds\": 4}]}", ["\"loopSeconds\" needs \"loop\": true"])
+        // A bound given explicitly is a requirement: one no loop of up to 60 s meets is an error.
+        expectError(scene + ", \"maxSpeedChange\": 0.01}]}",
+                    [":1:69:", "invalid maxSpeedChange 0.01: no loop of up to 60 s keeps every part of wave-ball within it",
+                     "(the closest, 58 s, changes frontPhase +0.40%); allow at least 0.40% or give loopSeconds"])
+        // A tighter bound gives a longer loop that meets it.
+        let tight = try #require(try load(scene + ", \"maxSpeedChange\": 0.5}]}").clips[0].loop)
+        #expect(tight.worstSpeedChangePercent <= 0.5 && tight.duration > 4 && tight.maxSpeedChange == 0.5)
+        // 0 asks for an exact fit, which the ring has.
+        #expect(try load("{\"renders\": [{\"scene\": \"ring\", \"loop\": true, \"maxSpeedChange\": 0}]}").clips[0].frameCount == 60)
+    }
+
+    @Test func loopSecondsWinsButMustMeetAGivenBound() throws {
+        let scene = "{\"renders\": [{\"scene\": \"wave-ball\", \"loop\": true"
+        // loopSeconds alone is taken as it is, however much it retimes (the old 2 s loop).
+        let given = try #require(try load(scene + ", \"loopSeconds\": 2}]}").clips[0].loop)
+        #expect(given.frames == 120 && given.choice == .given && given.maxSpeedChange == nil && given.worstSpeedChangePercent > 31)
+        // With both, loopSeconds sets the length and maxSpeedChange checks it.
+        let both = try #require(try load(scene + ", \"loopSeconds\": 4, \"maxSpeedChange\": 1.5}]}").clips[0].loop)
+        #expect(both.frames == 240 && both.choice == .given && both.maxSpeedChange == 1.5)
+        expectError(scene + ", \"loopSeconds\": 2, \"maxSpeedChange\": 2}]}",
+                    [":1:66:", "loopSeconds 2 changes a part's speed by more than maxSpeedChange 2% (backPhase +31.59%)"])
+        expectError(scene + ", \"loopSeconds\": 4, \"maxSpeedChange\": 1}]}", ["loopSeconds 4", "maxSpeedChange 1%", "frontPhase -1.30%"])
+    }
+
+    /// Where no multiple within the search's reach meets the default bound, the closest is used and
+    /// a note says so; it is no error.
+    @Test func aMissedDefaultBoundIsANoteNotAnError() throws {
+        // A phase period of 62.8 s (longer than the search's reach) over a 6.67 s breathing.
+        let job = try load("{\"renders\": [{\"scene\": \"double-wave\", \"parameters\": {\"phaseSpeed\": 0.1}, \"loop\": true}]}")
+        let loop = try #require(job.clips[0].loop)
+        #expect(loop.choice == .closest && loop.worstSpeedChangePercent > LoopPlan.defaultMaxSpeedChange)
+        #expect(loop.closestNote == "no loop of up to 60 s keeps every part's speed within 2%; using the closest, 62.833 s (amplitude -4.51%)")
+        #expect(try load("{\"renders\": [{\"scene\": \"wave-ball\", \"loop\": true}]}").clips[0].loop?.closestNote == nil)
+        expectError("{\"renders\": [{\"scene\": \"double-wave\", \"parameters\": {\"phaseSpeed\": 0.1}, \"loop\": true, \"maxSpeedChange\": 2}]}",
+                    ["invalid maxSpeedChange 2: no loop of up to 60 s keeps every part of double-wave within it"])
+    }
+
+    /// The search plans each frame count once and ends, even for a natural loop far below a frame.
+    @Test func theSearchEndsForLoopsShorterThanAFrame() throws {
+        let plan = try LoopPlan.search(parts: [PeriodicPart("a", period: 1e-7), PeriodicPart("b", period: 3.7e-8)], naturalLoop: 1e-7, fps: 1)
+        #expect(plan.duration <= LoopPlan.searchLimit)
+    }
+
+    /// The tEXt chunk and the summary line carry the loop as values, for every scene, and say so
+    /// when nothing is retimed.
+    @Test func loopMetadataCarriesTheValues() throws {
+        let job = try load("""
+            {"renders": [{"scene": "wave-ball", "loop": true}, {"scene": "progress-ring", "loop": true},
+              {"scene": "pull-wave", "loop": true, "loopSeconds": 4}]}
+            """)
+        let loops = job.clips.map { $0.loop! }
+        #expect(BatchRun.loopText(loops[0]) == "seconds=4 frames=240 choice=search maxSpeedChange=2%: amplitude cycles=2 speed=+0.00%, "
+                + "frontPhase cycles=4 speed=-1.30%, backPhase cycles=3 speed=-1.30%")
+        #expect(BatchRun.loopText(loops[1]) == "seconds=1 frames=60 choice=search maxSpeedChange=2%: no part retimed")
+        #expect(BatchRun.loopText(loops[2]) == "seconds=4 frames=240 choice=loopSeconds: breathing cycles=1 speed=+0.00%, phase cycles=2 speed=-17.75%")
+        let manifest = Manifest(job: job, shard: .whole, frames: [], artifacts: [])
+        let entries = try #require(manifest.loops)
+        #expect(entries.map(\.clip) == ["wave-ball@1x", "progress-ring@1x", "pull-wave@1x"])
+        #expect(entries[0].seconds == 4 && entries[0].frames == 240 && abs(entries[0].start - 1.656) < 1e-9 && entries[0].choice == "search")
+        #expect(entries[0].parts.map(\.part) == ["amplitude", "frontPhase", "backPhase"] && entries[0].parts.map(\.cycles) == [2, 4, 3])
+        #expect(abs(entries[0].parts[1].speedChangePercent - (-1.30396)) < 1e-4 && entries[0].parts[1].loopPeriod == 1)
+        #expect(entries[1].parts.isEmpty && entries[2].maxSpeedChange == nil && entries[2].choice == "loopSeconds")
+        #expect(Manifest(job: try load("{\"renders\": [{\"scene\": \"ring\", \"frames\": 2}]}"), shard: .whole, frames: [], artifacts: []).loops == nil)
     }
 
     /// The loop check compares every field: a change in any one of them (the colour's green, a

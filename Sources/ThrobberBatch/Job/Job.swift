@@ -311,7 +311,7 @@ struct JobReader {
 
     func clips(_ node: JSONNode, png: PNGDefaults) throws -> [Clip] {
         let known = ["scene", "name", "parameters", "scale", "scales", "background", "fps", "frames", "duration", "loop",
-                     "loopSeconds", "start", "outputs"]
+                     "loopSeconds", "maxSpeedChange", "start", "outputs"]
         let m = try members(node, "a render", known: known)
         guard let sceneID = try string(m["scene"]) else { throw fail(node, "a render needs \"scene\" (one of \(SceneRegistry.ids.joined(separator: ", ")))") }
         var scene: Scene
@@ -369,23 +369,45 @@ struct JobReader {
         }
         var loop: LoopPlan?
         let loopSeconds = try number(m["loopSeconds"], Limits.spanRange)
+        // In percent, as every loop line prints it; the range says so, since 0.02 would be a valid, strict bound.
+        let maxSpeedChange = try number(m["maxSpeedChange"], .any)
+        if let maxSpeedChange, !LoopPlan.maxSpeedChangeRange.contains(maxSpeedChange), case .number(_, let text) = m["maxSpeedChange"]!.value.value {
+            throw fail(m["maxSpeedChange"]!.value, "invalid maxSpeedChange \(ThrobberError.echoed(text)): a percentage in [0, 100] (2 means 2%)")
+        }
         if try bool(m["loop"]) == true {
             guard let periodicFrom = scene.model.periodicFrom else {
                 throw fail(m["loop"]!.value, "\(sceneID) does not repeat with these parameters (a progress ramp runs once); drop progressEnd or \"loop\"")
             }
             // A level still moving at the start would jump back at the seam: loop once it has settled.
             start = max(start, periodicFrom)
-            let plan: LoopPlan
+            var plan: LoopPlan
             do {
-                plan = try LoopPlan(parts: scene.model.periodicParts, seconds: loopSeconds ?? scene.model.naturalLoop, fps: fps)
+                if let loopSeconds {
+                    plan = try LoopPlan(parts: scene.model.periodicParts, seconds: loopSeconds, fps: fps)
+                    plan.maxSpeedChange = maxSpeedChange
+                } else {
+                    plan = try scene.model.defaultLoop(fps: fps, maxSpeedChange: maxSpeedChange ?? LoopPlan.defaultMaxSpeedChange)
+                }
             } catch let error as ThrobberError {
                 throw fail(m["loopSeconds"]?.value ?? m["loop"]!.value, error.message)
+            }
+            // A bound the user wrote is a requirement; only the default bound may be missed (with a note).
+            if let maxSpeedChange, let worst = plan.worstChange, abs(worst.speedChangePercent) > maxSpeedChange {
+                let change = String(format: "%@ %+.2f%%", worst.part, worst.speedChangePercent)
+                if loopSeconds != nil {
+                    throw fail(m["loopSeconds"]!.value, "loopSeconds \(LoopPlan.shortSeconds(loopSeconds!)) changes a part's speed by more than "
+                               + "maxSpeedChange \(formatNumber(maxSpeedChange))% (\(change)); drop one of them or choose another loopSeconds")
+                }
+                throw fail(m["maxSpeedChange"]!.value, "invalid maxSpeedChange \(formatNumber(maxSpeedChange)): no loop of up to "
+                           + "\(formatNumber(LoopPlan.searchLimit)) s keeps every part of \(sceneID) within it (the closest, "
+                           + "\(LoopPlan.shortSeconds(plan.duration)) s, changes \(change)); allow at least "
+                           + "\(String(format: "%.2f", (abs(worst.speedChangePercent) * 100).rounded(.up) / 100))% or give loopSeconds")
             }
             scene.model.speeds = plan.speeds
             frameCount = plan.frames
             loop = plan
-        } else if let member = m["loopSeconds"] {
-            throw fail(member, "\"loopSeconds\" needs \"loop\": true")
+        } else if let member = m["loopSeconds"] ?? m["maxSpeedChange"] {
+            throw fail(member, "\"\(member.key)\" needs \"loop\": true")
         }
         do {
             try scene.validate()

@@ -46,6 +46,64 @@ public struct Manifest: Codable, Sendable {
         }
     }
 
+    /// A looping clip's plan: how long the loop is, why, and each part's retiming, as values
+    /// (the `Throbber:loop` tEXt chunk carries the same, rounded).
+    public struct Loop: Codable, Sendable, Equatable {
+        /// One periodic part's retiming.
+        public struct Part: Codable, Sendable, Equatable {
+            public var part: String
+            /// Its period at the original speed, in seconds.
+            public var period: Double
+            /// Whole cycles in the loop.
+            public var cycles: Int
+            /// Its period in the loop: seconds / cycles.
+            public var loopPeriod: Double
+            /// (speed factor − 1) × 100: positive is faster.
+            public var speedChangePercent: Double
+
+            public init(part: String, period: Double, cycles: Int, loopPeriod: Double, speedChangePercent: Double) {
+                self.part = part
+                self.period = period
+                self.cycles = cycles
+                self.loopPeriod = loopPeriod
+                self.speedChangePercent = speedChangePercent
+            }
+        }
+
+        public var clip: String
+        /// The loop's length: frames / fps.
+        public var seconds: Double
+        public var frames: Int
+        /// The time of the loop's first frame.
+        public var start: Double
+        /// `loopSeconds` (given), `search` (the shortest default loop within the bound) or
+        /// `closest` (no default loop met the bound).
+        public var choice: String
+        /// The bound in percent the length was chosen or checked against, if any.
+        public var maxSpeedChange: Double?
+        /// Every periodic part, in the scene's order (empty when nothing is retimed).
+        public var parts: [Part]
+
+        public init(clip: String, seconds: Double, frames: Int, start: Double, choice: String, maxSpeedChange: Double?, parts: [Part]) {
+            self.clip = clip
+            self.seconds = seconds
+            self.frames = frames
+            self.start = start
+            self.choice = choice
+            self.maxSpeedChange = maxSpeedChange
+            self.parts = parts
+        }
+
+        /// The loop of `clip`, if it loops.
+        public init?(_ clip: Clip) {
+            guard let loop = clip.loop else { return nil }
+            self.init(clip: clip.label, seconds: loop.duration, frames: loop.frames, start: clip.start, choice: loop.choice.rawValue,
+                      maxSpeedChange: loop.maxSpeedChange,
+                      parts: loop.changes.map { Part(part: $0.part, period: $0.originalPeriod, cycles: $0.cycles, loopPeriod: $0.newPeriod,
+                                                     speedChangePercent: $0.speedChangePercent) })
+        }
+    }
+
     public var throbber: String
     public var job: String
     public var jobDigest: String
@@ -58,6 +116,9 @@ public struct Manifest: Codable, Sendable {
     public var plannedArtifacts: Int
     public var frames: [Frame]
     public var artifacts: [Artifact]
+    /// Every looping clip of the whole job (all shards together); absent when none loops, and in
+    /// manifests of earlier versions.
+    public var loops: [Loop]?
 
     public init(job: Job, shard: ShardPlan, frames: [Frame], artifacts: [Artifact]) {
         throbber = throbberVersion
@@ -72,6 +133,8 @@ public struct Manifest: Codable, Sendable {
         plannedArtifacts = job.clips.reduce(0) { total, clip in total + clip.outputs.reduce(0) { $0 + $1.artifactFiles.count } }
         self.frames = frames
         self.artifacts = artifacts
+        let loops = job.clips.compactMap(Loop.init)
+        self.loops = loops.isEmpty ? nil : loops
     }
 }
 
@@ -110,7 +173,7 @@ extension Manifest {
         let count = 0...mostPlanned
         let side = 1...Scene.maximumPixelSide
         let m = try reader.members(root, "a manifest", known: ["throbber", "job", "jobDigest", "shardIndex", "shardCount", "shardMode",
-                                                               "plannedFrames", "plannedArtifacts", "frames", "artifacts"])
+                                                               "plannedFrames", "plannedArtifacts", "frames", "artifacts", "loops"])
         let shardCount = try required(m, "shardCount", in: root) { try reader.integer($0, 1...mostShards) }
         let shardIndex = try required(m, "shardIndex", in: root) { try reader.integer($0, 0...(shardCount - 1)) }
         let shardMode = try required(m, "shardMode", in: root, reader.string)
@@ -142,6 +205,28 @@ extension Manifest {
             manifest.artifacts.append(Artifact(
                 clip: try required(a, "clip", in: node, reader.string), type: try required(a, "type", in: node, reader.string),
                 file: try required(a, "file", in: node, reader.string), sha256: try required(a, "sha256", in: node, reader.string)))
+        }
+        if m["loops"] != nil {
+            manifest.loops = []
+            for node in try array(m, "loops", in: root) {
+                let l = try reader.members(node, "a manifest loop", known: ["clip", "seconds", "frames", "start", "choice", "maxSpeedChange", "parts"])
+                var parts: [Loop.Part] = []
+                for partNode in try array(l, "parts", in: node) {
+                    let p = try reader.members(partNode, "a manifest loop part", known: ["part", "period", "cycles", "loopPeriod", "speedChangePercent"])
+                    parts.append(Loop.Part(
+                        part: try required(p, "part", in: partNode, reader.string),
+                        period: try required(p, "period", in: partNode) { try reader.number($0, .above(0)) },
+                        cycles: try required(p, "cycles", in: partNode) { try reader.integer($0, 1...LoopPlan.mostCycles) },
+                        loopPeriod: try required(p, "loopPeriod", in: partNode) { try reader.number($0, .above(0)) },
+                        speedChangePercent: try required(p, "speedChangePercent", in: partNode) { try reader.number($0, .any) }))
+                }
+                manifest.loops!.append(Loop(
+                    clip: try required(l, "clip", in: node, reader.string), seconds: try required(l, "seconds", in: node) { try reader.number($0, .above(0)) },
+                    frames: try required(l, "frames", in: node) { try reader.integer($0, 1...Limits.frames) },
+                    start: try required(l, "start", in: node) { try reader.number($0, .atLeast(0)) },
+                    choice: try required(l, "choice", in: node, reader.string),
+                    maxSpeedChange: try reader.number(l["maxSpeedChange"], LoopPlan.maxSpeedChangeRange), parts: parts))
+            }
         }
         return manifest
     }

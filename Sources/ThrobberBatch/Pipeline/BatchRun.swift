@@ -370,10 +370,12 @@ public final class BatchRun {
                               sha256: SHA256.hex(data))
     }
 
-    /// "frontPhase 2 cycles (−1.3 %), …".
+    /// The loop as values, for the `Throbber:loop` tEXt chunk: `seconds=4 frames=240
+    /// choice=search maxSpeedChange=2%: amplitude cycles=2 speed=+0.00%, frontPhase cycles=4
+    /// speed=-1.30%, …` (`no part retimed` when the scene has no periodic part).
     public static func loopText(_ loop: LoopPlan) -> String {
-        loop.changes.map { String(format: "%@ %d cycle%@ (%+.2f%% speed)", $0.part, $0.cycles, $0.cycles == 1 ? "" : "s", $0.speedChangePercent) }
-            .joined(separator: ", ")
+        "seconds=\(formatNumber(loop.duration)) frames=\(loop.frames) choice=\(loop.choice.rawValue)"
+            + (loop.maxSpeedChange.map { " maxSpeedChange=\(formatNumber($0))%" } ?? "") + ": \(loop.changesText)"
     }
 }
 

@@ -79,6 +79,13 @@ enum BatchCommand: Subcommand {
         let (backend, device) = try BackendOptions.parse(arguments, default: job.backend?.rawValue ?? "auto")
         let manifestPath = arguments.value("--manifest") ?? defaultManifest(jobPath, shard)
         let quiet = arguments.has("--quiet")
+        if !quiet {
+            // Before rendering: a loop that changes a part's speed more than the default bound is
+            // worth knowing before minutes of frames, not only in the summary.
+            for clip in job.clips {
+                if let note = clip.loop?.closestNote { FileHandle.standardError.write(Data("batch: note: \(clip.label): \(note)\n".utf8)) }
+            }
+        }
         let line = ProgressLine(total: shard.runs(of: job).reduce(0) { $0 + $1.frames.count }, forced: arguments.has("--progress"), quiet: quiet)
         let run = BatchRun(job: job, shard: shard, backend: backend, device: device, overwrite: overwrite,
                            skipExisting: skipExisting, threads: threads, manifestPath: manifestPath,
@@ -104,7 +111,7 @@ enum BatchCommand: Subcommand {
             Double(summary.rendered) / max(summary.seconds, 1e-9), summary.rendererDescription, manifestPath).utf8))
         for clip in summary.clips {
             if let loop = clip.loop {
-                FileHandle.standardError.write(Data("batch: \(clip.label) loops every \(formatNumber(loop.duration)) s (\(loop.frames) frames) from t = \(formatNumber(clip.start)) s: \(BatchRun.loopText(loop))\n".utf8))
+                FileHandle.standardError.write(Data("batch: \(clip.label) loops every \(LoopPlan.shortSeconds(loop.duration)) s (\(loop.frames) frames) from t = \(formatNumber(clip.start)) s: \(loop.changesText)\n".utf8))
             }
         }
     }
