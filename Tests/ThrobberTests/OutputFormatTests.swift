@@ -55,9 +55,9 @@ struct OutputFormatTests {
         }
 
         @Test func headerLines() {
-            #expect(header(60) == "YUV4MPEG2 W5 H3 F60:1 Ip A1:1 C420jpeg\n")
-            #expect(header(29.97) == "YUV4MPEG2 W5 H3 F30000:1001 Ip A1:1 C420jpeg\n")
-            #expect(header(12.5, alpha: true) == "YUV4MPEG2 W5 H3 F25:2 Ip A1:1 C444alpha\n")
+            #expect(header(60) == "YUV4MPEG2 W5 H3 F60:1 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n")
+            #expect(header(29.97) == "YUV4MPEG2 W5 H3 F30000:1001 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n")
+            #expect(header(12.5, alpha: true) == "YUV4MPEG2 W5 H3 F25:2 Ip A1:1 C444alpha XCOLORRANGE=LIMITED\n")
         }
 
         @Test(arguments: [

@@ -54,10 +54,12 @@ public enum Output: Sendable {
     case sheet(path: String, json: String, columns: Int?, encoder: String, level: Int)
     /// Raw straight-alpha RGBA8 frames back to back, to a file or "-" for stdout.
     case rgba(path: String)
-    /// A YUV4MPEG2 stream (C420jpeg, or C444alpha with alpha), to a file or "-" for stdout.
+    /// A YUV4MPEG2 stream (C420jpeg, or C444alpha with alpha; BT.601, range tagged limited), to a
+    /// file or "-" for stdout.
     case y4m(path: String, alpha: Bool)
-    /// A GIF, WebP, APNG or MP4 made by piping the raw stream into ffmpeg.
-    case video(path: String)
+    /// A GIF, WebP, APNG or MP4 made by piping the raw stream into ffmpeg; `settings` say what
+    /// becomes of partial alpha (GIF, MP4) and of odd sides (MP4).
+    case video(path: String, settings: VideoSettings = VideoSettings())
 
     /// Whether the output needs a clip's frames in order in one process (so a shard cannot
     /// split the clip).
@@ -71,7 +73,7 @@ public enum Output: Sendable {
         switch self {
         case .png: return []
         case .sheet(let path, let json, _, _, _): return [path, json]
-        case .rgba(let path), .y4m(let path, _), .video(let path): return path == "-" ? [] : [path]
+        case .rgba(let path), .y4m(let path, _), .video(let path, _): return path == "-" ? [] : [path]
         }
     }
 
@@ -79,7 +81,7 @@ public enum Output: Sendable {
     public var path: String {
         switch self {
         case .png(let pattern, _, _): return pattern.description
-        case .sheet(let path, _, _, _, _), .rgba(let path), .y4m(let path, _), .video(let path): return path
+        case .sheet(let path, _, _, _, _), .rgba(let path), .y4m(let path, _), .video(let path, _): return path
         }
     }
 }
@@ -447,6 +449,15 @@ struct JobReader {
                         throw fail(outputNode, error.message)
                     }
                 }
+                if case .video(let path, let settings) = output {
+                    // What depends on the frame size and rate (odd sides, GIF's centiseconds).
+                    let (width, height) = clipScene.pixelSize
+                    do {
+                        try settings.validate(path: path, width: width, height: height, fps: fps)
+                    } catch let error as ThrobberError {
+                        throw fail(outputNode, error.message)
+                    }
+                }
                 outputs.append(output)
             }
             if outputs.isEmpty {
@@ -460,7 +471,8 @@ struct JobReader {
     }
 
     func output(_ node: JSONNode, name: String, scene: String, scale: Double, png: PNGDefaults) throws -> Output {
-        let m = try members(node, "an output", known: ["type", "pattern", "path", "encoder", "level", "columns", "json", "alpha"])
+        let m = try members(node, "an output", known: ["type", "pattern", "path", "encoder", "level", "columns", "json", "alpha",
+                                                       "matte", "oddSize"])
         guard let type = try string(m["type"]) else { throw fail(node, "an output needs \"type\": png, sheet, rgba, y4m or video") }
         let types = ["png", "sheet", "rgba", "y4m", "video"]
         guard types.contains(type) else {
@@ -470,7 +482,8 @@ struct JobReader {
         }
         let allowed: [String: [String]] = ["png": ["type", "pattern", "encoder", "level"],
                                            "sheet": ["type", "path", "columns", "json", "encoder", "level"],
-                                           "rgba": ["type", "path"], "y4m": ["type", "path", "alpha"], "video": ["type", "path"]]
+                                           "rgba": ["type", "path"], "y4m": ["type", "path", "alpha"],
+                                           "video": ["type", "path", "matte", "oddSize"]]
         for (key, member) in m where !allowed[type]!.contains(key) {
             throw fail(member, "\"\(key)\" does not apply to a \(type) output (it takes \(allowed[type]!.joined(separator: ", ")))")
         }
@@ -510,8 +523,48 @@ struct JobReader {
             guard Job.videoExtensions.contains(ext) else {
                 throw fail(m["path"]!.value, "a video path must end in .gif, .webp, .apng or .mp4, not \"\(text)\"")
             }
-            return .video(path: try pattern("path", default: text, frames: false))
+            return .video(path: try pattern("path", default: text, frames: false), settings: try videoSettings(m, format: ext))
         }
+    }
+
+    /// A video output's `"matte"` and `"oddSize"`, checked against its format.
+    func videoSettings(_ m: [String: JSONNode.Member], format: String) throws -> VideoSettings {
+        var settings = VideoSettings()
+        if let member = m["matte"] {
+            guard ["gif", "mp4"].contains(format) else {
+                throw fail(member, "\"matte\" applies to .gif and .mp4 videos; .\(format) keeps alpha")
+            }
+            // The forms colours take elsewhere in a job file, less alpha: a matte is opaque.
+            let text: String, shown: String
+            switch member.value.value {
+            case .string(let string):
+                (text, shown) = (string, "\"\(string)\"")
+            case .array(let elements):
+                let parts = elements.map { element -> String in
+                    if case .number(_, let raw) = element.value { return raw }
+                    return element.typeName
+                }
+                (text, shown) = (parts.joined(separator: ","), "[\(parts.joined(separator: ", "))]")
+            default:
+                throw fail(member.value, "\"matte\" must be \(VideoSettings.matteForms), not \(member.value.typeName)")
+            }
+            guard let color = VideoSettings.parseMatte(text) else {
+                throw fail(member.value, "invalid matte \(ThrobberError.echoed(shown)): \(VideoSettings.matteForms)")
+            }
+            settings.matte = color
+        }
+        if let member = m["oddSize"] {
+            guard format == "mp4" else { throw fail(member, "\"oddSize\" applies to .mp4 videos only (H.264 needs even sides)") }
+            let names = VideoSettings.OddSize.allCases.map(\.rawValue)
+            let text = try string(member) ?? ""
+            guard let oddSize = VideoSettings.OddSize(rawValue: text) else {
+                var message = "unknown oddSize \"\(ThrobberError.echoed(text))\""
+                if let nearest = nearestName(to: text, in: names) { message += "; did you mean \"\(nearest)\"?" }
+                throw fail(member.value, message + " (known: \(names.joined(separator: ", ")))")
+            }
+            settings.oddSize = oddSize
+        }
+        return settings
     }
 }
 

@@ -7,7 +7,8 @@ import ThrobberRender
 extension Clip {
     /// A clip built in code: `scene` (parameters and scale set) rendered for `frames` frames at
     /// t = start + k / fps, written to `outputs`. Checked as a job file's render is: the scene
-    /// validated, the timeline and frame count in range, sheets small enough to hold.
+    /// validated, the timeline and frame count in range, sheets small enough to hold, video
+    /// settings that fit the format, size and rate.
     ///
     /// - Parameter name: what `{name}` stands for and labels say (default: the scene's id).
     /// - Throws: `.usage` naming what is out of range.
@@ -27,6 +28,9 @@ extension Clip {
         let (width, height) = scene.pixelSize
         for case .sheet(let path, _, let columns, _, _) in outputs {
             try SpriteSheet.checkSize(path: path, frameCount: frames, frameWidth: width, frameHeight: height, columns: columns)
+        }
+        for case .video(let path, let settings) in outputs {
+            try settings.validate(path: path, width: width, height: height, fps: fps)
         }
         self.init(name: name ?? scene.model.id, scene: scene, fps: fps, start: start, frameCount: frames, loop: nil,
                   outputs: outputs, line: 0)

@@ -8,6 +8,9 @@ import Throbber
 /// from the stored sRGB-encoded bytes, with no linearisation, in exact integer arithmetic rounded
 /// to nearest. Without alpha the stream is 4:2:0 with JPEG (centred) chroma siting, `C420jpeg`;
 /// with alpha it is 4:4:4 plus an alpha plane, `C444alpha`, which ffmpeg reads as `yuva444p`.
+/// The header says the range (`XCOLORRANGE=LIMITED`, which ffmpeg reads) so that an encoder fed
+/// the stream tags it instead of guessing; YUV4MPEG2 has no field for the matrix, so BT.601 is
+/// documented (docs/video.md) rather than written.
 public enum Y4M {
     /// The stream header line.
     ///
@@ -21,13 +24,15 @@ public enum Y4M {
     ///   - height: frame height in pixels.
     ///   - fps: frames per second.
     ///   - alpha: whether frames carry an alpha plane (`C444alpha`) or not (`C420jpeg`).
-    /// - Returns: `YUV4MPEG2 W… H… F…:… Ip A1:1 C…` and a newline, in ASCII.
+    /// - Returns: `YUV4MPEG2 W… H… F…:… Ip A1:1 C… XCOLORRANGE=LIMITED` and a newline, in ASCII.
     /// - Precondition: `width` and `height` are positive; `fps` is in (0, 1 000 000].
     public static func header(width: Int, height: Int, fps: Double, alpha: Bool) -> Data {
         precondition(width > 0 && height > 0, "Y4M frame size \(width)×\(height) is not positive")
         let (numerator, denominator) = frameRate(fps)
         let colorspace = alpha ? "C444alpha" : "C420jpeg"
-        let line = "YUV4MPEG2 W\(width) H\(height) F\(numerator):\(denominator) Ip A1:1 \(colorspace)\n"
+        // LIMITED: `frame` maps Y to [16, 235] and chroma to [16, 240], with or without alpha
+        // (the alpha plane is full range by definition of yuva444p and has no tag of its own).
+        let line = "YUV4MPEG2 W\(width) H\(height) F\(numerator):\(denominator) Ip A1:1 \(colorspace) XCOLORRANGE=LIMITED\n"
         return Data(line.utf8)
     }
 

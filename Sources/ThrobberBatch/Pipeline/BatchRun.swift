@@ -387,7 +387,7 @@ extension Output {
         case .sheet(_, let json, _, _, _): return file == json ? "atlas" : "sheet"
         case .rgba: return "rgba"
         case .y4m: return "y4m"
-        case .video(let path): return URL(fileURLWithPath: path).pathExtension.lowercased()
+        case .video(let path, _): return URL(fileURLWithPath: path).pathExtension.lowercased()
         }
     }
 }

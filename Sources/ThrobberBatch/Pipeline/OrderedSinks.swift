@@ -2,7 +2,6 @@ import Foundation
 import Throbber
 import ThrobberDigest
 import ThrobberPNG
-import ThrobberDigest
 
 /// An output that takes a clip's frames in order, on one serial queue: sprite sheets, raw and
 /// Y4M streams, ffmpeg videos. Nothing appears under the output's name until `finish`.
@@ -31,8 +30,8 @@ func makeSink(_ output: Output, clip: Clip, width: Int, height: Int, text: Frame
         let file = try StreamFile(path: path)
         try file.write(Y4M.header(width: width, height: height, fps: clip.fps, alpha: alpha))
         return RawStreamSink(file: file, clip: clip, type: "y4m") { image in Array(Y4M.frame(image, alpha: alpha)) }
-    case .video(let path):
-        return try FFmpegSink(path: path, clip: clip, width: width, height: height)
+    case .video(let path, let settings):
+        return try FFmpegSink(path: path, settings: settings, clip: clip, width: width, height: height)
     }
 }
 
@@ -113,6 +112,7 @@ final class FFmpegSink: OrderedSink {
     let input = Pipe()
     let errors = Pipe()
     let format: String
+    let settings: VideoSettings
     private let errorText = ErrorTail()
     /// ffmpeg and its temporary file, registered so that a signal that abandons the process
     /// stops ffmpeg and removes the file.
@@ -125,12 +125,13 @@ final class FFmpegSink: OrderedSink {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    init(path: String, clip: Clip, width: Int, height: Int) throws {
+    init(path: String, settings: VideoSettings, clip: Clip, width: Int, height: Int) throws {
         guard let ffmpeg = FFmpegSink.executable else {
             throw ThrobberError("ffmpeg is not on PATH; install it (apt-get install -y ffmpeg) to write \(path)", kind: .backendUnavailable)
         }
         self.path = path
         self.clip = clip
+        self.settings = settings
         format = URL(fileURLWithPath: path).pathExtension.lowercased()
         temporary = AtomicFile.temporaryName(for: path)
         var arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
@@ -138,16 +139,39 @@ final class FFmpegSink: OrderedSink {
                          "-framerate", String(format: "%.6g", clip.fps), "-i", "pipe:0"]
         switch format {
         case "gif":
+            // GIF counts time in centiseconds and its muxer takes each delay from the difference
+            // of two timestamps, the last from -final_delay: stamping frame k with t(k) in a
+            // 1/100 s time base (the same double product GIFTiming computes) makes every delay
+            // t(k+1) − t(k), so they add up to t(frames) instead of each being rounded alone.
+            // The encoder keeps that time base, so nothing is rescaled on the way.
+            let step = String(format: "%.17g", GIFTiming.step(fps: clip.fps))
+            let finalDelay = GIFTiming.delay(frame: clip.frameCount - 1, fps: clip.fps)
             // A palette generated from the clip itself, one entry kept for transparency.
-            arguments += ["-filter_complex", "[0:v]split[a][b];[a]palettegen=reserve_transparent=1:stats_mode=full[p];[b][p]paletteuse=alpha_threshold=128",
-                          "-loop", "0", "-f", "gif"]
+            arguments += ["-filter_complex", "[0:v]settb=1/100,setpts=round(N*\(step)),split[a][b];"
+                          + "[a]palettegen=reserve_transparent=1:stats_mode=full[p];[b][p]paletteuse=alpha_threshold=128",
+                          "-enc_time_base", "1/100", "-final_delay", String(finalDelay), "-loop", "0", "-f", "gif"]
         case "webp":
             arguments += ["-c:v", "libwebp_anim", "-lossless", "1", "-loop", "0", "-f", "webp"]
         case "apng":
             arguments += ["-plays", "0", "-f", "apng"]
         default:
-            // H.264 has no alpha: frames arrive composited over black; 4:2:0 needs even sides.
-            arguments += ["-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            // H.264 has no alpha: frames arrive composited over the matte. 4:2:0 needs even
+            // sides: padded with the matte, cropped or stretched as `oddSize` says (and the run
+            // says so). RGB becomes BT.709 limited range in swscale, and the stream is tagged
+            // with exactly that, so players need not guess (an untagged small video is often
+            // decoded as BT.601, shifting every colour).
+            var filters: [String] = []
+            let (evenWidth, evenHeight) = settings.mp4Size(width: width, height: height)
+            if (evenWidth, evenHeight) != (width, height) {
+                switch settings.oddSize {
+                case .pad: filters.append("pad=\(evenWidth):\(evenHeight):0:0:color=0x\(settings.matteHex.dropFirst())")
+                case .crop: filters.append("crop=\(evenWidth):\(evenHeight):0:0")
+                case .scale: filters.append("scale=\(evenWidth):\(evenHeight)")
+                }
+            }
+            filters += ["scale=out_color_matrix=bt709:out_range=tv", "format=yuv420p"]
+            arguments += ["-vf", filters.joined(separator: ","), "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                          "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
                           "-movflags", "+faststart", "-f", "mp4"]
         }
         arguments.append(temporary)
@@ -183,16 +207,29 @@ final class FFmpegSink: OrderedSink {
     func add(_ image: Image, index: Int) throws {
         var pixels = image.pixels
         if format == "mp4" {
-            for i in stride(from: 0, to: pixels.count, by: 4) {
-                let a = Int(pixels[i + 3])
-                for c in 0..<3 { pixels[i + c] = UInt8((Int(pixels[i + c]) * a + 127) / 255) }
-                pixels[i + 3] = 255
-            }
+            FFmpegSink.composite(&pixels, over: settings.matteBytes, keepingTransparent: false)
+        } else if format == "gif", settings.matte != nil {
+            FFmpegSink.composite(&pixels, over: settings.matteBytes, keepingTransparent: true)
         }
         let fd = input.fileHandleForWriting.fileDescriptor
         let failure = pixels.withUnsafeBytes { writeAll($0, to: fd) }
         if failure != 0 {
             throw ThrobberError("ffmpeg stopped reading frames for \(path): \(errorText.lastLine)", kind: .io, code: failure)
+        }
+    }
+
+    /// Composites straight-alpha RGBA pixels over an opaque colour (source-over on the 8-bit
+    /// sRGB-encoded values, as every compositing step here), leaving them opaque.
+    ///
+    /// - Parameter keepingTransparent: leave pixels of alpha 0 as they are (GIF keeps those
+    ///   transparent; only partial alpha, which it cannot hold, is flattened).
+    static func composite(_ pixels: inout [UInt8], over matte: (r: Int, g: Int, b: Int), keepingTransparent: Bool) {
+        let background = [matte.r, matte.g, matte.b]
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            let a = Int(pixels[i + 3])
+            if a == 255 || (a == 0 && keepingTransparent) { continue }
+            for c in 0..<3 { pixels[i + c] = UInt8((Int(pixels[i + c]) * a + background[c] * (255 - a) + 127) / 255) }
+            pixels[i + 3] = 255
         }
     }
 

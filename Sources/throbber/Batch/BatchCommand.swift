@@ -102,7 +102,8 @@ enum BatchCommand: Subcommand {
         if !quiet { report(summary, shard: shard, manifestPath: manifestPath) }
     }
 
-    /// The run's summary on stderr: frames, rate, renderer, manifest, and each looping clip's retiming.
+    /// The run's summary on stderr: frames, rate, renderer, manifest, each looping clip's retiming,
+    /// and what videos changed (an MP4's even size, a GIF's short delays).
     static func report(_ summary: BatchRun.Summary, shard: ShardPlan, manifestPath: String) {
         let shardText = shard.count > 1 ? ", shard \(shard.index)/\(shard.count)" : ""
         FileHandle.standardError.write(Data(String(
@@ -113,6 +114,7 @@ enum BatchCommand: Subcommand {
             if let loop = clip.loop {
                 FileHandle.standardError.write(Data("batch: \(clip.label) loops every \(LoopPlan.shortSeconds(loop.duration)) s (\(loop.frames) frames) from t = \(formatNumber(clip.start)) s: \(loop.changesText)\n".utf8))
             }
+            for note in clip.videoNotes { FileHandle.standardError.write(Data("batch: \(note)\n".utf8)) }
         }
     }
 

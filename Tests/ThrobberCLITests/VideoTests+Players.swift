@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+import Throbber
+import ThrobberPNG
+import ThrobberTestSupport
+
+/// Videos as players read them (docs/video.md): GIF delays that add up to the clip, a matte for
+/// partial alpha, MP4's even sides, and colour tags that match the conversion.
+extension VideoTests {
+    /// Runs `throbber batch` on a job written into a fresh directory and returns the directory
+    /// (removed by the caller) and the result.
+    func batch(_ job: String, _ name: String = #function) throws -> (URL, CommandResult) {
+        let directory = try temporaryDirectory(name)
+        let path = directory.appendingPathComponent("job.json")
+        try job.write(to: path, atomically: true, encoding: .utf8)
+        return (directory, try runThrobber(["batch", path.path]))
+    }
+
+    /// Runs ffmpeg or ffprobe and returns its standard output.
+    func tool(_ name: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [name, "-v", "error"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CLITestError("\(name) \(arguments) failed (\(process.terminationStatus))") }
+        return data
+    }
+
+    /// `key=value` pairs of the first video stream, as ffprobe reports them.
+    func streamInfo(_ file: URL) throws -> [String: String] {
+        let text = String(decoding: try tool("ffprobe", ["-select_streams", "v:0", "-show_entries",
+                                                        "stream=width,height,color_range,color_space,color_primaries,color_transfer",
+                                                        "-of", "default=nw=1", file.path]), as: UTF8.self)
+        var info: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { info[parts[0]] = parts[1] }
+        }
+        return info
+    }
+
+    /// The luma plane of a video's first frame, decoded without any colour conversion.
+    func firstLumaPlane(_ file: URL) throws -> [UInt8] {
+        [UInt8](try tool("ffmpeg", ["-i", file.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"]))
+    }
+
+    /// The first frame of a GIF, decoded by ffmpeg to PNG and read back.
+    func firstFrame(_ gif: URL) throws -> Image {
+        try PNGCodec.decode(try tool("ffmpeg", ["-i", gif.path, "-frames:v", "1", "-f", "image2", "-c:v", "png", "-"]))
+    }
+
+    @Test(.enabled(if: VideoTests.hasFFmpeg, "ffmpeg is not installed (scripts/setup --with-ffmpeg installs it)"),
+          arguments: [(60.0, "\"duration\": 4"), (24.0, "\"duration\": 2"), (7.0, "\"frames\": 10")])
+    func gifDelaysAddUpToTheClip(fps: Double, length: String) throws {
+        let (directory, result) = try batch("""
+            {"renders": [{"scene": "ring", "fps": \(formatNumber(fps)), \(length), "outputs": [{"type": "video", "path": "ring.gif"}]}]}
+            """, "gifDelays\(Int(fps))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 0, "\(result.stderr)")
+        let delays = try GIFBlocks.delays(Data(contentsOf: directory.appendingPathComponent("ring.gif")))
+        let frames = fps == 60 ? 240 : fps == 24 ? 48 : 10
+        #expect(delays.count == frames)
+        // Frame k lasts round((k+1)·100/fps) − round(k·100/fps) cs: the sum is round(frames·100/fps).
+        let t = { (k: Int) in Int((Double(k * 100) / fps).rounded()) }
+        let expected = (0..<frames).map { t($0 + 1) - t($0) }
+        #expect(delays == expected, "first delays \(delays.prefix(6)), last \(delays.suffix(3))")
+        let total = delays.reduce(0, +)
+        #expect(total == [60.0: 400, 24.0: 200, 7.0: 143][fps], "total \(total) cs")
+        // 60 fps needs 1 cs delays, which browsers stretch: the run says so; 24 and 7 fps do not.
+        #expect(result.stderr.contains("frame delays are 1 cs") == (fps == 60), "\(result.stderr)")
+    }
+
+    @Test(.enabled(if: VideoTests.hasFFmpeg, "ffmpeg is not installed (scripts/setup --with-ffmpeg installs it)"))
+    func gifMatteBlendsPartialAlphaAndKeepsTransparency() throws {
+        // The activity HUD is (170, 169, 169) at alpha 0.5 (128); its rounded corner leaves (0, 0) clear.
+        let (directory, result) = try batch("""
+            {"renders": [{"scene": "activity", "parameters": {"size": 40}, "outputs": [
+              {"type": "video", "path": "matte.gif", "matte": "#ffffff"}, {"type": "video", "path": "plain.gif"},
+              {"type": "video", "path": "array.gif", "matte": [0, 0, 1]}]}]}
+            """)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 0, "\(result.stderr)")
+        let matte = try firstFrame(directory.appendingPathComponent("matte.gif"))
+        let plain = try firstFrame(directory.appendingPathComponent("plain.gif"))
+        let blue = try firstFrame(directory.appendingPathComponent("array.gif"))
+        func near(_ pixel: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ rgb: (Int, Int, Int)) -> Bool {
+            pixel.a == 255 && abs(Int(pixel.r) - rgb.0) <= 3 && abs(Int(pixel.g) - rgb.1) <= 3 && abs(Int(pixel.b) - rgb.2) <= 3
+        }
+        // Over white: (c·128 + 255·127) / 255; over blue the red and green halve, blue rises.
+        let overWhite = ((170 * 128 + 255 * 127) / 255, (169 * 128 + 255 * 127) / 255, (169 * 128 + 255 * 127) / 255)
+        let overBlue = (170 * 128 / 255, 169 * 128 / 255, (169 * 128 + 255 * 127) / 255)
+        #expect(near(matte[20, 1], overWhite), "pixel (20, 1): expected \(overWhite), observed \(matte[20, 1])")
+        #expect(near(blue[20, 1], overBlue), "pixel (20, 1): expected \(overBlue), observed \(blue[20, 1])")
+        #expect(near(plain[20, 1], (170, 169, 169)), "pixel (20, 1) without a matte: observed \(plain[20, 1])")
+        for image in [matte, plain, blue] { #expect(image[0, 0].a == 0, "the clear corner stays transparent") }
+    }
+
+    @Test(.enabled(if: VideoTests.hasFFmpeg, "ffmpeg is not installed (scripts/setup --with-ffmpeg installs it)"),
+          arguments: [("pad", 376, 24), ("crop", 374, 22), ("scale", 376, 24), ("default", 376, 24)])
+    func mp4OddSidesFollowTheRule(rule: String, width: Int, height: Int) throws {
+        let key = rule == "default" ? "" : ", \"oddSize\": \"\(rule)\""
+        let (directory, result) = try batch("""
+            {"renders": [{"scene": "double-wave", "name": "strip", "parameters": {"width": 375, "height": 23}, "frames": 2,
+              "background": "#ffffff", "outputs": [{"type": "video", "path": "strip.mp4", "matte": "#ff0000"\(key)}]}]}
+            """, "oddSize\(rule)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 0, "\(result.stderr)")
+        let info = try streamInfo(directory.appendingPathComponent("strip.mp4"))
+        #expect(info["width"] == String(width) && info["height"] == String(height), "\(info)")
+        #expect(result.stderr.contains("strip.mp4 is \(width)×\(height): 375×23 frames"), "\(result.stderr)")
+        if rule == "pad" || rule == "default" {
+            // The new column is the matte: red in BT.709 limited range has Y = 16 + 219 · 0.2126 ≈ 63.
+            let luma = try firstLumaPlane(directory.appendingPathComponent("strip.mp4"))
+            #expect((60...66).contains(luma[375]), "padded column's Y \(luma[375])")
+            #expect(result.stderr.contains("padded with a column at the right and a row at the bottom of #ff0000"), "\(result.stderr)")
+        }
+    }
+
+    @Test(.enabled(if: VideoTests.hasFFmpeg, "ffmpeg is not installed (scripts/setup --with-ffmpeg installs it)"))
+    func mp4AndY4MAreTaggedAsConverted() throws {
+        let (directory, result) = try batch("""
+            {"renders": [{"scene": "ring", "background": "#ff0000", "frames": 2, "outputs": [
+              {"type": "video", "path": "ring.mp4"}, {"type": "y4m", "path": "ring.y4m"}, {"type": "y4m", "path": "alpha.y4m", "alpha": true}]}]}
+            """)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 0, "\(result.stderr)")
+        let mp4 = try streamInfo(directory.appendingPathComponent("ring.mp4"))
+        #expect(mp4["color_range"] == "tv" && mp4["color_space"] == "bt709" && mp4["color_primaries"] == "bt709"
+                && mp4["color_transfer"] == "bt709", "\(mp4)")
+        // The tag must match the matrix: opaque red is Y ≈ 63 in BT.709, 81 in BT.601.
+        let luma = try firstLumaPlane(directory.appendingPathComponent("ring.mp4"))
+        #expect((60...66).contains(luma[0]), "MP4 corner Y \(luma[0])")
+        for name in ["ring.y4m", "alpha.y4m"] {
+            let info = try streamInfo(directory.appendingPathComponent(name))
+            #expect(info["color_range"] == "tv", "\(name): \(info)")
+        }
+        // Y4M's own conversion is BT.601 limited: red is 16 + 65.481 ≈ 81.
+        let y4m = [UInt8](try Data(contentsOf: directory.appendingPathComponent("ring.y4m")))
+        let start = y4m.firstIndex(of: 0x0A)! + 1 + "FRAME\n".utf8.count
+        #expect(y4m[start] == 81)
+    }
+
+    @Test(arguments: [
+        (##""matte": "#12345""##, "invalid matte \"#12345\": an opaque colour: \"#rrggbb\""),
+        (##""matte": "#ff000080""##, "invalid matte \"#ff000080\""),
+        (##""matte": [1, 0]"##, "invalid matte [1, 0]"),
+        (##""matte": 3"##, "\"matte\" must be an opaque colour"),
+        (##""oddSize": "squash""##, "unknown oddSize \"squash\""),
+    ])
+    func badVideoSettingsAreOneLineOfJobData(setting: String, message: String) throws {
+        let (directory, result) = try batch("""
+            {"renders": [{"scene": "ring", "outputs": [{"type": "video", "path": "ring.mp4", \(setting)}]}]}
+            """, "badSetting\(setting.hashValue)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("job.json:1:") && result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(try listing(directory) == ["job.json"])
+    }
+
+    @Test(arguments: [
+        (##"{"scene": "ring", "fps": 120, "outputs": [{"type": "video", "path": "r.gif"}]}"##, "a GIF holds at most 100 frames/s"),
+        (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.webp", "matte": "#000000"}]}"##, "\"matte\" applies to .gif and .mp4"),
+        (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.gif", "oddSize": "crop"}]}"##, "\"oddSize\" applies to .mp4"),
+        (##"{"scene": "double-wave", "parameters": {"height": 1}, "outputs": [{"type": "video", "path": "r.mp4", "oddSize": "crop"}]}"##,
+         "cannot crop a 375×1 px frame"),
+    ])
+    func videoSettingsThatCannotBeMetAreRefusedBeforeRendering(render: String, message: String) throws {
+        let (directory, result) = try batch("{\"renders\": [\(render)]}", "cannotMeet\(render.hashValue)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(try listing(directory) == ["job.json"])
+    }
+}
+
+/// The parts of a GIF file needed to read its frame delays: the blocks after the header, each
+/// Graphic Control Extension's delay in centiseconds.
+enum GIFBlocks {
+    static func delays(_ data: Data) throws -> [Int] {
+        let bytes = [UInt8](data)
+        guard bytes.count > 13, bytes.starts(with: Array("GIF89a".utf8)) else { throw CLITestError("not a GIF89a") }
+        var i = 13
+        if bytes[10] & 0x80 != 0 { i += 3 << (Int(bytes[10] & 7) + 1) }
+        func skipSubBlocks() throws {
+            while i < bytes.count && bytes[i] != 0 { i += Int(bytes[i]) + 1 }
+            guard i < bytes.count else { throw CLITestError("GIF truncated in a sub-block") }
+            i += 1
+        }
+        var delays: [Int] = []
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x21:
+                guard i + 6 < bytes.count else { throw CLITestError("GIF truncated in an extension") }
+                if bytes[i + 1] == 0xF9 { delays.append(Int(bytes[i + 4]) | Int(bytes[i + 5]) << 8) }
+                i += 2
+                try skipSubBlocks()
+            case 0x2C:
+                guard i + 10 < bytes.count else { throw CLITestError("GIF truncated in an image descriptor") }
+                let flags = bytes[i + 9]
+                i += 10
+                if flags & 0x80 != 0 { i += 3 << (Int(flags & 7) + 1) }
+                i += 1 // LZW minimum code size
+                try skipSubBlocks()
+            case 0x3B:
+                return delays
+            default:
+                throw CLITestError("unexpected GIF block 0x\(String(bytes[i], radix: 16)) at \(i)")
+            }
+        }
+        throw CLITestError("GIF without a trailer")
+    }
+}
