@@ -10,7 +10,10 @@ enum ScenesCommand: Subcommand {
 
         Lists every scene with its parameters: name, type, default, unit, allowed values, and
         the loop a job's "loop": true gives it at 60 fps (its length, and how much the part
-        retimed most changes speed).
+        retimed most changes speed). With --json the values are typed: numbers as numbers,
+        colours as [r, g, b, a] arrays, an unset optional parameter as null with what it
+        follows, ranges as min/max bounds, choices as lists, and the rules between parameters
+        (docs/schemas/scenes.schema.json).
 
         OPTIONS:
           --json                 machine-readable output
@@ -28,6 +31,20 @@ enum ScenesCommand: Subcommand {
         var parameters: [ParameterInfo]
     }
 
+    /// What `--json` prints for a scene: typed values (numbers as numbers, colours as
+    /// [r, g, b, a] arrays, ranges as bounds), the rules between parameters, the default loop.
+    struct TypedListing: Codable {
+        var id: String
+        var summary: String
+        /// The canvas in points at the defaults.
+        var canvas: [String: Double]
+        /// The default loop at 60 fps: its length and its largest part speed change (percent).
+        var loop: [String: Double]
+        var parameters: [ParameterSchema]
+        /// Rules between parameters, in words (beyond each parameter's own range).
+        var relations: [String]
+    }
+
     static let options: [OptionSpec] = [OptionSpec("--json", value: false)]
 
     static func execute(_ arguments: ParsedArguments) throws {
@@ -40,8 +57,15 @@ enum ScenesCommand: Subcommand {
                            parameters: model.parameterInfos)
         }
         if arguments.has("--json") {
-            let encoder = JSONOutput.encoder
-            print(String(decoding: try encoder.encode(listings), as: UTF8.self))
+            let typed = try SceneRegistry.all.map { type -> TypedListing in
+                let model = type.init()
+                let loop = try model.defaultLoop()
+                return TypedListing(id: type.id, summary: type.summary,
+                                    canvas: ["width": model.canvasSize.width, "height": model.canvasSize.height],
+                                    loop: ["seconds": loop.duration, "speedChangePercent": loop.worstSpeedChangePercent],
+                                    parameters: model.parameterSchemas, relations: type.relations)
+            }
+            print(try JSONOutput.text(typed))
             return
         }
         for listing in listings {

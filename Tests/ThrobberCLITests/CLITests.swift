@@ -31,10 +31,43 @@ struct CLITests {
         }
         let json = try runThrobber(["scenes", "--json"])
         let listings = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-        let seconds = Dictionary(uniqueKeysWithValues: listings.map { ($0["id"] as! String, $0["loopSeconds"] as? Double ?? -1) })
+        let loops = Dictionary(uniqueKeysWithValues: listings.map { ($0["id"] as! String, $0["loop"] as? [String: Double] ?? [:]) })
+        let seconds = loops.mapValues { $0["seconds"] ?? -1 }
         #expect(seconds.count == SceneRegistry.ids.count && seconds.values.allSatisfy { $0 > 0 })
         #expect(seconds["wave-ball"] == 4 && seconds["pull-wave"] == 20 && abs(seconds["double-wave"]! - 100.0 / 3) < 1e-9)
-        #expect(listings.allSatisfy { ($0["loopSpeedChangePercent"] as? Double ?? 99) <= LoopPlan.defaultMaxSpeedChange })
+        #expect(loops.values.allSatisfy { ($0["speedChangePercent"] ?? 99) <= LoopPlan.defaultMaxSpeedChange })
+    }
+
+    /// `scenes --json` is typed: numbers and integers as JSON numbers, colours as four numbers,
+    /// an unset optional parameter as null with what it follows, ranges as bounds, choices as a
+    /// list, and the rules between parameters.
+    @Test func scenesJSONIsTyped() throws {
+        let json = try runThrobber(["scenes", "--json"])
+        let listings = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        func parameter(_ scene: String, _ name: String) throws -> [String: Any] {
+            let listing = try #require(listings.first { $0["id"] as? String == scene })
+            return try #require((listing["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == name })
+        }
+        let ticks = try parameter("wave-ball", "tickCount")
+        #expect(ticks["type"] as? String == "integer" && ticks["default"] as? Int == 100)
+        let range = try #require(ticks["range"] as? [String: Any])
+        #expect(range["min"] as? Double == 1 && range["max"] as? Double == 10_000 && range["minInclusive"] as? Bool == true)
+        let colour = try parameter("wave-ball", "tickLit")
+        let components = try #require(colour["default"] as? [Double])
+        #expect(components.count == 4 && components.allSatisfy { (0...1).contains($0) })
+        let ringColor = try parameter("ring", "ringColor")
+        #expect(ringColor["default"] is NSNull && ringColor["optional"] as? Bool == true && ringColor["unset"] as? String == "style")
+        #expect(try parameter("ring", "style")["choices"] as? [String] == ["light", "dark"])
+        let hud = try parameter("ring", "hudSize")
+        #expect((hud["range"] as? [String: Any])?["minInclusive"] as? Bool == false, "hudSize > 0")
+        let waveBall = try #require(listings.first { $0["id"] as? String == "wave-ball" })
+        #expect((waveBall["relations"] as? [String])?.first?.contains("size >") == true)
+        // No default is a string but a choice's.
+        for listing in listings {
+            for p in listing["parameters"] as? [[String: Any]] ?? [] where p["type"] as? String != "choice" {
+                #expect(!(p["default"] is String), "\(listing["id"]!) \(p["name"]!)")
+            }
+        }
     }
 
     @Test func versionPrintsTheVersion() throws {
@@ -138,7 +171,7 @@ struct CLITests {
         (data, image, text) = try file("f_1.png")
         #expect(try data == PNGEncoder.isal(level: 1).encode(image, text: text))
         (data, image, text) = try file("s.png")
-        #expect(try data == PNGEncoder.isal(level: 0).encode(image))
+        #expect(try data == PNGEncoder.isal(level: 0).encode(image, text: text))
         // Mistakes: one line each, naming the key, the value and what is allowed.
         for (top, outputs, message) in [
             ("\"pngEncoder\": \"zopfli\",", frames, "unknown pngEncoder \"zopfli\" (known: auto, libpng, libdeflate, isal, fast, small)"),
@@ -165,7 +198,8 @@ struct CLITests {
         }
         let reference = try sheet([])
         let pixels = try PNGCodec.decode(reference)
-        let small = try reference == PNGEncoder.libdeflate(level: 12).encode(pixels)
+        // The sheet carries its provenance (tEXt), as every PNG the tool writes does.
+        let small = try reference == PNGEncoder.libdeflate(level: 12).encode(pixels, text: PNGCodec.textChunks(reference))
         #expect(small, "the default sheet is libdeflate at level 12")
         for encoder in [["--png-encoder", "libpng"], ["--png-encoder", "isal", "--png-level", "0"], ["--png-encoder", "fast"]] {
             let data = try sheet(encoder)

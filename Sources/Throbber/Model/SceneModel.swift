@@ -37,6 +37,10 @@ public protocol SceneModel: Sendable {
     /// (what `preview` spreads its frames over and the parity tests sample).
     var previewDuration: Double { get }
 
+    /// The rules that tie parameters together, in words, one each: what `validateRelations`
+    /// checks (for `throbber scenes --json`).
+    static var relations: [String] { get }
+
     /// Checks rules that tie parameters together (ranges of single parameters are checked from
     /// `parameters`).
     ///
@@ -96,6 +100,7 @@ extension SceneModel {
         drawItems(for: frameState(at: t), scale: scale, width: width, height: height)
     }
 
+    public static var relations: [String] { [] }
     public var loopDuration: Double? { nil }
     public var boxParameterNames: [String] { ["size"] }
     public var periodicFrom: Double? { 0 }

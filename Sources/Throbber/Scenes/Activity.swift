@@ -33,6 +33,8 @@ public struct Activity: SceneModel {
     public var defaultBackground: RGBA { .clear }
     public var loopDuration: Double? { secondsPerLoop }
 
+    public static var relations: [String] { ["leafCornerRadius ≤ 0.0125 × size: half a leaf's width"] }
+
     public func validateRelations() throws {
         // A corner radius is at most half the shorter side of its box (SPEC §0): 0.025·s / 2.
         guard leafCornerRadius <= 0.0125 * size + 1e-12 else {

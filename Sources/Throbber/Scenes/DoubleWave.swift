@@ -64,6 +64,8 @@ public struct DoubleWave: SceneModel {
         return span > 0 && amplitudeRate > 0 ? 2 * span / amplitudeRate : 2 * Double.pi / max(phaseSpeed, 1e-9)
     }
 
+    public static var relations: [String] { ["amplitudeMin ≤ amplitudeMax"] }
+
     public func validateRelations() throws {
         guard amplitudeMin <= amplitudeMax else {
             throw ThrobberError.invalid("amplitudeMin", formatNumber(amplitudeMin),

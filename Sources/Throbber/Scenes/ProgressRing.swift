@@ -30,6 +30,8 @@ public struct ProgressRing: SceneModel {
     /// The progress ramp when there is one.
     public var previewDuration: Double { progressEnd == nil ? 1 : progressDuration }
 
+    public static var relations: [String] { RingHUD.relations }
+
     public func validateRelations() throws { try hud.validateRelations() }
 
     /// SPEC §5: p(t) = progress + (progressEnd − progress)·clamp(t / progressDuration, 0, 1).

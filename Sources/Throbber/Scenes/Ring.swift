@@ -17,6 +17,8 @@ public struct Ring: SceneModel {
     public var defaultBackground: RGBA { .clear }
     public var loopDuration: Double? { 1 }
 
+    public static var relations: [String] { RingHUD.relations }
+
     public func validateRelations() throws { try hud.validateRelations() }
 
     /// The animation state of one frame.

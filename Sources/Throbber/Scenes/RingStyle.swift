@@ -57,6 +57,9 @@ public struct RingHUD: Sendable, Equatable {
         ]
     }
 
+    /// What `validateRelations` checks, in words.
+    static let relations = ["hudCornerRadius ≤ hudSize / 2"]
+
     func validateRelations() throws {
         guard hudCornerRadius <= hudSize / 2 else {
             throw ThrobberError.invalid("hudCornerRadius", formatNumber(hudCornerRadius),

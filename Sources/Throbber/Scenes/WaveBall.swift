@@ -68,6 +68,8 @@ public struct WaveBall: SceneModel {
     /// The water disc's diameter D.
     public var discDiameter: Double { size - 2 * discInset }
 
+    public static var relations: [String] { ["size > 2 × (scaleMargin + waveMargin + tickLength): the water disc has room"] }
+
     public func validateRelations() throws {
         guard discDiameter > 0 else {
             throw ThrobberError.invalid(
