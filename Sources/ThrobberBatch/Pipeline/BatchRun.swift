@@ -28,14 +28,15 @@ public final class BatchRun {
 
     /// - Parameters:
     ///   - shard: the part of the job this run renders (`.whole` for all of it).
-    ///   - threads: encoding threads (and frames in flight: twice as many).
+    ///   - threads: encoding threads (default: the CPUs this process may use, `UsableCPUs`), and
+    ///     the CPU renderer's when the run opens its renderer; frames in flight: twice as many.
     ///   - manifestPath: where the run's manifest is written, its lock file beside it; nil for
     ///     neither.
     ///   - manifestSource: whether the caller chose the manifest path or derived it from the job.
     ///   - outputSource: whether the outputs' paths come from a job file (a clash is bad data)
     ///     or straight from the caller (a clash is a usage error).
     public init(job: Job, shard: ShardPlan = .whole, backend: Backend, device: Int? = nil, overwrite: Bool = false,
-                skipExisting: Bool = false, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                skipExisting: Bool = false, threads: Int = UsableCPUs.current.usable,
                 manifestPath: String?, manifestSource: OutputClaims.Source = .job, outputSource: OutputClaims.Source = .job,
                 cancellation: CancellationSource = NotCancelled(), progress: (@Sendable (Int) -> Void)? = nil) {
         self.job = job
@@ -150,7 +151,7 @@ public final class BatchRun {
         let lock = try preflight()
         defer { lock?.release() }
         pauseForTests()
-        let renderer = try existingRenderer ?? FrameRenderer(backend, device: device)
+        let renderer = try existingRenderer ?? FrameRenderer(backend, device: device, cpuThreads: threads)
         for unit in units {
             let clip = job.clips[unit.clip]
             let (width, height) = clip.scene.pixelSize
