@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "CPNGCodec", dependencies: ["CPNG"]),
         // Our own PNG container and row filters over libdeflate or igzip, with per-thread state.
         .target(name: "CPNGWriter", dependencies: ["CDeflate", "CISAL"]),
+        // sched_getaffinity, a GNU extension that Swift's Glibc module does not declare.
+        .target(name: "CSched"),
 
         // The pure core: scenes, timing, draw lists, images, diffs.
         .target(name: "Throbber"),
@@ -68,8 +70,8 @@ let package = Package(
         .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec", "CPNGWriter"]),
         .target(name: "ThrobberDigest", dependencies: ["CCrypto"]),
         // The render library: the backends behind one `Renderer`, `auto` and the probing that
-        // `info` shows, the parity matrix.
-        .target(name: "ThrobberRender", dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL"]),
+        // `info` shows (with the CPUs the process may use: affinity, cgroup quota), the parity matrix.
+        .target(name: "ThrobberRender", dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "CSched"]),
         // The batch library: jobs (model and file reader), outputs and their sinks, the pipeline,
         // manifests and verification. All of Throbber's file I/O lives here.
         .target(name: "ThrobberBatch", dependencies: ["Throbber", "ThrobberRender", "ThrobberPNG", "ThrobberDigest"]),

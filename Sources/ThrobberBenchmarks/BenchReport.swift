@@ -7,6 +7,7 @@ public struct BenchReport: Codable {
         var commit: String
         var date: String
         var cpu: String
+        /// The CPUs the run could use (`UsableCPUs`: affinity mask, cgroup quota), not the machine's.
         var cores: Int
         var glVendor: String?
         var glRenderer: String?

@@ -168,7 +168,7 @@ public enum Benchmarks {
         let model = cpuInfo.split(separator: "\n").first { $0.hasPrefix("model name") }
             .map { $0.split(separator: ":", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
         let date = ISO8601DateFormatter().string(from: Date())
-        return .init(commit: commit(), date: date, cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount,
+        return .init(commit: commit(), date: date, cpu: model, cores: UsableCPUs.current.usable,
                      glVendor: gl?.vendor, glRenderer: gl?.renderer, glVersion: gl?.version,
                      lpNumThreads: ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? "unset (llvmpipe: one per core)",
                      configuration: configuration, frames: settings.frames, repeats: settings.repeats,

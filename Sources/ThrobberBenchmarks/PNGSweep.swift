@@ -61,7 +61,7 @@ public enum PNGSweep {
         let scenes = scenesGiven ? settings.scenes : SceneRegistry.ids
         let sizes = sizesGiven ? settings.sizes : [64, 512, 1024]
         let perSceneAndSize = max(1, min(settings.frames, 4))
-        let cpu = CPURenderer()
+        let cpu = CPURenderer(threadCount: UsableCPUs.current.usable)
         // frames[i]: every scene's frames at sizes[i], spread over each scene's preview.
         var frames: [[Image]] = []
         for size in sizes {

@@ -2,7 +2,7 @@ import Foundation
 import Throbber
 
 /// The reference renderer: pure Swift, evaluating the same SPEC formulas as the shaders on the
-/// same draw list, spread over all cores.
+/// same draw list, spread over the threads it is given.
 ///
 /// Deterministic whatever the thread count: every pixel is computed by exactly one thread,
 /// painting the items in list order, so the bytes never depend on how rows are split.
@@ -32,11 +32,19 @@ public struct CPURenderer: Sendable {
     /// pass each (measured: ~0.4 ms of a 512×512 frame).
     private let scratch = ScratchPool()
     /// The latest frames rendered, for `reusesUnchangedRows`.
-    private let memory = FrameMemory()
+    private let memory: FrameMemory
 
-    /// Creates a renderer using `threadCount` threads (default: every active core).
-    public init(threadCount: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    /// Creates a renderer using `threadCount` threads.
+    ///
+    /// The default is one thread: how many CPUs the process may use (its affinity mask, its
+    /// cgroup's quota) is for the caller to find out, since this target reads no files; the
+    /// render library's `UsableCPUs` does, and `FrameRenderer` passes its count here.
+    ///
+    /// - Parameter threadCount: threads sharing the rows (at least 1); it also sets how many
+    ///   frames are kept at first (`keptFrames`: twice as many, plus 4).
+    public init(threadCount: Int = 1) {
         self.threadCount = max(1, threadCount)
+        memory = FrameMemory(capacity: 2 * self.threadCount + 4)
     }
 
     /// How many of its latest frames the renderer keeps (at least 2, at most 512 MB of them; none

@@ -18,7 +18,10 @@ final class FrameMemory: @unchecked Sendable {
     private let lock = NSLock()
     private var frames: [Frame] = []
     private var statisticsSoFar = ReuseStatistics()
-    private var capacityValue = 2 * ProcessInfo.processInfo.activeProcessorCount + 4
+    private var capacityValue: Int
+
+    /// - Parameter capacity: frames kept, at least 2.
+    init(capacity: Int) { capacityValue = max(2, capacity) }
 
     /// Frames kept, at least 2.
     var capacity: Int {

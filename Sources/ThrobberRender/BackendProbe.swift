@@ -28,6 +28,9 @@ public struct BackendProbe: Codable, Sendable {
     public var autoSkipped: [String]
     /// What `auto` opens where GL is the point (`parity`).
     public var autoForGL: String
+    /// The CPUs this process may use, and what limits them: the CPU renderer's threads and the
+    /// batch pipeline's default `--threads`.
+    public var cpus: UsableCPUs
 
     /// Opens every backend once and closes it again.
     public static func run() -> BackendProbe {
@@ -61,7 +64,8 @@ public struct BackendProbe: Codable, Sendable {
             autoSkipped.append("EGL devices: \(reason)")
         }
         probe("egl", .eglSurfaceless)
-        let cpu = CPURenderer()
+        let cpus = UsableCPUs.current
+        let cpu = CPURenderer(threadCount: cpus.usable)
         entries.append(Entry(backend: "cpu", platform: "Swift", available: true, vendor: "Throbber", renderer: cpu.rendererDescription,
                              version: throbberVersion, maxCanvasSide: Scene.maximumPixelSide))
 
@@ -80,6 +84,6 @@ public struct BackendProbe: Codable, Sendable {
         var ignored: [String] = []
         let auto = choice(glWanted: false, skipped: &autoSkipped)
         let autoForGL = choice(glWanted: true, skipped: &ignored)
-        return BackendProbe(entries: entries, auto: auto, autoSkipped: autoSkipped, autoForGL: autoForGL)
+        return BackendProbe(entries: entries, auto: auto, autoSkipped: autoSkipped, autoForGL: autoForGL, cpus: cpus)
     }
 }

@@ -25,6 +25,10 @@ public final class CPUFrameWorkers: @unchecked Sendable {
             fresh.shortcuts = template.shortcuts
             fresh.solidRunsPerRow = template.solidRunsPerRow
             fresh.reusesUnchangedRows = template.reusesUnchangedRows
+            // A job lets go of each frame before it draws the next (`renderEach`), so the frame
+            // drawn into and the latest, to copy rows from, are all a worker needs to keep; more
+            // would be memory per worker that the pipeline's frame budget does not see.
+            fresh.keptFrames = 2
             return fresh
         }()
         lock.unlock()

@@ -27,10 +27,13 @@ public final class FrameRenderer: Renderer {
     ///     looks for a GL backend to the end.
     ///   - glWanted: `auto` looks for a GL backend to the end (GPU, OSMesa, EGL on llvmpipe)
     ///     before the CPU renderer — for callers whose point is GL (`parity`).
+    ///   - cpuThreads: the CPU renderer's threads (nil: the CPUs this process may use,
+    ///     `UsableCPUs.current`); the GL backends ignore it.
     /// - Throws: `.backendUnavailable` when it cannot be opened (naming the package to install or
     ///   the EGL error); `.backendFailure` when a shader does not compile; `.usage` for shaders
     ///   with the CPU backend or a device with another backend than `egl`.
-    public init(_ requested: Backend, device: Int? = nil, shaders: ShaderLibrary? = nil, glWanted: Bool = false) throws {
+    public init(_ requested: Backend, device: Int? = nil, shaders: ShaderLibrary? = nil, glWanted: Bool = false,
+                cpuThreads: Int? = nil) throws {
         if shaders != nil && requested == .cpu {
             throw ThrobberError("shaders apply to the GL backends only", kind: .usage)
         }
@@ -79,7 +82,7 @@ public final class FrameRenderer: Renderer {
         }
         backend = chosen!.0
         gl = chosen!.1
-        cpu = gl == nil ? CPURenderer() : nil
+        cpu = gl == nil ? CPURenderer(threadCount: cpuThreads ?? UsableCPUs.current.usable) : nil
         self.skipped = skipped
         self.reason = reason
         description = "\(backend.rawValue): \(gl?.rendererDescription ?? cpu!.rendererDescription)"
@@ -101,7 +104,7 @@ public final class FrameRenderer: Renderer {
 
     /// Renders one frame.
     ///
-    /// - Parameter cpuThreads: how many threads the CPU renderer uses for it (nil: every core);
+    /// - Parameter cpuThreads: how many threads the CPU renderer uses for it (nil: its own count);
     ///   the GL backends ignore it.
     public func render(_ list: DrawList, cpuThreads: Int?) throws -> Image {
         if let gl { return try gl.render(list) }

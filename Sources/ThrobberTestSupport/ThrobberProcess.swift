@@ -33,11 +33,20 @@ public struct CLITestError: Error, CustomStringConvertible {
 }
 
 /// Runs `throbber ARGUMENTS…` (in `directory` when given) and collects its exit status and output.
-public func runThrobber(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CommandResult {
+///
+/// - Parameter launcher: a command that runs it, found on PATH, with its arguments before the
+///   binary's path (`["taskset", "-c", "0"]`); none by default.
+public func runThrobber(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+                        launcher: [String] = []) throws -> CommandResult {
     let process = Process()
-    process.executableURL = try throbberBinary()
+    if launcher.isEmpty {
+        process.executableURL = try throbberBinary()
+        process.arguments = arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = launcher + [try throbberBinary().path] + arguments
+    }
     if let directory { process.currentDirectoryURL = directory }
-    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }
     process.environment = env

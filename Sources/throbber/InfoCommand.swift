@@ -14,7 +14,9 @@ enum InfoCommand: Subcommand {
         lists those that open with their GL_VENDOR, GL_RENDERER, GL_VERSION and largest canvas, and
         for each that does not, the reason in one line (library missing, no device, the EGL error).
         Also says which one `--backend auto` picks and why (a GPU, else the CPU renderer, which
-        outdraws a software rasterizer), and which GL backend `parity` tests by default.
+        outdraws a software rasterizer), which GL backend `parity` tests by default, and how many
+        CPUs this process may use — the smallest of the online CPUs, its affinity mask (taskset,
+        Slurm) and its cgroup's CPU quota (Kubernetes, Docker) — which is the default --threads.
 
         OPTIONS:
           --json                 machine-readable output
@@ -44,5 +46,6 @@ enum InfoCommand: Subcommand {
         }
         print("--backend auto picks \(report.auto)")
         print("parity's --backend auto (GL under test) picks \(report.autoForGL)")
+        print("CPUs: \(report.cpus.summary)")
     }
 }

@@ -164,7 +164,7 @@ enum ParityCommand: Subcommand {
             return
         }
         let renderer = try FrameRenderer(backend, device: device, glWanted: true)
-        let reference = CPURenderer()
+        let reference = CPURenderer(threadCount: UsableCPUs.current.usable)
         let strings = renderer.glRenderer.map { RendererStrings(vendor: $0.info.vendor, renderer: $0.info.renderer, version: $0.info.version, platform: $0.info.platform) }
             ?? RendererStrings(vendor: "Throbber", renderer: reference.rendererDescription, version: throbberVersion, platform: "cpu")
         print("parity: \(renderer.backend.rawValue) (\(renderer.glRenderer?.info.platform ?? "cpu")) — GL_VENDOR \(strings.vendor), GL_RENDERER \(strings.renderer), GL_VERSION \(strings.version)")

@@ -21,6 +21,9 @@ enum RenderCommand: Subcommand {
         \(BackendOptions.help)
           --shader-dir DIR       load the GLSL from DIR instead of the copy built in (GL backends)
         \(PNGOptions.help)
+          --threads N            threads rendering and encoding, 1 to 1024 (default: the CPUs
+                                 this process may use, after its affinity mask and cgroup
+                                 quota; see throbber info)
           --overwrite            replace frames that exist already (default: refuse)
           -q, --quiet            print nothing on success
           -h, --help             show this help
@@ -36,7 +39,7 @@ enum RenderCommand: Subcommand {
 
     static let options = SceneOptions.specs + BackendOptions.specs + PNGOptions.specs + [
         OptionSpec("-o", "--output"), OptionSpec("--frames"), OptionSpec("--fps"), OptionSpec("--start"),
-        OptionSpec("--shader-dir"), OptionSpec("--overwrite", value: false), OptionSpec("-q", "--quiet", value: false),
+        OptionSpec("--shader-dir"), OptionSpec("--threads"), OptionSpec("--overwrite", value: false), OptionSpec("-q", "--quiet", value: false),
     ]
 
     static func execute(_ arguments: ParsedArguments) throws {
@@ -57,13 +60,15 @@ enum RenderCommand: Subcommand {
         try Limits.checkTimeline(start: start, fps: fps, frames: frames, fpsField: "--fps")
         let (backend, device) = try BackendOptions.parse(arguments)
         let encoder = try PNGOptions.encoder(arguments)
+        let threads = try arguments.integer("--threads", default: UsableCPUs.current.usable, range: BatchCommand.threadRange)
         let overwrite = arguments.has("--overwrite")
         let quiet = arguments.has("--quiet")
 
         // Everything the user can get wrong is checked before the first frame is rendered: the
         // canvas against the backend here, the files by the batch pipeline's preflight.
         let directory = URL(fileURLWithPath: output, isDirectory: true)
-        let renderer = try FrameRenderer(backend, device: device, shaders: BackendOptions.shaders(arguments.value("--shader-dir"), backend: backend))
+        let renderer = try FrameRenderer(backend, device: device, shaders: BackendOptions.shaders(arguments.value("--shader-dir"), backend: backend),
+                                         cpuThreads: threads)
         let (width, height) = scene.pixelSize
         guard width <= renderer.maxCanvasSide, height <= renderer.maxCanvasSide else {
             throw ThrobberError.invalid("canvas", "\(width)×\(height) px",
@@ -74,7 +79,7 @@ enum RenderCommand: Subcommand {
         let clip = try Clip(scene: scene, frames: frames, fps: fps, start: start,
                             outputs: [.png(pattern: pattern, encoder: encoder.name, level: encoder.level)])
         let written = Counter()
-        let run = BatchRun(job: try Job(name: "render", clips: [clip]), backend: renderer.backend, overwrite: overwrite,
+        let run = BatchRun(job: try Job(name: "render", clips: [clip]), backend: renderer.backend, overwrite: overwrite, threads: threads,
                            manifestPath: nil, outputSource: .commandLine, cancellation: Interrupts.shared,
                            progress: { written.add($0) })
         let summary: BatchRun.Summary

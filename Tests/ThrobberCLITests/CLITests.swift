@@ -328,6 +328,30 @@ struct InfoTests {
         #expect(nothing.stdout.contains("--backend auto picks cpu"), "\(nothing.stdout)")
     }
 
+    /// Issue 17.5: under `taskset -c 0` (a 1-CPU Slurm task) the process may use one CPU, and
+    /// says why; the CPU renderer then runs one thread unless `--threads` says otherwise.
+    @Test func infoReportsTheCPUsTheAffinityMaskAllows() throws {
+        let pinned = try runThrobber(["info", "--json"], launcher: ["taskset", "-c", "0"])
+        #expect(pinned.status == 0, "\(pinned.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(pinned.stdout.utf8)) as? [String: Any])
+        let cpus = try #require(report["cpus"] as? [String: Any], "\(pinned.stdout)")
+        #expect(cpus["usable"] as? Int == 1, "\(cpus)")
+        #expect(cpus["affinity"] as? Int == 1, "\(cpus)")
+        let online = try #require(cpus["online"] as? Int)
+        #expect(cpus["limit"] as? String == (online > 1 ? "affinity" : "online CPUs"), "\(cpus)")
+        let cpu = (report["entries"] as? [[String: Any]])?.first { $0["backend"] as? String == "cpu" }
+        #expect(cpu?["renderer"] as? String == "Throbber CPU reference (1 threads)", "\(String(describing: cpu))")
+        let text = try runThrobber(["info"], launcher: ["taskset", "-c", "0"])
+        #expect(text.stdout.contains("CPUs: 1 usable"), "\(text.stdout)")
+
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let render = try runThrobber(["render", "ring", "--backend", "cpu", "--threads", "3", "-o", directory.path],
+                                     launcher: ["taskset", "-c", "0"])
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(render.stderr.contains("Throbber CPU reference (3 threads)"), "\(render.stderr)")
+    }
+
     /// `auto` is the fastest backend: a GPU where EGL opens one, else the CPU renderer (never
     /// llvmpipe, which it outdraws); `parity`, whose point is GL, still gets software GL.
     @Test func autoTakesAGPUElseTheCPURenderer() throws {

@@ -14,6 +14,8 @@ public final class BatchRun {
     public let overwrite: Bool
     public let skipExisting: Bool
     public let threads: Int
+    /// Bytes of frame pixels the pipeline may hold at once (`framesInFlight`).
+    public let frameBudget: Int
     /// Where the manifest goes; nil for a run that keeps none (`throbber render`), which then
     /// takes no lock either.
     public let manifestPath: String?
@@ -28,14 +30,17 @@ public final class BatchRun {
 
     /// - Parameters:
     ///   - shard: the part of the job this run renders (`.whole` for all of it).
-    ///   - threads: encoding threads (and frames in flight: twice as many).
+    ///   - threads: encoding threads (default: the CPUs this process may use, `UsableCPUs`), and
+    ///     the CPU renderer's when the run opens its renderer; frames in flight are at most twice as
+    ///     many, fewer where `frameBudget` says so.
+    ///   - frameBudget: bytes of frame pixels in flight at most (`framesInFlight`).
     ///   - manifestPath: where the run's manifest is written, its lock file beside it; nil for
     ///     neither.
     ///   - manifestSource: whether the caller chose the manifest path or derived it from the job.
     ///   - outputSource: whether the outputs' paths come from a job file (a clash is bad data)
     ///     or straight from the caller (a clash is a usage error).
     public init(job: Job, shard: ShardPlan = .whole, backend: Backend, device: Int? = nil, overwrite: Bool = false,
-                skipExisting: Bool = false, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                skipExisting: Bool = false, threads: Int = UsableCPUs.current.usable, frameBudget: Int = BatchRun.defaultFrameBudget,
                 manifestPath: String?, manifestSource: OutputClaims.Source = .job, outputSource: OutputClaims.Source = .job,
                 cancellation: CancellationSource = NotCancelled(), progress: (@Sendable (Int) -> Void)? = nil) {
         self.job = job
@@ -46,6 +51,7 @@ public final class BatchRun {
         self.overwrite = overwrite
         self.skipExisting = skipExisting
         self.threads = threads
+        self.frameBudget = frameBudget
         self.manifestPath = manifestPath
         self.manifestSource = manifestSource
         self.outputSource = outputSource
@@ -150,7 +156,7 @@ public final class BatchRun {
         let lock = try preflight()
         defer { lock?.release() }
         pauseForTests()
-        let renderer = try existingRenderer ?? FrameRenderer(backend, device: device)
+        let renderer = try existingRenderer ?? FrameRenderer(backend, device: device, cpuThreads: threads)
         for unit in units {
             let clip = job.clips[unit.clip]
             let (width, height) = clip.scene.pixelSize
@@ -161,12 +167,16 @@ public final class BatchRun {
         }
         let cancellation = self.cancellation
         let progress = self.progress
-        let pool = EncodePool(inFlight: 2 * threads)
+        // One limit for the whole run, from its largest frames: a clip of small frames after a
+        // large one could take more, but only where the budget, not the threads, bounds them.
+        let largestFrame = units.map { job.clips[$0.clip].scene.pixelSize }.map { $0.width * $0.height * 4 }.max() ?? 0
+        let inFlight = BatchRun.framesInFlight(threads: threads, frameBytes: largestFrame, budget: frameBudget)
+        let pool = EncodePool(inFlight: inFlight)
         let renderThreads = BatchRun.renderThreads(encoders: threads)
         // The CPU renderer draws each frame into the memory of the oldest it kept: keep more than
         // can be in flight (the pool's, the one this loop holds, the one being rendered), so that
         // one has been let go of and is written in place, not copied first.
-        renderer.cpuRenderer?.keptFrames = 2 * threads + 4
+        renderer.cpuRenderer?.keptFrames = inFlight + 4
         let records = ManifestRecords()
         let clock = ContinuousClock()
         let began = clock.now
@@ -332,6 +342,27 @@ public final class BatchRun {
         }
         return Summary(rendered: rendered, skipped: skipped, clips: Set(units.map(\.clip)).sorted().map { job.clips[$0] },
                        seconds: (clock.now - began).seconds, rendererDescription: renderer.description)
+    }
+
+    /// Bytes of frame pixels a run holds at most by default: 256 MiB, 64 frames of 1024 × 1024 px.
+    public static let defaultFrameBudget = 256 << 20
+
+    /// How many encode jobs (frames, or groups of small frames drawn one at a time) a run keeps
+    /// queued or running: twice the threads, so that none waits for the next frame, unless
+    /// `budget` bytes of pixels hold fewer; and at least 2, so that rendering and encoding still
+    /// overlap when a single frame is larger than the budget.
+    ///
+    /// Each frame in flight counts twice: beside it, the renderer keeps memory to draw into (the
+    /// frames it recycles when this thread renders; the frame memory of each worker when the
+    /// encode jobs draw their own), so the pixels held stay near `budget` whatever the threads.
+    ///
+    /// - Parameters:
+    ///   - threads: the run's encoding threads.
+    ///   - frameBytes: bytes of the largest frame (width × height × 4).
+    ///   - budget: bytes of pixels in flight at most.
+    public static func framesInFlight(threads: Int, frameBytes: Int, budget: Int = defaultFrameBudget) -> Int {
+        let fitting = budget / max(1, 2 * frameBytes)
+        return max(2, min(2 * max(1, threads), fitting))
     }
 
     /// How many frames of `width` × `height` px one encode job takes: small frames go in groups

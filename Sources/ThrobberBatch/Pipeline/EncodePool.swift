@@ -1,8 +1,9 @@
 import Foundation
 import Throbber
+import ThrobberRender
 
-/// Runs encode-and-write jobs on every core while the caller keeps rendering, with a bounded
-/// number of frames in flight so memory stays flat however long the clip.
+/// Runs encode-and-write jobs on the usable cores while the caller keeps rendering, with a
+/// bounded number of frames in flight so memory stays flat however long the clip.
 public final class EncodePool: @unchecked Sendable {
     private let queue = DispatchQueue(label: "throbber.encode", attributes: .concurrent)
     private let group = DispatchGroup()
@@ -10,8 +11,9 @@ public final class EncodePool: @unchecked Sendable {
     private let lock = NSLock()
     private var firstError: ThrobberError?
 
-    /// - Parameter inFlight: the most jobs queued or running at once.
-    public init(inFlight: Int = 2 * ProcessInfo.processInfo.activeProcessorCount) {
+    /// - Parameter inFlight: the most jobs queued or running at once (`BatchRun.framesInFlight`
+    ///   gives it for a thread count and a frame size).
+    public init(inFlight: Int = 2 * UsableCPUs.current.usable) {
         slots = DispatchSemaphore(value: max(1, inFlight))
     }
 

@@ -33,7 +33,7 @@ final class PipelineStage: StageBenchmark {
     func setUp() throws {
         // The pipeline renders on fewer threads (its encoders keep the cores busy); its budget
         // takes the CPU time a frame costs that way.
-        let threads = BatchRun.renderThreads(encoders: ProcessInfo.processInfo.activeProcessorCount)
+        let threads = BatchRun.renderThreads(encoders: UsableCPUs.current.usable)
         guard measuresRenderCost, let cpu = renderer.cpuRenderer, threads != cpu.threadCount else { return }
         // No checksum: no row reports this, and the renderer keeps each frame's rows for the next.
         budgetRenderCpuMs = Stopwatch.cpuMilliseconds {

@@ -5,7 +5,7 @@ import ThrobberRender
 import ThrobberPNG
 import ThrobberDigest
 
-/// `throbber batch`: every render of a job file, on every core, optionally one shard of many.
+/// `throbber batch`: every render of a job file, on the usable cores, optionally one shard of many.
 enum BatchCommand: Subcommand {
     static let help = """
         USAGE: throbber batch JOB.json [options]
@@ -13,10 +13,10 @@ enum BatchCommand: Subcommand {
         Renders every clip of a job file (see examples/): scenes with parameters at one or more
         scales, written as PNG sequences, sprite sheets with a TexturePacker JSON atlas, raw RGBA
         or Y4M streams, or GIF/WebP/APNG/MP4 through ffmpeg. The whole file is checked before the
-        first frame. One thread renders; encoding and writing run on every core. Every file is
-        written unnamed (or under a temporary name) and linked into place when whole. A manifest
-        records every frame's file and the SHA-256 of its pixels; `throbber verify` checks shards
-        together.
+        first frame. One thread renders; encoding and writing run on the CPUs this process may
+        use (see --threads). Every file is written unnamed (or under a temporary name) and linked
+        into place when whole. A manifest records every frame's file and the SHA-256 of its
+        pixels; `throbber verify` checks shards together.
 
         OPTIONS:
           --shard K/N            render shard K (0-based) of N; also taken from SLURM_ARRAY_TASK_ID
@@ -30,7 +30,8 @@ enum BatchCommand: Subcommand {
           --base DIR             resolve relative output paths against DIR (default: the job file's directory)
           --manifest FILE        where the manifest goes (default: beside the job file,
                                  JOB.manifest.json or JOB.shard-K-of-N.manifest.json)
-          --threads N            encoding threads (default: every core)
+          --threads N            encoding threads, 1 to 1024 (default: the CPUs this process
+                                 may use, after its affinity mask and cgroup quota; see info)
           --progress             print progress even when stderr is not a terminal
           -q, --quiet            print nothing on success
           -h, --help             show this help
@@ -74,7 +75,7 @@ enum BatchCommand: Subcommand {
             throw ThrobberError("--shards needs a shard index: --shard K/N, or SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment",
                                 kind: .usage)
         }
-        let threads = try arguments.integer("--threads", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...1024)
+        let threads = try arguments.integer("--threads", default: UsableCPUs.current.usable, range: BatchCommand.threadRange)
         let job = try Job.load(path: jobPath, baseDirectory: arguments.value("--base"))
         let (backend, device) = try BackendOptions.parse(arguments, default: job.backend?.rawValue ?? "auto")
         let manifestPath = arguments.value("--manifest") ?? defaultManifest(jobPath, shard)
@@ -117,6 +118,9 @@ enum BatchCommand: Subcommand {
             for note in clip.videoNotes { FileHandle.standardError.write(Data("batch: \(note)\n".utf8)) }
         }
     }
+
+    /// The values `--threads` takes, on `batch` and `render`.
+    static let threadRange = 1...1024
 
     static func defaultManifest(_ jobPath: String, _ shard: ShardPlan) -> String {
         let stem = Job.manifestStem(forJobAt: jobPath)
