@@ -5,7 +5,8 @@ import Throbber
 /// engines (Phaser 3, PixiJS) load with it.
 ///
 /// Frames fill the grid row by row with no gaps or padding: frame i sits in column `i % columns`
-/// of row `i / columns`. Cells past the last frame stay transparent.
+/// of row `i / columns`. Cells past the last frame stay transparent. A sheet larger than
+/// `maxSize` a side is split into pages (`pages`), each a grid of its own with its own atlas.
 public enum SpriteSheet {
     /// The grid for `frameCount` frames.
     ///
