@@ -54,14 +54,21 @@ struct BoundsTests {
     }
 
     @Test func spriteSheetsTooLargeAreRefusedBeforeRendering() throws {
-        // 2,000 frames @3x: 40500 × 40500 px, 6.5 GB (was: an allocation abort).
+        // 2,000 frames @3x on one page of up to 65535 px: 40500 × 40500 px, 6.5 GB (was: an allocation abort).
         try expectRefused(["batch", "job.json"], files: ["job.json": """
-            {"renders":[{"scene":"wave-ball","frames":2000,"scale":3,"outputs":[{"type":"sheet","path":"s.png"}]}]}
+            {"renders":[{"scene":"wave-ball","frames":2000,"scale":3,"outputs":[{"type":"sheet","path":"s.png","maxSize":65535}]}]}
             """], status: 65, ["sheet", "s.png", "40500×40500 px", "65535 px a side"])
-        // One column of 50,000 frames: 2.4 million px tall (was: libpng "Invalid IHDR data" after rendering everything).
+        // A frame larger than a page: maxSize named with its value and the frame's size.
         try expectRefused(["batch", "job.json"], files: ["job.json": """
-            {"renders":[{"scene":"activity","parameters":{"size":48},"frames":50000,"outputs":[{"type":"sheet","path":"s.png","columns":1}]}]}
-            """], status: 65, ["sheet", "48×2400000 px", "65535 px a side"])
+            {"renders":[{"scene":"activity","frames":3,"outputs":[{"type":"sheet","path":"s.png","maxSize":200}]}]}
+            """], status: 65, ["job.json:1:", "activity@1x", "invalid maxSize 200", "240×240 px", "at least 240"])
+        // The same with the default: 84 pt × 64 = 5376 px frames.
+        try expectRefused(["batch", "job.json"], files: ["job.json": """
+            {"renders":[{"scene":"ring","frames":3,"scale":64,"outputs":[{"type":"sheet","path":"s.png"}]}]}
+            """], status: 65, ["ring@64x", "invalid maxSize 4096 (the default)", "5376×5376 px"])
+        try expectRefused(["batch", "job.json"], files: ["job.json": """
+            {"renders":[{"scene":"ring","frames":3,"outputs":[{"type":"sheet","path":"s.png","maxSize":65536}]}]}
+            """], status: 65, ["invalid maxSize 65536", "[1, 65535]"])
     }
 
     @Test func deeplyNestedJobFileIsADataErrorNotAStackOverflow() throws {

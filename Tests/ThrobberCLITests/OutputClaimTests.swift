@@ -41,6 +41,9 @@ struct OutputClaimTests {
         (#"[{"type":"rgba","path":"job.manifest.json"}]"#, "rgba output", "the manifest"),
         // A stream written to another output's atlas.
         (#"[{"type":"sheet","path":"s.png","json":"s.json"},{"type":"y4m","path":"s.json"}]"#, "sheet atlas (json) output", "y4m output"),
+        // Pages (three 84 px frames, one a page): every page and every page's atlas is claimed.
+        (#"[{"type":"sheet","path":"s.png","maxSize":100},{"type":"y4m","path":"s-2.json"}]"#, "sheet page 2 atlas (json) output", "y4m output"),
+        (#"[{"type":"png","pattern":"s-%d.png"},{"type":"sheet","path":"s.png","maxSize":100}]"#, "PNG frame", "sheet page 0 output"),
     ])
     func collisionsInsideAJobAreRefusedBeforeWriting(outputs: String, first: String, second: String) throws {
         let directory = try temporaryDirectory()

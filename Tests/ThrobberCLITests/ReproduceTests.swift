@@ -33,7 +33,8 @@ struct ReproduceTests {
         let meta = try #require(atlas["meta"] as? [String: Any])
         let throbber = try #require(meta["throbber"] as? [String: String])
         #expect(throbber["scene"] == "wave-ball" && throbber["speeds"]?.contains("backPhase=") == true, "\(throbber)")
-        let first = try #require((atlas["frames"] as? [String: Any])?["wb@0.37x_00001"] as? [String: Any])
+        // Named like the frame file: f/wb_001.png.
+        let first = try #require((atlas["frames"] as? [String: Any])?["wb_001"] as? [String: Any])
         #expect(first["t"] as? Double != nil)
 
         let preview = directory.appendingPathComponent("p.png")

@@ -49,9 +49,11 @@ public enum Output: Sendable {
     /// One PNG per frame: the pattern (placeholders filled, path resolved) numbers the files,
     /// written by the encoder so named (``PNGEncoderCatalog``) at a level in its range.
     case png(pattern: FramePattern, encoder: String, level: Int)
-    /// All frames on one grid PNG plus a TexturePacker "JSON Hash" atlas; the PNG written by the
-    /// encoder so named at a level in its range (by default the `small` setting).
-    case sheet(path: String, json: String, columns: Int?, encoder: String, level: Int)
+    /// All frames on grid PNGs, each with a TexturePacker "JSON Hash" atlas: one page at `path`
+    /// and `json` while the frames fit `maxSize` px a side, otherwise numbered pages
+    /// (`SpriteSheet.pages`, `SpriteSheet.pageFiles`); the PNGs written by the encoder so named at
+    /// a level in its range (by default the `small` setting).
+    case sheet(path: String, json: String, columns: Int?, maxSize: Int = SpriteSheet.defaultMaxSize, encoder: String, level: Int)
     /// Raw straight-alpha RGBA8 frames back to back, to a file or "-" for stdout.
     case rgba(path: String)
     /// A YUV4MPEG2 stream (C420jpeg, or C444alpha with alpha; BT.601, range tagged limited), to a
@@ -68,12 +70,45 @@ public enum Output: Sendable {
         return true
     }
 
-    /// The files other than PNG frames this output leaves (none for stdout streams).
-    public var artifactFiles: [String] {
+    /// A file other than a PNG frame that an output leaves: where, its manifest type, and what
+    /// it is in messages.
+    public struct ArtifactFile: Sendable, Equatable {
+        /// The file's path.
+        public var path: String
+        /// Its type in the manifest: `sheet`, `atlas`, `rgba`, `y4m`, `gif` ….
+        public var type: String
+        /// What it is, for messages: `sheet`, `sheet atlas (json)`, `sheet page 2`, `y4m` ….
+        public var role: String
+    }
+
+    /// The files other than PNG frames this output leaves for `clip` (none for stdout streams):
+    /// a sheet's pages and their atlases, page by page, image before atlas.
+    public func artifactFiles(in clip: Clip) -> [ArtifactFile] {
         switch self {
         case .png: return []
-        case .sheet(let path, let json, _, _, _): return [path, json]
-        case .rgba(let path), .y4m(let path, _), .video(let path, _): return path == "-" ? [] : [path]
+        case .sheet(let path, let json, let columns, let maxSize, _, _):
+            let (width, height) = clip.scene.pixelSize
+            let pages = SpriteSheet.pages(frameCount: clip.frameCount, frameWidth: width, frameHeight: height,
+                                          columns: columns, maxSize: maxSize)
+            let files = SpriteSheet.pageFiles(path: path, json: json, pageCount: pages.count)
+            return files.enumerated().flatMap { index, page in
+                let number = files.count > 1 ? " page \(index)" : ""
+                return [ArtifactFile(path: page.image, type: "sheet", role: "sheet\(number)"),
+                        ArtifactFile(path: page.json, type: "atlas", role: "sheet\(number) atlas (json)")]
+            }
+        case .rgba(let path), .y4m(let path, _), .video(let path, _):
+            return path == "-" ? [] : [ArtifactFile(path: path, type: artifactType, role: artifactType)]
+        }
+    }
+
+    /// The manifest's type of a stream's or video's file.
+    private var artifactType: String {
+        switch self {
+        case .png: return "png"
+        case .sheet: return "sheet"
+        case .rgba: return "rgba"
+        case .y4m: return "y4m"
+        case .video(let path, _): return URL(fileURLWithPath: path).pathExtension.lowercased()
         }
     }
 
@@ -81,7 +116,7 @@ public enum Output: Sendable {
     public var path: String {
         switch self {
         case .png(let pattern, _, _): return pattern.description
-        case .sheet(let path, _, _, _, _), .rgba(let path), .y4m(let path, _), .video(let path, _): return path
+        case .sheet(let path, _, _, _, _, _), .rgba(let path), .y4m(let path, _), .video(let path, _): return path
         }
     }
 }
@@ -438,15 +473,19 @@ struct JobReader {
             var outputs: [Output] = []
             for outputNode in outputNodes {
                 let output = try output(outputNode, name: name, scene: sceneID, scale: scale, png: png)
-                if case .sheet(let path, _, let columns, _, _) = output {
-                    // A sheet is held whole in memory and must fit a PNG: refuse one too large now,
-                    // not after every frame is rendered.
+                if case .sheet(let path, _, let columns, let maxSize, _, _) = output {
+                    // A page is held whole in memory and must fit a PNG, and a frame must fit a
+                    // page: refuse either now, not after every frame is rendered.
                     let (width, height) = clipScene.pixelSize
+                    var maxSizeMember: JSONNode.Member?
+                    if case .object(let members) = outputNode.value { maxSizeMember = members.first { $0.key == "maxSize" } }
                     do {
                         try SpriteSheet.checkSize(path: path, frameCount: frameCount, frameWidth: width, frameHeight: height,
-                                                  columns: columns)
+                                                  columns: columns, maxSize: maxSize, defaultMaxSize: maxSizeMember == nil)
                     } catch let error as ThrobberError {
-                        throw fail(outputNode, error.message)
+                        let tooSmall = width > maxSize || height > maxSize
+                        throw fail(tooSmall ? maxSizeMember?.value ?? outputNode : outputNode,
+                                   tooSmall ? "\(name)@\(formatNumber(scale))x: \(error.message)" : error.message)
                     }
                 }
                 if case .video(let path, let settings) = output {
@@ -471,8 +510,8 @@ struct JobReader {
     }
 
     func output(_ node: JSONNode, name: String, scene: String, scale: Double, png: PNGDefaults) throws -> Output {
-        let m = try members(node, "an output", known: ["type", "pattern", "path", "encoder", "level", "columns", "json", "alpha",
-                                                       "matte", "oddSize"])
+        let m = try members(node, "an output", known: ["type", "pattern", "path", "encoder", "level", "columns", "maxSize", "json",
+                                                       "alpha", "matte", "oddSize"])
         guard let type = try string(m["type"]) else { throw fail(node, "an output needs \"type\": png, sheet, rgba, y4m or video") }
         let types = ["png", "sheet", "rgba", "y4m", "video"]
         guard types.contains(type) else {
@@ -481,7 +520,7 @@ struct JobReader {
             throw fail(m["type"]!.value, message + " (known: \(types.joined(separator: ", ")))")
         }
         let allowed: [String: [String]] = ["png": ["type", "pattern", "encoder", "level"],
-                                           "sheet": ["type", "path", "columns", "json", "encoder", "level"],
+                                           "sheet": ["type", "path", "columns", "maxSize", "json", "encoder", "level"],
                                            "rgba": ["type", "path"], "y4m": ["type", "path", "alpha"],
                                            "video": ["type", "path", "matte", "oddSize"]]
         for (key, member) in m where !allowed[type]!.contains(key) {
@@ -512,6 +551,7 @@ struct JobReader {
             let setting = try pngSetting(name: m["encoder"], level: m["level"], inherited: png,
                                          fallback: PNGEncoderCatalog.sheetDefaultName)
             return .sheet(path: path, json: json, columns: try integer(m["columns"], 1...10_000),
+                          maxSize: try integer(m["maxSize"], SpriteSheet.maxSizeRange) ?? SpriteSheet.defaultMaxSize,
                           encoder: setting.encoder, level: setting.level)
         case "rgba":
             return .rgba(path: try pattern("path", default: "-", frames: false))

@@ -26,8 +26,9 @@ extension Clip {
         try Limits.checkTimeline(start: start, fps: fps, frames: frames)
         guard !outputs.isEmpty else { throw ThrobberError("a clip needs at least one output", kind: .usage) }
         let (width, height) = scene.pixelSize
-        for case .sheet(let path, _, let columns, _, _) in outputs {
-            try SpriteSheet.checkSize(path: path, frameCount: frames, frameWidth: width, frameHeight: height, columns: columns)
+        for case .sheet(let path, _, let columns, let maxSize, _, _) in outputs {
+            try SpriteSheet.checkSize(path: path, frameCount: frames, frameWidth: width, frameHeight: height, columns: columns,
+                                      maxSize: maxSize)
         }
         for case .video(let path, let settings) in outputs {
             try settings.validate(path: path, width: width, height: height, fps: fps)

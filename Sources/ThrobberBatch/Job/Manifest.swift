@@ -130,7 +130,7 @@ public struct Manifest: Codable, Sendable {
         plannedFrames = job.clips.reduce(0) { total, clip in
             total + clip.frameCount * clip.outputs.filter { if case .png = $0 { return true } else { return false } }.count
         }
-        plannedArtifacts = job.clips.reduce(0) { total, clip in total + clip.outputs.reduce(0) { $0 + $1.artifactFiles.count } }
+        plannedArtifacts = job.clips.reduce(0) { total, clip in total + clip.outputs.reduce(0) { $0 + $1.artifactFiles(in: clip).count } }
         self.frames = frames
         self.artifacts = artifacts
         let loops = job.clips.compactMap(Loop.init)

@@ -5,7 +5,8 @@ import Throbber
 /// engines (Phaser 3, PixiJS) load with it.
 ///
 /// Frames fill the grid row by row with no gaps or padding: frame i sits in column `i % columns`
-/// of row `i / columns`. Cells past the last frame stay transparent.
+/// of row `i / columns`. Cells past the last frame stay transparent. A sheet larger than
+/// `maxSize` a side is split into pages (`pages`), each a grid of its own with its own atlas.
 public enum SpriteSheet {
     /// The grid for `frameCount` frames.
     ///
@@ -33,9 +34,82 @@ public enum SpriteSheet {
         return (chosen, rows, chosen * frameWidth, rows * frameHeight)
     }
 
-    /// Checks that the sheet for `frameCount` frames fits `Limits.sheetSide` on each side and
-    /// `Limits.sheetPixels` in all, with arithmetic that cannot overflow, before any frame is
-    /// rendered (the sheet is held whole in memory, and libpng refuses a side over 2³¹ − 1).
+    /// The largest side of one page by default: 4096 px, the texture limit of most mobile GPUs.
+    public static let defaultMaxSize = 4096
+    /// What `maxSize` may be: 1 … `Limits.sheetSide` px (and at least one frame's larger side).
+    public static let maxSizeRange = 1...Limits.sheetSide
+
+    /// One page of a sheet: a grid of consecutive frames no side of which passes `maxSize`.
+    public struct Page: Sendable, Equatable {
+        /// The clip's frames on this page, in order.
+        public var frames: Range<Int>
+        /// The cells across: the page's frames fill them row by row.
+        public var columns: Int
+        /// The cells down.
+        public var rows: Int
+        /// The page's size in pixels.
+        public var width: Int, height: Int
+    }
+
+    /// The pages of a sheet, as TexturePacker's multipack splits one: frames fill each page in
+    /// order, every page but the last as full as `maxSize` allows.
+    ///
+    /// A page holds at most `⌊maxSize / frameWidth⌋` cells across (or `columns`, when fewer) and
+    /// `⌊maxSize / frameHeight⌋` down. Each page takes `columns` cells across (cut down to the
+    /// page's frames), or, without `columns`, the squarest grid of its frames that fits: so a sheet
+    /// that fits one page is laid out exactly as `layout` lays it out.
+    ///
+    /// - Parameters:
+    ///   - frameCount: how many frames the sheet holds.
+    ///   - frameWidth: the width of one frame in pixels.
+    ///   - frameHeight: the height of one frame in pixels.
+    ///   - columns: as `layout` takes it.
+    ///   - maxSize: the largest side of a page in pixels.
+    /// - Returns: the pages, first to last; one when everything fits.
+    /// - Precondition: every argument is positive, and one frame fits `maxSize` (`checkSize`).
+    public static func pages(frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int?, maxSize: Int) -> [Page] {
+        precondition(frameCount > 0, "a sprite sheet needs at least one frame, not \(frameCount)")
+        precondition(frameWidth <= maxSize && frameHeight <= maxSize, "a \(frameWidth)×\(frameHeight) px frame is larger than maxSize \(maxSize)")
+        let maxColumns = min(maxSize / frameWidth, columns ?? Int.max), maxRows = maxSize / frameHeight
+        let perPage = maxColumns * maxRows // ≤ 65535², no overflow
+        var pages: [Page] = []
+        var first = 0
+        while first < frameCount {
+            let count = min(perPage, frameCount - first)
+            // The squarest grid (or `columns`), widened until its rows fit the page.
+            let preferred = columns.map { min($0, count) } ?? ceilingSquareRoot(count)
+            let across = min(maxColumns, max(preferred, (count + maxRows - 1) / maxRows))
+            let down = (count + across - 1) / across
+            pages.append(Page(frames: first..<first + count, columns: across, rows: down,
+                              width: across * frameWidth, height: down * frameHeight))
+            first += count
+        }
+        return pages
+    }
+
+    /// The image and atlas files of each of `pageCount` pages: `path` and `json` themselves for
+    /// one page; otherwise each with `-K` (K from 0) before its extension, as TexturePacker's `{n}`
+    /// numbers a multipack: `sheet.png` and `sheet.json` become `sheet-0.png`, `sheet-0.json`,
+    /// `sheet-1.png` ….
+    public static func pageFiles(path: String, json: String, pageCount: Int) -> [(image: String, json: String)] {
+        guard pageCount > 1 else { return [(path, json)] }
+        return (0..<pageCount).map { (numbered(path, $0), numbered(json, $0)) }
+    }
+
+    /// `file` with `-index` before the extension of its last component (or at its end).
+    static func numbered(_ file: String, _ index: Int) -> String {
+        let nameStart = file.lastIndex(of: "/").map(file.index(after:)) ?? file.startIndex
+        // A leading dot starts a hidden name, not an extension.
+        if let dot = file[nameStart...].lastIndex(of: "."), dot > nameStart {
+            return String(file[..<dot]) + "-\(index)" + String(file[dot...])
+        }
+        return file + "-\(index)"
+    }
+
+    /// Checks, before any frame is rendered, that one frame fits `maxSize` and that each page of
+    /// the sheet fits `Limits.sheetSide` on each side and `Limits.sheetPixels` in all (a page is
+    /// held whole in memory while it is built, and libpng refuses a side over 2³¹ − 1), with
+    /// arithmetic that cannot overflow.
     ///
     /// - Parameters:
     ///   - path: the sheet's file, for the message.
@@ -43,18 +117,35 @@ public enum SpriteSheet {
     ///   - frameWidth: the width of one frame in pixels (≥ 1).
     ///   - frameHeight: the height of one frame in pixels (≥ 1).
     ///   - columns: as `layout` takes it.
-    /// - Throws: a usage error naming the sheet, its size and the limits.
-    public static func checkSize(path: String, frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int?) throws {
-        let (cells, rows, _, _) = layout(frameCount: max(frameCount, 1), frameWidth: 1, frameHeight: 1, columns: columns)
+    ///   - maxSize: the largest side of a page (`maxSizeRange`); the default is the largest allowed.
+    ///   - defaultMaxSize: whether `maxSize` is the default rather than written, for the message.
+    /// - Throws: a usage error naming `maxSize`, its value and the frame size when a frame is
+    ///   larger; a usage error naming the sheet, its page size and the limits when a page is too large.
+    public static func checkSize(path: String, frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int?,
+                                 maxSize: Int = Limits.sheetSide, defaultMaxSize: Bool = false) throws {
+        guard maxSizeRange.contains(maxSize) else {
+            throw ThrobberError.invalid("maxSize", String(maxSize), allowed: "an integer in [\(maxSizeRange.lowerBound), \(maxSizeRange.upperBound)] (px)")
+        }
+        guard frameWidth <= maxSize, frameHeight <= maxSize else {
+            throw ThrobberError(
+                "invalid maxSize \(maxSize)\(defaultMaxSize ? " (the default)" : ""): a page of sheet "
+                    + "\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)) holds whole frames, and one frame is "
+                    + "\(frameWidth)×\(frameHeight) px; give \"maxSize\" of at least \(max(frameWidth, frameHeight)) (at most \(maxSizeRange.upperBound)) or a smaller scale",
+                kind: .usage)
+        }
+        // The first page is the largest: as full as the limits allow.
+        let page = pages(frameCount: min(max(frameCount, 1), (maxSize / frameWidth) * (maxSize / frameHeight)),
+                         frameWidth: frameWidth, frameHeight: frameHeight, columns: columns, maxSize: maxSize)[0]
+        let count = page.frames.count, cells = page.columns
         // In Double: exact far beyond these limits, and it cannot trap.
-        let width = Double(cells) * Double(frameWidth), height = Double(rows) * Double(frameHeight)
+        let width = Double(page.width), height = Double(page.height)
         guard width <= Double(Limits.sheetSide), height <= Double(Limits.sheetSide),
               width * height <= Double(Limits.sheetPixels) else {
             throw ThrobberError(
-                "sheet \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)) is too large: \(frameCount) frame\(frameCount == 1 ? "" : "s") of "
+                "sheet \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)) is too large: \(count) frame\(count == 1 ? "" : "s") of "
                     + "\(frameWidth)×\(frameHeight) px in \(cells) column\(cells == 1 ? "" : "s") make "
-                    + "\(formatNumber(width))×\(formatNumber(height)) px; a sheet is at most \(Limits.sheetSide) px a side "
-                    + "and \(Limits.sheetPixels) px in all (fewer frames, another \"columns\", or a smaller scale)",
+                    + "\(formatNumber(width))×\(formatNumber(height)) px\(count < frameCount ? " on its first page" : ""); a sheet page is at most \(Limits.sheetSide) px a side "
+                    + "and \(Limits.sheetPixels) px in all (a smaller \"maxSize\", another \"columns\", or a smaller scale)",
                 kind: .usage)
         }
     }
@@ -141,12 +232,15 @@ public enum SpriteSheet {
     ///   - provenance: tEXt-style pairs (`Throbber:scene`, `Throbber:parameters`, …) that render
     ///     the frames again, recorded under `meta.throbber` by their names without the prefix.
     ///   - times: each frame's time in seconds, recorded as the frame's `t`.
+    ///   - relatedMultiPacks: the other pages' atlas files, relative to this one, recorded as
+    ///     `meta.related_multi_packs` (PixiJS's `Assets.load` of one page loads the others from
+    ///     it); nothing is recorded for a sheet of one page.
     /// - Returns: the JSON document, UTF-8.
     /// - Precondition: names are distinct, `columns` is positive, `fps` and `scale` are finite and positive.
     public static func textureAtlasJSON(
         imageName: String, frameNames: [String], frameWidth: Int, frameHeight: Int, columns: Int,
         sheetWidth: Int, sheetHeight: Int, fps: Double, loop: Bool, animationName: String, scale: Double,
-        provenance: [(String, String)] = [], times: [Double]? = nil
+        provenance: [(String, String)] = [], times: [Double]? = nil, relatedMultiPacks: [String] = []
     ) -> Data {
         precondition(Set(frameNames).count == frameNames.count, "sprite frame names are not distinct")
         precondition(columns > 0, "sprite sheet columns \(columns) is not positive")
@@ -182,12 +276,17 @@ public enum SpriteSheet {
                 "size": {"w": \(sheetWidth), "h": \(sheetHeight)},
                 "scale": \(quoted(number(scale))),
                 "frameRate": \(number(fps)),
-                "loop": \(loop)\(provenanceJSON(provenance))
+                "loop": \(loop)\(multiPacksJSON(relatedMultiPacks))\(provenanceJSON(provenance))
               }
             }
 
             """
         return Data(json.utf8)
+    }
+
+    /// `,\n    "related_multi_packs": […]` for the atlas's meta, or nothing for a single page.
+    static func multiPacksJSON(_ files: [String]) -> String {
+        files.isEmpty ? "" : ",\n    \"related_multi_packs\": [" + files.map(quoted).joined(separator: ", ") + "]"
     }
 
     /// `,\n    "throbber": {…}` for the atlas's meta, or nothing when there is no provenance.

@@ -98,11 +98,10 @@ public final class BatchRun {
                     }
                     fallthrough
                 default:
-                    for (index, file) in output.artifactFiles.enumerated() {
-                        directories.insert(directory(file))
-                        // By position, not by name: a sheet whose atlas has its own name is the case to name.
-                        let kind = if case .sheet = output { index == 0 ? "sheet" : "sheet atlas (json)" } else { output.artifactType(file) }
-                        try claims.claimOutput(file, role: "\(owner) \(kind) output \(line)", source: outputSource)
+                    // Every page of a sheet and every page's atlas, before anything is written.
+                    for file in output.artifactFiles(in: clip) {
+                        directories.insert(directory(file.path))
+                        try claims.claimOutput(file.path, role: "\(owner) \(file.role) output \(line)", source: outputSource)
                     }
                 }
             }
@@ -203,14 +202,14 @@ public final class BatchRun {
             // Ordered outputs: with --skip-existing an output whose files all exist is kept as it is.
             var sinkOutputs: [Output] = []
             for output in clip.outputs where output.isOrdered {
-                let files = output.artifactFiles
-                if skipExisting && !files.isEmpty && files.allSatisfy(AtomicFile.holdsFile) {
+                let files = output.artifactFiles(in: clip)
+                if skipExisting && !files.isEmpty && files.allSatisfy({ AtomicFile.holdsFile($0.path) }) {
                     pool.submit {
                         for file in files {
-                            guard let data = FileManager.default.contents(atPath: file) else {
-                                throw ThrobberError("cannot read \(file)", kind: .missingInput)
+                            guard let data = FileManager.default.contents(atPath: file.path) else {
+                                throw ThrobberError("cannot read \(file.path)", kind: .missingInput)
                             }
-                            records.add(Manifest.Artifact(clip: clip.label, type: output.artifactType(file), file: file,
+                            records.add(Manifest.Artifact(clip: clip.label, type: file.type, file: file.path,
                                                           sha256: SHA256.hex(data)))
                         }
                     }
@@ -407,19 +406,6 @@ public final class BatchRun {
     public static func loopText(_ loop: LoopPlan) -> String {
         "seconds=\(formatNumber(loop.duration)) frames=\(loop.frames) choice=\(loop.choice.rawValue)"
             + (loop.maxSpeedChange.map { " maxSpeedChange=\(formatNumber($0))%" } ?? "") + ": \(loop.changesText)"
-    }
-}
-
-extension Output {
-    /// The manifest's type for one of this output's files.
-    public func artifactType(_ file: String) -> String {
-        switch self {
-        case .png: return "png"
-        case .sheet(_, let json, _, _, _): return file == json ? "atlas" : "sheet"
-        case .rgba: return "rgba"
-        case .y4m: return "y4m"
-        case .video(let path, _): return URL(fileURLWithPath: path).pathExtension.lowercased()
-        }
     }
 }
 

@@ -20,8 +20,8 @@ protocol OrderedSink: AnyObject {
 func makeSink(_ output: Output, clip: Clip, width: Int, height: Int, text: FrameText) throws -> OrderedSink {
     switch output {
     case .png: preconditionFailure("PNG frames are not an ordered output")
-    case .sheet(let path, let json, let columns, let encoder, let level):
-        return SheetSink(path: path, json: json, columns: columns, clip: clip, width: width, height: height,
+    case .sheet(let path, let json, let columns, let maxSize, let encoder, let level):
+        return SheetSink(path: path, json: json, columns: columns, maxSize: maxSize, clip: clip, width: width, height: height,
                          encoder: try PNGEncoder(resolved: encoder, level: level, nameField: "encoder", levelField: "level"),
                          text: text)
     case .rgba(let path):
@@ -59,45 +59,73 @@ final class RawStreamSink: OrderedSink {
     func abort() { file.abort() }
 }
 
-/// Every frame of a clip on one grid PNG, with a TexturePacker "JSON Hash" atlas beside it.
+/// Every frame of a clip on grid PNG pages, each with a TexturePacker "JSON Hash" atlas beside
+/// it. A page is encoded as soon as its last frame arrives, so only one page's pixels are held;
+/// nothing is written until `finish`.
 final class SheetSink: OrderedSink {
-    let path: String
-    let json: String
     let clip: Clip
-    var builder: SpriteSheet.Builder
-    let columns: Int
+    let pages: [SpriteSheet.Page]
+    let files: [(image: String, json: String)]
+    let frameWidth: Int, frameHeight: Int
     let encoder: PNGEncoder
     let text: FrameText
+    /// The page being filled, and its index in `pages`.
+    private var builder: SpriteSheet.Builder?
+    private var current = 0
+    /// The encoded pages, in order: PNG and atlas.
+    private var encoded: [(png: Data, atlas: Data)] = []
 
-    init(path: String, json: String, columns: Int?, clip: Clip, width: Int, height: Int, encoder: PNGEncoder, text: FrameText) {
+    init(path: String, json: String, columns: Int?, maxSize: Int, clip: Clip, width: Int, height: Int, encoder: PNGEncoder,
+         text: FrameText) {
         self.encoder = encoder
         self.text = text
-        self.path = path
-        self.json = json
         self.clip = clip
-        let layout = SpriteSheet.layout(frameCount: clip.frameCount, frameWidth: width, frameHeight: height, columns: columns)
-        self.columns = layout.columns
-        builder = SpriteSheet.Builder(columns: layout.columns, rows: layout.rows, frameWidth: width, frameHeight: height)
+        frameWidth = width
+        frameHeight = height
+        pages = SpriteSheet.pages(frameCount: clip.frameCount, frameWidth: width, frameHeight: height, columns: columns, maxSize: maxSize)
+        files = SpriteSheet.pageFiles(path: path, json: json, pageCount: pages.count)
     }
 
-    func add(_ image: Image, index: Int) throws { builder.place(image, at: index) }
+    func add(_ image: Image, index: Int) throws {
+        while !pages[current].frames.contains(index) { current += 1 }
+        let page = pages[current]
+        if builder == nil {
+            builder = SpriteSheet.Builder(columns: page.columns, rows: page.rows, frameWidth: frameWidth, frameHeight: frameHeight)
+        }
+        builder!.place(image, at: index - page.frames.lowerBound)
+        if index == page.frames.upperBound - 1 {
+            encoded.append(try encode(page, builder!.image, number: current))
+            builder = nil
+        }
+    }
+
+    /// A full page's PNG and atlas. The page renders again from its own tEXt (its cells' times),
+    /// and so does each of its frames from the atlas (the clip's provenance, each frame's time).
+    private func encode(_ page: SpriteSheet.Page, _ sheet: Image, number: Int) throws -> (png: Data, atlas: Data) {
+        let times = page.frames.map(clip.time)
+        let png = try encoder.encode(sheet, text: text.chunks(columns: page.columns, times: times))
+        // Each page's animation lists its own frames: PixiJS looks an animation's names up in
+        // that page's textures only.
+        let others = files.indices.filter { $0 != number }.map { URL(fileURLWithPath: files[$0].json).lastPathComponent }
+        let atlas = SpriteSheet.textureAtlasJSON(
+            imageName: URL(fileURLWithPath: files[number].image).lastPathComponent, frameNames: clip.frameNames(page.frames),
+            frameWidth: frameWidth, frameHeight: frameHeight, columns: page.columns, sheetWidth: sheet.width,
+            sheetHeight: sheet.height, fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale,
+            provenance: text.chunks(t: 0).filter { $0.0.hasPrefix("Throbber:") && $0.0 != FrameText.Key.time }, times: times,
+            relatedMultiPacks: others)
+        return (png, atlas)
+    }
 
     func finish(overwrite: Bool) throws -> [Manifest.Artifact] {
-        let sheet = builder.image
-        // The sheet renders again from its own tEXt (every cell's time), and so does each of
-        // its frames from the atlas (the clip's provenance, each frame's time).
-        let times = (0..<clip.frameCount).map(clip.time)
-        let png = try encoder.encode(sheet, text: text.chunks(columns: columns, times: times))
-        let names = (0..<clip.frameCount).map { String(format: "%@_%05d", clip.label, $0) }
-        let atlas = SpriteSheet.textureAtlasJSON(
-            imageName: URL(fileURLWithPath: path).lastPathComponent, frameNames: names, frameWidth: builder.frameWidth,
-            frameHeight: builder.frameHeight, columns: columns, sheetWidth: sheet.width, sheetHeight: sheet.height,
-            fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale,
-            provenance: text.chunks(t: 0).filter { $0.0.hasPrefix("Throbber:") && $0.0 != FrameText.Key.time }, times: times)
-        try AtomicFile.write(png, to: URL(fileURLWithPath: path), overwrite: overwrite)
-        try AtomicFile.write(atlas, to: URL(fileURLWithPath: json), overwrite: overwrite)
-        return [Manifest.Artifact(clip: clip.label, type: "sheet", file: path, sha256: SHA256.hex(png)),
-                Manifest.Artifact(clip: clip.label, type: "atlas", file: json, sha256: SHA256.hex(atlas))]
+        precondition(encoded.count == pages.count, "sheet finished with \(encoded.count) of \(pages.count) pages encoded")
+        var artifacts: [Manifest.Artifact] = []
+        for ((png, atlas), file) in zip(encoded, files) {
+            try AtomicFile.write(png, to: URL(fileURLWithPath: file.image), overwrite: overwrite)
+            try AtomicFile.write(atlas, to: URL(fileURLWithPath: file.json), overwrite: overwrite)
+            artifacts += [Manifest.Artifact(clip: clip.label, type: "sheet", file: file.image, sha256: SHA256.hex(png)),
+                          Manifest.Artifact(clip: clip.label, type: "atlas", file: file.json, sha256: SHA256.hex(atlas))]
+        }
+        return artifacts
     }
 
     func abort() {}
