@@ -288,14 +288,45 @@ struct JobFileTests {
     }
 
     @Test func shardFromClusterEnvironment() throws {
-        let slurm = try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"],
-                                                  shards: nil, mode: .contiguous)
-        #expect(slurm?.index == 4 && slurm?.count == 8)
+        let slurm = try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "8"],
+                                                  shards: 8, mode: .contiguous)
+        #expect(slurm?.index == 5 && slurm?.count == 8)
+        // The count is the job's, stated with --shards: never the array's, which a resubmission changes.
+        #expect(throws: ThrobberError.self) {
+            try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "8"], shards: nil, mode: .contiguous)
+        }
         let kubernetes = try ShardPlan.fromEnvironment(["JOB_COMPLETION_INDEX": "2"], shards: 4, mode: .strided)
         #expect(kubernetes?.index == 2 && kubernetes?.count == 4)
         #expect(throws: ThrobberError.self) { try ShardPlan.fromEnvironment(["JOB_COMPLETION_INDEX": "2"], shards: nil, mode: .contiguous) }
         #expect(throws: ThrobberError.self) { try ShardPlan.parse("4/4", mode: .contiguous) }
         #expect(try ShardPlan.fromEnvironment([:], shards: nil, mode: .contiguous) == nil)
+    }
+
+    /// Issue 17: resubmitting only the failed tasks of a 4-shard Slurm array (`sbatch --array=1,3`)
+    /// sets SLURM_ARRAY_TASK_COUNT=2, _MIN=1, _MAX=3. Tasks 1 and 3 must still render shards 1 and
+    /// 3 of 4 (the same frames, the same manifests), and `--array=1` alone must not be the whole job.
+    @Test(arguments: [
+        (ids: [0, 1, 2, 3], min: 0, max: 3),   // the first submission, --array=0-3
+        (ids: [1, 3], min: 1, max: 3),         // --array=1,3
+        (ids: [1], min: 1, max: 1),            // --array=1
+        (ids: [2, 3], min: 2, max: 3),         // --array=2-3
+    ])
+    func resubmittedSlurmTasksKeepTheirShards(ids: [Int], min: Int, max: Int) throws {
+        let job = try load("""
+            {"renders": [{"scene": "ring", "frames": 10}, {"scene": "activity", "frames": 7}]}
+            """)
+        let frames = { (plan: ShardPlan) in plan.units(of: job).flatMap { unit in unit.frames.map { "\(unit.clip):\($0)" } } }
+        for id in ids {
+            let environment = ["SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_MIN": "\(min)", "SLURM_ARRAY_TASK_MAX": "\(max)",
+                               "SLURM_ARRAY_TASK_COUNT": "\(ids.count)", "SLURM_ARRAY_JOB_ID": "42"]
+            let plan = try #require(try ShardPlan.fromEnvironment(environment, shards: 4, mode: .contiguous))
+            #expect(plan.index == id && plan.count == 4)
+            #expect(frames(plan) == frames(ShardPlan(index: id, count: 4, mode: .contiguous)))
+        }
+        // An index the job does not have is refused, not folded onto another shard.
+        #expect(throws: ThrobberError.self) {
+            try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"], shards: 4, mode: .contiguous)
+        }
     }
 }
 

@@ -88,10 +88,10 @@ struct LimitsTests {
         #expect(throws: ThrobberError.self) { try ShardPlan.parse("0/9223372036854775807", mode: .contiguous) }
         #expect(throws: ThrobberError.self) {
             try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "\(Int.min)", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"],
-                                          shards: nil, mode: .contiguous)
+                                          shards: 8, mode: .contiguous)
         }
         #expect(throws: ThrobberError.self) {
-            try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "\(Int.max)"], shards: nil, mode: .contiguous)
+            try ShardPlan.fromEnvironment(["SLURM_ARRAY_TASK_ID": "\(Int.max)", "SLURM_ARRAY_TASK_COUNT": "\(Int.max)"], shards: 8, mode: .contiguous)
         }
     }
 

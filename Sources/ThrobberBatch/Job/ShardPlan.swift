@@ -86,27 +86,28 @@ public struct ShardPlan: Sendable {
         return ShardPlan(index: k, count: n, mode: mode)
     }
 
-    /// The shard from the environment of a cluster job array: Slurm's
-    /// `SLURM_ARRAY_TASK_ID` − `SLURM_ARRAY_TASK_MIN` of `SLURM_ARRAY_TASK_COUNT`, or Kubernetes'
-    /// `JOB_COMPLETION_INDEX` of `shards` (an Indexed Job's completions).
+    /// The shard from the environment of a cluster job array: the index from Slurm's
+    /// `SLURM_ARRAY_TASK_ID` (a 0-based array: `--array=0-31` for 32 shards) or Kubernetes'
+    /// `JOB_COMPLETION_INDEX`, the count always from `shards` (`--shards N`).
     ///
-    /// - Throws: a usage error naming the variable at fault.
+    /// The count is never taken from `SLURM_ARRAY_TASK_COUNT`, `_MIN` or `_MAX`: they describe
+    /// the submission, not the job, and a resubmission of the failed indices alone (`--array=1,3`)
+    /// would change them, so task 1 would render a different share (or, alone, the whole job) and
+    /// task 3 would be out of range. With the count stated, task K renders shard K of N in every
+    /// submission.
+    ///
+    /// - Throws: a usage error naming the variable at fault, or asking for `--shards`.
     public static func fromEnvironment(_ environment: [String: String], shards: Int?, mode: Mode) throws -> ShardPlan? {
         if let id = environment["SLURM_ARRAY_TASK_ID"] {
             guard let task = Int(id) else { throw ThrobberError.invalid("SLURM_ARRAY_TASK_ID", id, allowed: "an integer") }
-            let minimum = Int(environment["SLURM_ARRAY_TASK_MIN"] ?? "0") ?? 0
-            guard let countText = environment["SLURM_ARRAY_TASK_COUNT"] ?? shards.map(String.init), let count = Int(countText), count >= 1 else {
-                throw ThrobberError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; pass --shards N", kind: .usage)
+            guard let shards else {
+                throw ThrobberError("SLURM_ARRAY_TASK_ID is set; pass --shards N, the job's shard count (SLURM_ARRAY_TASK_COUNT is not used: "
+                                    + "a resubmission of some indices changes it)", kind: .usage)
             }
-            guard count <= Manifest.mostShards else {
-                throw ThrobberError.invalid("SLURM_ARRAY_TASK_COUNT", countText, allowed: "an integer in [1, \(Manifest.mostShards)]")
+            guard task >= 0, task < shards else {
+                throw ThrobberError.invalid("SLURM_ARRAY_TASK_ID", id, allowed: "0 to \(shards - 1) (--shards \(shards); the array must be 0-based)")
             }
-            // Reported, not trapped: both numbers come from the environment.
-            let (index, overflow) = task.subtractingReportingOverflow(minimum)
-            guard !overflow, index >= 0, index < count else {
-                throw ThrobberError.invalid("SLURM_ARRAY_TASK_ID", id, allowed: "SLURM_ARRAY_TASK_MIN (\(minimum)) + [0, \(count))")
-            }
-            return ShardPlan(index: index, count: count, mode: mode)
+            return ShardPlan(index: task, count: shards, mode: mode)
         }
         if let text = environment["JOB_COMPLETION_INDEX"] {
             guard let index = Int(text), index >= 0 else { throw ThrobberError.invalid("JOB_COMPLETION_INDEX", text, allowed: "an integer ≥ 0") }

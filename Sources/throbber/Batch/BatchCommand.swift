@@ -19,10 +19,11 @@ enum BatchCommand: Subcommand {
         pixels; `throbber verify` checks shards together.
 
         OPTIONS:
-          --shard K/N            render shard K (0-based) of N; also taken from SLURM_ARRAY_TASK_ID
-                                 (− SLURM_ARRAY_TASK_MIN) of SLURM_ARRAY_TASK_COUNT, or from
-                                 JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with --shards N
-          --shards N             the shard count when the index comes from the environment
+          --shard K/N            render shard K (0-based) of N
+          --shards N             the shard count, the index K from the environment:
+                                 SLURM_ARRAY_TASK_ID (a 0-based array, --array=0-<N-1>) or
+                                 JOB_COMPLETION_INDEX (Kubernetes Indexed Job); N is never taken
+                                 from the array, so a resubmitted task K renders shard K again
           --shard-mode M         contiguous (default: each shard a run of frames) or strided
           --skip-existing        keep frames and files that exist (resume an interrupted run)
           --overwrite            replace existing files (default: refuse before rendering)
