@@ -89,18 +89,13 @@ public enum ParityMatrix {
         return cases
     }
 
-    /// Parses `NAME=VALUE` settings (`--set`), checking each against the chosen scenes.
+    /// Checks settings every case shares against the chosen scenes: each must be taken by at
+    /// least one of them, with a value that scene accepts.
     ///
-    /// - Throws: `.usage` for a malformed assignment or a name no chosen scene takes (with the
-    ///   nearest name); the scene's own error for a value out of range.
-    public static func fixedSettings(_ assignments: [String], scenes: [String]) throws -> [SampledCase.Setting] {
-        var settings: [SampledCase.Setting] = []
-        for assignment in assignments {
-            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
-                throw ThrobberError.invalid("--set", assignment, allowed: "NAME=VALUE, e.g. --set progress=0.7")
-            }
-            let setting = SampledCase.Setting(String(assignment[..<equals]).trimmingCharacters(in: .whitespaces),
-                                              String(assignment[assignment.index(after: equals)...]))
+    /// - Throws: `.usage` for a name no chosen scene takes (with the nearest name); the scene's
+    ///   own error for a value out of range.
+    public static func check(_ settings: [SampledCase.Setting], scenes: [String]) throws {
+        for setting in settings {
             let owners = scenes.filter { applies(setting.name, to: $0) }
             guard !owners.isEmpty else {
                 let known = Set(try scenes.flatMap { try SceneRegistry.model($0).parameterInfos.map(\.name) })
@@ -108,9 +103,7 @@ public enum ParityMatrix {
                                             known: known.sorted() + ParameterSampler.sceneSettingNames.sorted())
             }
             for id in owners { _ = try Scene(try SceneRegistry.model(id)).setting(setting.name, to: setting.value) }
-            settings.append(setting)
         }
-        return settings
     }
 
     /// Renders the frame of `scene` at `t` with `renderer` and with `reference` and compares them.

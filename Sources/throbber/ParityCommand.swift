@@ -138,7 +138,14 @@ enum ParityCommand: Subcommand {
             }
             return seed
         } ?? 1
-        let fixed = try ParityMatrix.fixedSettings(arguments.all("--set"), scenes: scenes)
+        let fixed = try arguments.all("--set").map { assignment -> SampledCase.Setting in
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw ThrobberError.invalid("--set", assignment, allowed: "NAME=VALUE, e.g. --set progress=0.7")
+            }
+            return SampledCase.Setting(String(assignment[..<equals]).trimmingCharacters(in: .whitespaces),
+                                       String(assignment[assignment.index(after: equals)...]))
+        }
+        try ParityMatrix.check(fixed, scenes: scenes)
         if fixed.contains(where: { $0.name == "scale" }) && explicitScales != nil {
             throw ThrobberError("--set scale=… and --scales exclude each other", kind: .usage)
         }
