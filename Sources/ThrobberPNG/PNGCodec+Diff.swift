@@ -32,8 +32,8 @@ extension PNGCodec.RowReader {
         var y = 0
         while y < height {
             let rows = min(bandRows, height - y)
-            try named(names.0) { try expected.read(rows: rows, into: &e) }
-            try named(names.1) { try observed.read(rows: rows, into: &o) }
+            try ThrobberError.naming(names.0) { try expected.read(rows: rows, into: &e) }
+            try ThrobberError.naming(names.1) { try observed.read(rows: rows, into: &o) }
             let a = Image(width: width, height: rows, pixels: e), b = Image(width: width, height: rows, pixels: o)
             let band = ImageDiff(expected: a, observed: b, tolerance: tolerance, keep: keep - total.firstFailures.count)
             total.maxChannelDifference = max(total.maxChannelDifference, band.maxChannelDifference)
@@ -59,14 +59,5 @@ extension PNGCodec.RowReader {
         total.psnr = ImageDiff.psnr(squaredError: Double(squaredError), channels: comparedChannels)
         total.psnrRGB = ImageDiff.psnr(squaredError: Double(colourSquaredError), channels: colourChannels)
         return (total, heatMap ? Image(width: width, height: height, pixels: heat) : nil)
-    }
-
-    /// Runs `body`, naming the image in the message of the data error it throws.
-    private static func named<T>(_ name: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as ThrobberError {
-            throw ThrobberError("\(name): \(error.message)", kind: error.kind)
-        }
     }
 }

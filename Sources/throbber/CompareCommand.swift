@@ -64,7 +64,7 @@ enum CompareCommand: Subcommand {
         let readers = try paths.map { path -> PNGCodec.RowReader in
             // No size limit of its own: the pixel budget, checked on the header, bounds the work.
             let data = Data(try InputFile.read(path, what: "image", limit: .max))
-            return try named(path) { try PNGCodec.RowReader(data) }
+            return try ThrobberError.naming(path) { try PNGCodec.RowReader(data) }
         }
         let (width, height) = (readers[0].width, readers[0].height)
         guard readers[1].width == width, readers[1].height == height else {
@@ -94,14 +94,5 @@ enum CompareCommand: Subcommand {
             for line in diff.failureLines { print("  \(line)") }
         }
         if !figures.pass { exit(ExitCode.mismatch.rawValue) }
-    }
-
-    /// Runs `body`, naming `path` in the message of the data error it throws.
-    static func named<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as ThrobberError {
-            throw ThrobberError("\(path): \(error.message)", kind: error.kind)
-        }
     }
 }

@@ -61,6 +61,16 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
 
     public var description: String { message }
 
+    /// Runs `body`, putting `name` (a file's path) before the message of the error it throws,
+    /// its kind kept: for readers whose own messages do not know which file they read.
+    public static func naming<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ThrobberError {
+            throw ThrobberError("\(name): \(error.message)", kind: error.kind)
+        }
+    }
+
     /// A usage error naming the field, the value given and what is allowed.
     ///
     /// - Parameters:

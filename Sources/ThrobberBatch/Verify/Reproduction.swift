@@ -30,13 +30,8 @@ public struct Reproduction: Sendable {
     ///   are missing or do not make a scene; the renderer's errors.
     public init(file path: String, backend: Backend? = nil, tolerance: Int = 0) throws {
         let data = Data(try InputFile.read(path, what: "image", limit: .max))
-        func named<T>(_ body: () throws -> T) throws -> T {
-            do { return try body() } catch let error as ThrobberError where error.kind == .badData {
-                throw ThrobberError("\(path): \(error.message)", kind: .badData)
-            }
-        }
-        let recorded = try named { try PNGCodec.decode(data) }
-        let chunks = try named { try PNGCodec.textChunks(data) }
+        let recorded = try ThrobberError.naming(path) { try PNGCodec.decode(data) }
+        let chunks = try ThrobberError.naming(path) { try PNGCodec.textChunks(data) }
         let provenance = try FrameText.provenance(chunks, name: path)
         let chosen: Backend
         if let backend {
