@@ -56,6 +56,10 @@ public struct FrameText: Sendable {
         tail = extra
     }
 
+    /// The chunks every frame of the clip shares: all but the time (a sheet's atlas records
+    /// these once, and each frame's time beside it).
+    public var clipChunks: [(String, String)] { head + tail }
+
     /// The chunks of the frame at `t`.
     public func chunks(t: Double) -> [(String, String)] {
         head + [(Key.time, formatNumber(t))] + tail

@@ -111,7 +111,7 @@ final class SheetSink: OrderedSink {
             imageName: URL(fileURLWithPath: files[number].image).lastPathComponent, frameNames: clip.frameNames(page.frames),
             frameWidth: frameWidth, frameHeight: frameHeight, columns: page.columns, sheetWidth: sheet.width,
             sheetHeight: sheet.height, fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale,
-            provenance: text.chunks(t: 0).filter { $0.0.hasPrefix("Throbber:") && $0.0 != FrameText.Key.time }, times: times,
+            provenance: text.clipChunks.filter { $0.0.hasPrefix("Throbber:") }, times: times,
             relatedMultiPacks: others)
         return (png, atlas)
     }
