@@ -20,17 +20,6 @@ enum ScenesCommand: Subcommand {
           -h, --help             show this help
         """
 
-    struct Listing: Codable {
-        var id: String
-        var summary: String
-        var canvas: [String: Double]
-        /// The default loop's length at 60 fps (`"loop": true` without `loopSeconds`).
-        var loopSeconds: Double
-        /// The largest |speed change| of a part in that loop, in percent.
-        var loopSpeedChangePercent: Double
-        var parameters: [ParameterInfo]
-    }
-
     /// What `--json` prints for a scene: typed values (numbers as numbers, colours as
     /// [r, g, b, a] arrays, ranges as bounds), the rules between parameters, the default loop.
     struct TypedListing: Codable {
@@ -48,14 +37,6 @@ enum ScenesCommand: Subcommand {
     static let options: [OptionSpec] = [OptionSpec("--json", value: false)]
 
     static func execute(_ arguments: ParsedArguments) throws {
-        let listings = try SceneRegistry.all.map { type -> Listing in
-            let model = type.init()
-            let loop = try model.defaultLoop()
-            return Listing(id: type.id, summary: type.summary,
-                           canvas: ["width": model.canvasSize.width, "height": model.canvasSize.height],
-                           loopSeconds: loop.duration, loopSpeedChangePercent: loop.worstSpeedChangePercent,
-                           parameters: model.parameterInfos)
-        }
         if arguments.has("--json") {
             let typed = try SceneRegistry.all.map { type -> TypedListing in
                 let model = type.init()
@@ -68,13 +49,16 @@ enum ScenesCommand: Subcommand {
             print(try JSONOutput.text(typed))
             return
         }
-        for listing in listings {
-            print("\(listing.id) — \(listing.summary)")
-            let canvas = "\(formatNumber(listing.canvas["width"]!)) × \(formatNumber(listing.canvas["height"]!)) pt"
-            print("  canvas \(canvas), loops every \(LoopPlan.shortSeconds(listing.loopSeconds)) s"
-                  + String(format: " by default (largest part speed change %.2f%%)", listing.loopSpeedChangePercent))
-            let nameWidth = listing.parameters.map(\.name.count).max() ?? 0
-            for p in listing.parameters {
+        for type in SceneRegistry.all {
+            let model = type.init()
+            let loop = try model.defaultLoop()
+            print("\(type.id) — \(type.summary)")
+            let canvas = "\(formatNumber(model.canvasSize.width)) × \(formatNumber(model.canvasSize.height)) pt"
+            print("  canvas \(canvas), loops every \(LoopPlan.shortSeconds(loop.duration)) s"
+                  + String(format: " by default (largest part speed change %.2f%%)", loop.worstSpeedChangePercent))
+            let parameters = model.parameterInfos
+            let nameWidth = parameters.map(\.name.count).max() ?? 0
+            for p in parameters {
                 let name = p.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
                 let unit = p.unit.isEmpty ? "" : " \(p.unit)"
                 print("  \(name)  \(p.defaultValue)\(unit)  — \(p.summary); \(p.allowed)")
