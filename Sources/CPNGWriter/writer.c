@@ -265,6 +265,16 @@ outOfMemory:
 
 // ---------------------------------------------------------------------------------------------
 
+// ISA-L's and libdeflate's AVX2 and AVX-512 code can return with the upper halves of the
+// vector registers still in use. The SSE code that runs next on this thread — the Swift CPU
+// renderer drawing the next frame — then pays a merge on every instruction until something
+// clears them. vzeroupper (on CPUs that have AVX) hands the thread back clean.
+static void clearUpperVectorState(void) {
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx")) __asm__ volatile("vzeroupper" ::: "memory");
+#endif
+}
+
 int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height,
                       CPNGWriter_Backend backend, int level, CPNGWriter_Filter filter,
                       const CPNGWriter_Text *texts, int textCount,
@@ -372,6 +382,7 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
     at = finishChunk(chunk, 0);
     *png = state->png.data;
     *size = (size_t)(at - state->png.data);
+    clearUpperVectorState();
     return 0;
 outOfMemory:
     snprintf(error, errorSize, "PNG writer: out of memory for a %u×%u px frame", width, height);
