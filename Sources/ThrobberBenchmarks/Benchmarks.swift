@@ -88,7 +88,7 @@ public enum Benchmarks {
                 }
                 for floor in StageRegistry.floors(bench, renderers: renderers) { add(try harness.ceiling(floor, bench)) }
                 try bench.renderReference(with: renderers[0])
-                let encodeCeiling = EncodeCeiling(images: bench.reference, png: settings.png)
+                let encodeCeiling = EncodeCeiling(images: bench.reference, png: bench.png)
                 if StageRegistry.samplesEncodeCeilingAlone(settings.stages) { _ = try harness.measure(encodeCeiling) }
 
                 var rows: [BenchReport.Row] = []

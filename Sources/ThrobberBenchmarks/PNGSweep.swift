@@ -24,6 +24,10 @@ public enum PNGSweep {
         var msPerFrame: [Double]
         /// Per size: the mean bytes of a frame's file.
         var bytesPerFrame: [Double]
+        /// Per size and scene (in `scenes` order): the median over repeats of the mean ms to
+        /// encode one of that scene's frames, and their mean bytes.
+        var sceneMsPerFrame: [[Double]] = []
+        var sceneBytesPerFrame: [[Double]] = []
         /// Per size: bytes over the reference's for the same frames.
         var sizeRatio: [Double] = []
         /// The geometric mean over sizes of ms per frame, each size counting alike.
@@ -39,12 +43,28 @@ public enum PNGSweep {
         var setting: String { "\(encoder) \(level) \(filter)" }
     }
 
+    /// The rule applied to one scene at one size: the fastest setting whose files are no larger
+    /// than the reference's for that scene's frames (what `auto` writes a scene's frames with,
+    /// PNGEncoderCatalog.automaticChoice).
+    public struct SceneChoice: Codable {
+        var scene: String
+        var size: Int
+        var encoder: String
+        var level: Int
+        var filter: String
+        var ms: Double
+        var sizeRatio: Double
+
+        var setting: String { "\(encoder) \(level) \(filter)" }
+    }
+
     public struct Report: Codable {
         var scenes: [String]
         var sizes: [Int]
         var framesPerSceneAndSize: Int
         var repeats: Int
         var candidates: [Candidate]
+        var perScene: [SceneChoice] = []
     }
 
     /// Every setting: each encoder at each of its levels with each row filter.
@@ -62,43 +82,55 @@ public enum PNGSweep {
         let sizes = sizesGiven ? settings.sizes : [64, 512, 1024]
         let perSceneAndSize = max(1, min(settings.frames, 4))
         let cpu = CPURenderer(threadCount: UsableCPUs.current.usable)
-        // frames[i]: every scene's frames at sizes[i], spread over each scene's preview.
-        var frames: [[Image]] = []
+        // frames[i][j]: scene j's frames at sizes[i], spread over its preview.
+        var frames: [[[Image]]] = []
         for size in sizes {
-            var atSize: [Image] = []
-            for id in scenes {
+            frames.append(try scenes.map { id in
                 let scene = try Benchmarks.scene(id, size: size)
-                atSize += (0..<perSceneAndSize).map {
+                return (0..<perSceneAndSize).map {
                     cpu.render(scene.drawList(at: scene.model.previewDuration * (Double($0) + 0.5) / Double(perSceneAndSize)))
                 }
-            }
-            frames.append(atSize)
+            })
         }
         let all = Self.settings
-        FileHandle.standardError.write(Data("throbber bench: --png-sweep: \(all.count) settings × \(frames.joined().count) frames × \(settings.repeats) repeats\n".utf8))
+        let frameCount = frames.joined().joined().count
+        FileHandle.standardError.write(Data("throbber bench: --png-sweep: \(all.count) settings × \(frameCount) frames × \(settings.repeats) repeats\n".utf8))
         let clock = ContinuousClock()
         var candidates: [Candidate] = []
         for encoder in all {
-            var ms: [Double] = []
-            var bytes: [Double] = []
+            var candidate = Candidate(encoder: encoder.name, level: encoder.level, filter: encoder.filter.rawValue,
+                                      msPerFrame: [], bytesPerFrame: [])
             for atSize in frames {
-                var repeatMeans: [Double] = []
-                var total = 0
-                for _ in 0..<settings.repeats {
-                    total = 0
-                    let start = clock.now
-                    for frame in atSize { total += try encoder.encode(frame).count }
-                    repeatMeans.append((clock.now - start).seconds * 1000 / Double(atSize.count))
+                // Untimed first: the thread's compressor for this setting and its buffers for
+                // this size are made on first use, which would count against the first scene.
+                _ = try encoder.encode(atSize[0][0])
+                // Each scene's frames timed apart, so the rule can be applied per scene too.
+                var sceneMs: [Double] = []
+                var sceneBytes: [Double] = []
+                for sceneFrames in atSize {
+                    var repeatMeans: [Double] = []
+                    var total = 0
+                    for _ in 0..<settings.repeats {
+                        total = 0
+                        let start = clock.now
+                        for frame in sceneFrames { total += try encoder.encode(frame).count }
+                        repeatMeans.append((clock.now - start).seconds * 1000 / Double(sceneFrames.count))
+                    }
+                    sceneMs.append(Summary(repeatMeans).median)
+                    sceneBytes.append(Double(total) / Double(sceneFrames.count))
                 }
-                ms.append(Summary(repeatMeans).median)
-                bytes.append(Double(total) / Double(atSize.count))
+                candidate.sceneMsPerFrame.append(sceneMs)
+                candidate.sceneBytesPerFrame.append(sceneBytes)
+                // Every scene has as many frames: the size's figures are the scenes' means.
+                candidate.msPerFrame.append(sceneMs.reduce(0, +) / Double(sceneMs.count))
+                candidate.bytesPerFrame.append(sceneBytes.reduce(0, +) / Double(sceneBytes.count))
             }
-            candidates.append(Candidate(encoder: encoder.name, level: encoder.level, filter: encoder.filter.rawValue,
-                                        msPerFrame: ms, bytesPerFrame: bytes))
+            candidates.append(candidate)
         }
         choose(&candidates)
         let report = Report(scenes: scenes, sizes: sizes, framesPerSceneAndSize: perSceneAndSize,
-                            repeats: settings.repeats, candidates: candidates)
+                            repeats: settings.repeats, candidates: candidates,
+                            perScene: choosePerScene(candidates, scenes: scenes, sizes: sizes))
         print(markdown(report), terminator: "")
         if let jsonPath { try AtomicFile.write(try JSONOutput.encoder.encode(report), to: URL(fileURLWithPath: jsonPath), overwrite: true) }
     }
@@ -130,6 +162,41 @@ public enum PNGSweep {
         }
     }
 
+    /// The rule per scene and size, as `auto` applies it: of every setting whose files are no
+    /// larger than the reference's for that scene's frames, the fastest at that size (its time
+    /// over every scene's frames, the steadier figure).
+    public static func choosePerScene(_ candidates: [Candidate], scenes: [String], sizes: [Int]) -> [SceneChoice] {
+        guard let reference = candidates.first(where: \.isReference) else { return [] }
+        var choices: [SceneChoice] = []
+        for (j, scene) in scenes.enumerated() {
+            for (i, size) in sizes.enumerated() {
+                let limit = reference.sceneBytesPerFrame[i][j]
+                guard let best = candidates.filter({ $0.sceneBytesPerFrame[i][j] <= limit })
+                    .min(by: { $0.msPerFrame[i] < $1.msPerFrame[i] }) else { continue }
+                choices.append(SceneChoice(scene: scene, size: size, encoder: best.encoder, level: best.level, filter: best.filter,
+                                           ms: best.msPerFrame[i], sizeRatio: best.sceneBytesPerFrame[i][j] / limit))
+            }
+        }
+        return choices
+    }
+
+    /// The per-scene choices as `PNGEncoderCatalog.automaticSteps` holds them: a run of sizes
+    /// with one choice is one step up to the run's last size.
+    public static func stepsLiteral(_ report: Report) -> String {
+        var lines: [String] = []
+        for scene in report.scenes {
+            var steps: [SceneChoice] = []
+            for choice in report.perScene.filter({ $0.scene == scene }).sorted(by: { $0.size < $1.size }) {
+                if let last = steps.last, last.setting == choice.setting { steps[steps.count - 1] = choice } else { steps.append(choice) }
+            }
+            let items = steps.map { step in
+                "AutomaticStep(\(step.size), \"\(step.encoder)\", \(step.level)\(step.filter == "none" ? "" : ", .\(step.filter)"))"
+            }
+            lines.append("    \"\(scene)\": [" + items.joined(separator: ", ") + "],")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     public static func markdown(_ report: Report) -> String {
         let sizes = report.sizes.map { "\($0) px" }
         var text = "## PNG encoders × levels × row filters: \(report.scenes.joined(separator: ", ")), "
@@ -156,6 +223,19 @@ public enum PNGSweep {
             if let c = report.candidates.first(where: { $0[keyPath: pick] }) {
                 text += String(format: "\n%@: %@, %.3f mean ms, %.3f mean size", title, c.setting, c.meanMs, c.meanSizeRatio)
             }
+        }
+        if !report.perScene.isEmpty {
+            text += "\n\n## Per scene, as `auto` chooses: the fastest setting no larger than the reference on that "
+                + "scene's frames (its size ratio)\n\n"
+            text += "| scene | " + sizes.joined(separator: " | ") + " |\n|---|" + String(repeating: "---|", count: sizes.count) + "\n"
+            for scene in report.scenes {
+                let cells = report.sizes.map { size in
+                    report.perScene.first { $0.scene == scene && $0.size == size }
+                        .map { String(format: "%@ (%.2f)", $0.setting, $0.sizeRatio) } ?? "—"
+                }
+                text += "| \(scene) | " + cells.joined(separator: " | ") + " |\n"
+            }
+            text += "\nAs `PNGEncoderCatalog.automaticSteps`:\n\n```swift\n" + stepsLiteral(report) + "\n```\n"
         }
         return text + "\n"
     }

@@ -50,9 +50,10 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 /// given tEXt chunks between IHDR and IDAT. They differ in speed and size only; libpng reads
 /// each back to exactly the pixels given (PNGEncoderTests checks every encoder that way).
 ///
-/// - ``automatic``: the default (`auto`): isal level 1 for frames up to 256 px a side,
-///   libdeflate level 1 above — per size, the fastest setting whose files are no larger than
-///   libpng's at its own defaults (``PNGEncoderCatalog/automatic``).
+/// - ``automatic``: the default (`auto`): per scene and frame size, the fastest setting whose
+///   files are no larger than libpng's at its own defaults — ISA-L at level 0 or 1 for small
+///   frames and for larger ones of the scenes it suits, libdeflate level 1 otherwise
+///   (``PNGEncoderCatalog/automatic``).
 /// - ``libpng(level:filter:)``: libpng over zlib, levels 0–9; the reference.
 /// - ``libdeflate(level:filter:)``: Throbber's own PNG writer over libdeflate, levels 0–12.
 /// - ``isal(level:filter:)``: the same writer over Intel ISA-L's igzip, levels 0–3; the fastest
@@ -65,8 +66,9 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 /// Two values that differ only in a `nil` against an explicit default filter are unequal but
 /// write the same bytes.
 public enum PNGEncoder: Sendable, Hashable {
-    /// Per frame: isal 1 up to ``PNGEncoderCatalog/automaticLargestFastSide`` px a side, else
-    /// libdeflate 1, unfiltered.
+    /// Per frame: the fastest setting no larger than libpng's defaults for frames of the
+    /// scene and size (``PNGEncoderCatalog/automaticChoice(scene:width:height:)``); by size
+    /// alone when the scene is not known (``resolved(scene:width:height:)`` tells it).
     case automatic
     /// libpng over zlib (CPNGCodec), level 0–9.
     case libpng(level: Int, filter: PNGRowFilter? = nil)
@@ -95,10 +97,18 @@ public enum PNGEncoder: Sendable, Hashable {
         }
     }
 
-    /// The encoder ``automatic`` writes a `width` × `height` px frame with.
-    public static func automaticChoice(width: Int, height: Int) -> PNGEncoder {
-        let choice = PNGEncoderCatalog.automaticChoice(width: width, height: height)
-        return try! PNGEncoder(name: choice.encoder, level: choice.level)
+    /// The encoder ``automatic`` writes a `width` × `height` px frame with, of the scene `scene`
+    /// when it is known (``PNGEncoderCatalog/automaticChoice(scene:width:height:)``).
+    public static func automaticChoice(scene: String? = nil, width: Int, height: Int) -> PNGEncoder {
+        let choice = PNGEncoderCatalog.automaticChoice(scene: scene, width: width, height: height)
+        return try! PNGEncoder(name: choice.encoder, level: choice.level, filter: choice.filter == .unfiltered ? nil : choice.filter)
+    }
+
+    /// The encoder that writes frames of `scene` of `width` × `height` px: ``automatic``'s choice
+    /// for them, or this encoder itself when it is not ``automatic``. Callers that know the scene
+    /// resolve before encoding, so that `auto` can choose per scene.
+    public func resolved(scene: String?, width: Int, height: Int) -> PNGEncoder {
+        self == .automatic ? Self.automaticChoice(scene: scene, width: width, height: height) : self
     }
 
     /// libpng at ``defaultPNGLevel`` with no row filter: what every command wrote before the

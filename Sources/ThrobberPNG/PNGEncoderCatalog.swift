@@ -12,19 +12,58 @@ public enum PNGEncoderCatalog {
     /// The encoders, by the names `--png-encoder` and the job file's `"pngEncoder"` take.
     public static let encoders = ["libpng", "libdeflate", "isal"]
 
-    /// `auto`, the default: for each frame, the fastest setting of the sweep whose files are no
-    /// larger than libpng's at its own defaults (zlib 6, adaptive row filters) for frames of
-    /// that size — ISA-L igzip level 1 up to ``automaticLargestFastSide`` px a side (0.83–0.95×
-    /// libpng's size there, 9–12× faster than libdeflate 1), libdeflate level 1 above (isal 1
-    /// is 1.04× at 384 px and 1.4× at 1024 px; libdeflate 1 0.80–0.92× at every size).
+    /// `auto`, the default: the fastest setting of the sweep whose files are no larger than
+    /// libpng's at its own defaults (zlib 6, adaptive row filters) for the same frames, chosen
+    /// per scene and frame size (``automaticSteps``) where the scene is known, by size alone
+    /// (``automaticStepsAnyScene``) where it is not.
     public static let automatic = "auto"
 
-    /// The longest side, in px, that `auto` writes with isal 1.
-    public static let automaticLargestFastSide = 256
+    /// One step of `auto`'s choice: frames whose longer side is at most `side` px (and above
+    /// the step before) are written with `encoder` at `level` with row filter `filter`.
+    public struct AutomaticStep: Sendable, Equatable, CustomStringConvertible {
+        public let side: Int
+        public let encoder: String
+        public let level: Int
+        public let filter: PNGRowFilter
 
-    /// The encoder and level `auto` writes a `width` × `height` px frame with.
-    public static func automaticChoice(width: Int, height: Int) -> (encoder: String, level: Int) {
-        max(width, height) <= automaticLargestFastSide ? ("isal", 1) : ("libdeflate", 1)
+        public init(_ side: Int, _ encoder: String, _ level: Int, _ filter: PNGRowFilter = .unfiltered) {
+            self.side = side
+            self.encoder = encoder
+            self.level = level
+            self.filter = filter
+        }
+
+        public var description: String { "\(encoder) \(level) \(filter.rawValue)" }
+    }
+
+    /// `auto` per scene: at each size `throbber bench --png-sweep` measured (64, 96, 128, 192,
+    /// 256, 384, 512, 768 and 1024 px), of the 162 settings whose files are no larger than
+    /// libpng's defaults for that scene's frames, the fastest there. A step covers the sides from
+    /// the size measured before it (exclusive) to its own; the last one covers every larger side
+    /// too. As the sweep prints it (docs/png-encoders.md "Per scene" has the run and the size
+    /// ratios); PNGEncoderTests holds each step up to 512 px to the rule on the sweep's frames.
+    public static let automaticSteps: [String: [AutomaticStep]] = [
+        "wave-ball": [AutomaticStep(256, "isal", 0), AutomaticStep(768, "isal", 1), AutomaticStep(1024, "libdeflate", 1)],
+        "double-wave": [AutomaticStep(96, "isal", 1, .sub), AutomaticStep(1024, "libdeflate", 1, .sub)],
+        "pull-wave": [AutomaticStep(384, "isal", 1, .sub), AutomaticStep(1024, "libdeflate", 1, .sub)],
+        "activity": [AutomaticStep(64, "isal", 2), AutomaticStep(96, "isal", 0), AutomaticStep(192, "isal", 2),
+                     AutomaticStep(256, "isal", 1), AutomaticStep(1024, "libdeflate", 1)],
+        "ring": [AutomaticStep(64, "isal", 2), AutomaticStep(96, "libdeflate", 1), AutomaticStep(128, "libpng", 4),
+                 AutomaticStep(768, "libdeflate", 1), AutomaticStep(1024, "libdeflate", 2)],
+        "progress-ring": [AutomaticStep(192, "isal", 0), AutomaticStep(256, "isal", 1), AutomaticStep(1024, "libdeflate", 1)],
+    ]
+
+    /// `auto` when the scene is not known (a contact sheet of several, a caller's own image):
+    /// the rule over every scene's frames together — isal 1 up to 256 px a side (0.83–0.95×
+    /// libpng's size there), libdeflate 1 above (0.80–0.92×).
+    public static let automaticStepsAnyScene = [AutomaticStep(256, "isal", 1), AutomaticStep(Int.max, "libdeflate", 1)]
+
+    /// The setting `auto` writes a `width` × `height` px frame of `scene` with (any scene's rule
+    /// when `scene` is nil or not in the table).
+    public static func automaticChoice(scene: String? = nil, width: Int, height: Int) -> AutomaticStep {
+        let side = max(width, height)
+        let steps = scene.flatMap { automaticSteps[$0] } ?? automaticStepsAnyScene
+        return steps.first { side <= $0.side } ?? steps[steps.count - 1]
     }
 
     /// A name that stands for one encoder at one level (its row filter is the encoder's default).

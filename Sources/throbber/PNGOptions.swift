@@ -9,8 +9,8 @@ enum PNGOptions {
     static let specs = [OptionSpec("--png-encoder"), OptionSpec("--png-level")]
 
     static let help = """
-          --png-encoder NAME     auto (default: isal 1 up to 256 px a side, libdeflate 1 above,
-                                 the fastest no larger than libpng's defaults), libdeflate,
+          --png-encoder NAME     auto (default: per scene and size, the fastest setting whose
+                                 files are no larger than libpng's defaults), libdeflate,
                                  libpng, isal, fast (isal 1 at every size) or small
                                  (libdeflate 12: the smallest files, slowly); see
                                  docs/png-encoders.md

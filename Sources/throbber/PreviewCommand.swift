@@ -72,7 +72,8 @@ enum PreviewCommand: Subcommand {
         let sheet = try ContactSheet.compose(times.map { try renderer.render(scene.drawList(at: $0)) }, times: times, columns: columns)
         // The sheet renders again from its own tEXt (`throbber reproduce`).
         let text = FrameText(scene, backend: renderer.backend.rawValue, driver: renderer.driver)
-        try AtomicFile.write(try encoder.encode(sheet, text: text.chunks(columns: columns, times: times, layout: .contact)),
+        let png = encoder.resolved(scene: scene.model.id, width: sheet.width, height: sheet.height)
+        try AtomicFile.write(try png.encode(sheet, text: text.chunks(columns: columns, times: times, layout: .contact)),
                              to: file, overwrite: overwrite)
         if !arguments.has("--quiet") {
             FileHandle.standardError.write(Data(String(format: "wrote %@ (%d frames of %@ over %.3f s, %d×%d px)\n",

@@ -197,7 +197,9 @@ public final class BatchRun {
             // The job file checked each encoder's name and level; PNGEncoder checks them again.
             let pngOutputs = try clip.outputs.compactMap { output -> (FramePattern, PNGEncoder)? in
                 guard case .png(let pattern, let encoder, let level) = output else { return nil }
-                return (pattern, try PNGEncoder(resolved: encoder, level: level, nameField: "pngEncoder", levelField: "level"))
+                // `auto` chooses for this clip's scene and frame size, once.
+                return (pattern, try PNGEncoder(resolved: encoder, level: level, nameField: "pngEncoder", levelField: "level")
+                    .resolved(scene: clip.scene.model.id, width: width, height: height))
             }
             // Ordered outputs: with --skip-existing an output whose files all exist is kept as it is.
             var sinkOutputs: [Output] = []

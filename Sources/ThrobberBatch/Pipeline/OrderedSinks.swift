@@ -103,7 +103,8 @@ final class SheetSink: OrderedSink {
     /// and so does each of its frames from the atlas (the clip's provenance, each frame's time).
     private func encode(_ page: SpriteSheet.Page, _ sheet: Image, number: Int) throws -> (png: Data, atlas: Data) {
         let times = page.frames.map(clip.time)
-        let png = try encoder.encode(sheet, text: text.chunks(columns: page.columns, times: times))
+        let png = try encoder.resolved(scene: clip.scene.model.id, width: sheet.width, height: sheet.height)
+            .encode(sheet, text: text.chunks(columns: page.columns, times: times))
         // Each page's animation lists its own frames: PixiJS looks an animation's names up in
         // that page's textures only.
         let others = files.indices.filter { $0 != number }.map { URL(fileURLWithPath: files[$0].json).lastPathComponent }

@@ -1,5 +1,6 @@
 import Foundation
 import Throbber
+import ThrobberPNG
 import ThrobberRender
 
 /// One scene at one size: the frames every benchmark of it times, and what they share.
@@ -43,10 +44,14 @@ final class BenchCase {
         reference = try lists.map { try renderer.render($0) }
     }
 
+    /// The bench's encoder for this case: `auto` chooses for this scene and size, as a batch does.
+    var png: PNGEncoder { settings.png.resolved(scene: id, width: width, height: height) }
+
     /// The reference frames as PNG files, encoded now (not timed) unless the encode stage did.
     func encodedFrames() throws -> [Data] {
         if let encoded { return encoded }
-        let frames = try reference.map { try settings.png.encode($0) }
+        let png = self.png
+        let frames = try reference.map { try png.encode($0) }
         encoded = frames
         return frames
     }

@@ -14,7 +14,7 @@ final class EncodeStage: StageBenchmark {
         var samples: [Double] = []
         var checksum: UInt64 = 0
         var encoded: [Data] = []
-        let png = bench.settings.png
+        let png = bench.png
         let cpu = try Stopwatch.cpuMilliseconds {
             for image in bench.reference {
                 var data = Data()

@@ -49,7 +49,8 @@ final class PipelineStage: StageBenchmark {
         try AtomicFile.prepareDirectory(directory)
         let png = bench.settings.png
         let clip = try Clip(scene: bench.scene, frames: frames, fps: 60, outputs: [
-            // The bench's encoder itself (`auto` stays auto: per frame size).
+            // The bench's encoder itself (`auto` stays auto: the batch chooses per scene and size, as
+            // the ceiling's `bench.png` did).
             .png(pattern: FramePattern(literalPrefix: directory.appendingPathComponent("f/").path, width: 5, suffix: ".png"),
                  encoder: png.name, level: png.level),
         ])

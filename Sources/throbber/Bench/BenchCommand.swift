@@ -41,7 +41,8 @@ enum BenchCommand: Subcommand {
           --repeat R             sample sets per stage (default 3)
           --warmup W             frames rendered before timing (default 5)
           --png-encoder NAME     the encoder of encode/write/pipeline and their ceilings, and
-          --png-level L          its level, as render takes them (default libdeflate 1)
+          --png-level L          its level, as render takes them (default auto: per scene and
+                                 size, as render and batch choose)
 
         The pipeline stage is `throbber batch` itself on a job of the same frames (render, PNG with
         tEXt chunks, SHA-256 of the file, atomic write, manifest); its ceiling encodes the same
