@@ -51,9 +51,9 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 /// each back to exactly the pixels given (PNGEncoderTests checks every encoder that way).
 ///
 /// - ``automatic``: the default (`auto`): per scene and frame size, the fastest setting whose
-///   files are no larger than libpng's at its own defaults — ISA-L at level 0 or 1 for small
-///   frames and for larger ones of the scenes it suits, libdeflate level 1 otherwise
-///   (``PNGEncoderCatalog/automatic``).
+///   files are no larger than libpng's at its own defaults — mostly ISA-L for small frames and
+///   for larger ones of the scenes it suits, libdeflate level 1 otherwise
+///   (``PNGEncoderCatalog/automaticSteps``).
 /// - ``libpng(level:filter:)``: libpng over zlib, levels 0–9; the reference.
 /// - ``libdeflate(level:filter:)``: Throbber's own PNG writer over libdeflate, levels 0–12.
 /// - ``isal(level:filter:)``: the same writer over Intel ISA-L's igzip, levels 0–3; the fastest
