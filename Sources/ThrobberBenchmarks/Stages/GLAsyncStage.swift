@@ -2,19 +2,9 @@ import ThrobberGL
 
 /// GL `async`: render + readback through a ring of pixel-buffer objects mapped a frame late; a
 /// sample is a whole set's time per frame, since a frame's readback finishes during the next.
-final class GLAsyncStage: StageBenchmark {
-    let backend: String
+final class GLAsyncStage: GLStage, StageBenchmark {
     let stages = [BenchStage.async]
     var ceiling: String? { ClearReadbackCeiling.name(backend) }
-    private let gl: GLRenderer
-    private let bench: BenchCase
-
-    /// The stage on `gl`, reported as `backend`.
-    init(_ gl: GLRenderer, backend: String, _ bench: BenchCase) {
-        self.gl = gl
-        self.backend = backend
-        self.bench = bench
-    }
 
     func run() throws -> SampleSet {
         var checksum: UInt64 = 0

@@ -3,20 +3,10 @@ import ThrobberGL
 
 /// GL `frame`: render + readback as render and batch draw frames, a stack of frames per draw and
 /// per readback; a sample is a stack's time per frame.
-final class GLFrameStage: StageBenchmark {
-    let backend: String
+final class GLFrameStage: GLStage, StageBenchmark {
     let stages = [BenchStage.frame]
     var ceiling: String? { ClearReadbackCeiling.name(backend) }
-    private let gl: GLRenderer
-    private let bench: BenchCase
     private var stack = 1
-
-    /// The stage on `gl`, reported as `backend`.
-    init(_ gl: GLRenderer, backend: String, _ bench: BenchCase) {
-        self.gl = gl
-        self.backend = backend
-        self.bench = bench
-    }
 
     func setUp() throws { stack = gl.framesPerDraw(width: bench.lists[0].width, height: bench.lists[0].height) }
 

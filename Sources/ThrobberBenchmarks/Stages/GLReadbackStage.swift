@@ -1,20 +1,10 @@
 import ThrobberGL
 
 /// GL `readback`: `glReadPixels` of a frame drawn (untimed) just before, against memcpy.
-final class GLReadbackStage: StageBenchmark {
-    let backend: String
+final class GLReadbackStage: GLStage, StageBenchmark {
     let stages = [BenchStage.readback]
     var ceiling: String? { MemcpyCeiling.name }
-    private let gl: GLRenderer
-    private let bench: BenchCase
     private var buffer: [UInt8] = []
-
-    /// The stage on `gl`, reported as `backend`.
-    init(_ gl: GLRenderer, backend: String, _ bench: BenchCase) {
-        self.gl = gl
-        self.backend = backend
-        self.bench = bench
-    }
 
     func setUp() throws { buffer = [UInt8](repeating: 0, count: bench.width * bench.height * 4) }
 

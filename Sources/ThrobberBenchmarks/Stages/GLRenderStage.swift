@@ -1,18 +1,8 @@
 import ThrobberGL
 
 /// GL `render`: drawing a frame until the driver is done with it, without reading it back.
-final class GLRenderStage: StageBenchmark {
-    let backend: String
+final class GLRenderStage: GLStage, StageBenchmark {
     let stages = [BenchStage.render]
-    private let gl: GLRenderer
-    private let bench: BenchCase
-
-    /// The stage on `gl`, reported as `backend`.
-    init(_ gl: GLRenderer, backend: String, _ bench: BenchCase) {
-        self.gl = gl
-        self.backend = backend
-        self.bench = bench
-    }
 
     func run() throws -> SampleSet {
         var samples: [Double] = []

@@ -1,20 +1,10 @@
 import ThrobberGL
 
 /// GL `frame1`: render + readback, one frame per draw.
-final class GLSingleFrameStage: StageBenchmark {
-    let backend: String
+final class GLSingleFrameStage: GLStage, StageBenchmark {
     let stages = [BenchStage.frame1]
     var ceiling: String? { ClearReadbackCeiling.name(backend) }
-    private let gl: GLRenderer
-    private let bench: BenchCase
     private var buffer: [UInt8] = []
-
-    /// The stage on `gl`, reported as `backend`.
-    init(_ gl: GLRenderer, backend: String, _ bench: BenchCase) {
-        self.gl = gl
-        self.backend = backend
-        self.bench = bench
-    }
 
     func setUp() throws { buffer = [UInt8](repeating: 0, count: bench.width * bench.height * 4) }
 
