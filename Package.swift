@@ -100,7 +100,8 @@ let package = Package(
                                                   "ThrobberTestSupport"]),
         .testTarget(
             name: "ThrobberRenderTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberDigest", "ThrobberBatch", "ThrobberTestSupport"],
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberDigest", "ThrobberBatch", "ThrobberBenchmarks",
+                           "ThrobberTestSupport"],
             exclude: ["Goldens"]
         ),
         .testTarget(

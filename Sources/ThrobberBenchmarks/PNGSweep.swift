@@ -76,22 +76,24 @@ public enum PNGSweep {
         }
     }
 
+    /// The most frames of each scene the sweep encodes at each size (`--frames`, at most this).
+    public static let maximumFramesPerScene = 4
+
+    /// The frames the sweep encodes of scene `id` at `size` px a side: `count` of them spread
+    /// over its preview loop, at t = previewDuration · (i + ½) / count.
+    public static func frames(of id: String, size: Int, count: Int, renderer: CPURenderer) throws -> [Image] {
+        let scene = try Benchmarks.scene(id, size: size)
+        return (0..<count).map { renderer.render(scene.drawList(at: scene.model.previewDuration * (Double($0) + 0.5) / Double(count))) }
+    }
+
     /// Runs the sweep. Unless `--scenes` or `--sizes` is given, every scene at 64, 512 and 1024 px.
     public static func run(_ settings: Benchmarks.Settings, scenesGiven: Bool, sizesGiven: Bool, jsonPath: String?) throws {
         let scenes = scenesGiven ? settings.scenes : SceneRegistry.ids
         let sizes = sizesGiven ? settings.sizes : [64, 512, 1024]
-        let perSceneAndSize = max(1, min(settings.frames, 4))
+        let perSceneAndSize = max(1, min(settings.frames, maximumFramesPerScene))
         let cpu = CPURenderer(threadCount: UsableCPUs.current.usable)
-        // frames[i][j]: scene j's frames at sizes[i], spread over its preview.
-        var frames: [[[Image]]] = []
-        for size in sizes {
-            frames.append(try scenes.map { id in
-                let scene = try Benchmarks.scene(id, size: size)
-                return (0..<perSceneAndSize).map {
-                    cpu.render(scene.drawList(at: scene.model.previewDuration * (Double($0) + 0.5) / Double(perSceneAndSize)))
-                }
-            })
-        }
+        // frames[i][j]: scene j's frames at sizes[i].
+        let frames = try sizes.map { size in try scenes.map { try Self.frames(of: $0, size: size, count: perSceneAndSize, renderer: cpu) } }
         let all = Self.settings
         let frameCount = frames.joined().joined().count
         FileHandle.standardError.write(Data("throbber bench: --png-sweep: \(all.count) settings × \(frameCount) frames × \(settings.repeats) repeats\n".utf8))

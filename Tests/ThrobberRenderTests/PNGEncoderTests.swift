@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Throbber
+import ThrobberBenchmarks
 import ThrobberCPU
 import ThrobberPNG
 
@@ -253,25 +254,22 @@ struct PNGEncoderTests {
     }
 
     /// `auto`'s table is what the sweep measured: at each step's own side, for each scene, the
-    /// step's setting writes the sweep's frames (4 over the preview loop) no larger than libpng
-    /// at its defaults (zlib 6, adaptive filters) does. A step whose setting stopped being no
-    /// larger — a changed scene, a changed encoder — fails here; sides up to 512 px keep it quick.
+    /// step's setting writes the sweep's own frames (`PNGSweep.frames`, as many as it takes) no
+    /// larger than libpng at its defaults (`PNGSweep.reference`) does. A step whose setting
+    /// stopped being no larger — a changed scene, a changed encoder — fails here; sides up to
+    /// 512 px keep it quick.
     @Test(arguments: SceneRegistry.ids)
     func automaticStepsWriteNoLargerThanLibpngDefaults(scene id: String) throws {
-        let model = try SceneRegistry.model(id)
-        let yardstick = PNGEncoder.libpng(level: 6, filter: .adaptive)
         let cpu = CPURenderer(threadCount: 2)
         let steps = try #require(PNGEncoderCatalog.automaticSteps[id])
         for step in steps where step.side <= 512 {
-            let longer = max(model.canvasSize.width, model.canvasSize.height)
-            let scene = Scene(model, scale: Double(step.side) / longer)
-            let encoder = PNGEncoder.automatic.resolved(scene: id, width: scene.pixelSize.width, height: scene.pixelSize.height)
+            let images = try PNGSweep.frames(of: id, size: step.side, count: PNGSweep.maximumFramesPerScene, renderer: cpu)
+            let encoder = PNGEncoder.automatic.resolved(scene: id, width: images[0].width, height: images[0].height)
             #expect(encoder.name == step.encoder && encoder.level == step.level && encoder.filter == step.filter)
             var chosen = 0, reference = 0
-            for i in 0..<4 {
-                let image = cpu.render(scene.drawList(at: model.previewDuration * (Double(i) + 0.5) / 4))
+            for image in images {
                 chosen += try encoder.encode(image).count
-                reference += try yardstick.encode(image).count
+                reference += try PNGSweep.reference.encode(image).count
             }
             #expect(chosen <= reference, "\(id) at \(step.side) px: \(step) wrote \(chosen) bytes, libpng 6 adaptive \(reference)")
         }
