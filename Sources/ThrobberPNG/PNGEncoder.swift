@@ -100,8 +100,13 @@ public enum PNGEncoder: Sendable, Hashable {
     /// The encoder ``automatic`` writes a `width` × `height` px frame with, of the scene `scene`
     /// when it is known (``PNGEncoderCatalog/automaticChoice(scene:width:height:)``).
     public static func automaticChoice(scene: String? = nil, width: Int, height: Int) -> PNGEncoder {
-        let choice = PNGEncoderCatalog.automaticChoice(scene: scene, width: width, height: height)
-        return try! PNGEncoder(name: choice.encoder, level: choice.level, filter: choice.filter == .unfiltered ? nil : choice.filter)
+        PNGEncoder(PNGEncoderCatalog.automaticChoice(scene: scene, width: width, height: height))
+    }
+
+    /// The encoder a step of ``automatic``'s table names (an unfiltered step gets the encoder's
+    /// default filter, nil, so it equals the plain `.isal(level:)` and the like).
+    public init(_ step: PNGEncoderCatalog.AutomaticStep) {
+        self = try! PNGEncoder(name: step.encoder, level: step.level, filter: step.filter == .unfiltered ? nil : step.filter)
     }
 
     /// The encoder that writes frames of `scene` of `width` × `height` px: ``automatic``'s choice

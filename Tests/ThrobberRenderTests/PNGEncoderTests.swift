@@ -196,7 +196,7 @@ struct PNGEncoderTests {
         for (scene, steps) in PNGEncoderCatalog.automaticSteps {
             var below = 0
             for step in steps {
-                let expected = try PNGEncoder(name: step.encoder, level: step.level, filter: step.filter == .unfiltered ? nil : step.filter)
+                let expected = PNGEncoder(step)
                 for side in Set([below + 1, step.side]) {
                     #expect(PNGEncoder.automaticChoice(scene: scene, width: side, height: 1) == expected, "\(scene) at \(side) px")
                 }
