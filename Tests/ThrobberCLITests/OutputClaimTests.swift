@@ -75,6 +75,36 @@ struct OutputClaimTests {
         #expect(try listing(real).isEmpty)
     }
 
+    /// Frames into a directory that is absent or empty are claimed without a lookup each; one
+    /// that holds anything is looked up per frame, so a single file among many is still found
+    /// (and kept), whichever frame it is.
+    @Test func anExistingFrameIsFoundWhereverItIsInTheSequence() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out")
+        let render = ["render", "ring", "--frames", "6", "--scale", "0.2", "--backend", "cpu", "-o", out.path, "-q"]
+        // Absent: every frame is written.
+        let fresh = try runThrobber(render)
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        let names = try listing(out)
+        #expect(names.count == 6)
+        for name in [names.first!, names[3], names.last!] {
+            for other in try listing(out) where other != name { try FileManager.default.removeItem(at: out.appendingPathComponent(other)) }
+            let kept = try Data(contentsOf: out.appendingPathComponent(name))
+            let again = try runThrobber(render)
+            #expect(again.status == 73, "\(name): \(again.stderr)")
+            #expect(again.stderr == "throbber: output file \(out.path)/\(name) exists; pass --overwrite to replace what exists\n",
+                    "\(again.stderr)")
+            #expect(try listing(out) == [name])
+            #expect(try Data(contentsOf: out.appendingPathComponent(name)) == kept)
+            // Empty: every frame is written again.
+            try FileManager.default.removeItem(at: out.appendingPathComponent(name))
+            let refilled = try runThrobber(render)
+            #expect(refilled.status == 0, "\(refilled.stderr)")
+            #expect(try listing(out) == names)
+        }
+    }
+
     @Test func aHardLinkToTheJobFileIsTheJobFile() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

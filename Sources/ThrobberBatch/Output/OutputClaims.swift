@@ -36,6 +36,15 @@ public struct OutputClaims {
     private var claims: [Identity: Claim] = [:]
     /// Resolved directories, by the directory as written: every frame of a sequence shares one.
     private var resolvedDirectories: [String: String] = [:]
+    /// Resolved directories known to hold nothing — they do not exist yet, or are empty — so
+    /// that no path in them needs an `lstat` and a `stat`: a sequence of 10,000 frames into a
+    /// fresh directory would otherwise make 20,000 calls before its first frame. A directory is
+    /// looked at when a second path in it is claimed. One that holds anything is asked per path,
+    /// whatever it holds: a name missing from a listing is not proof of absence where lookups
+    /// ignore case.
+    private var emptyDirectories: Set<String> = []
+    /// Resolved directories looked at (or claimed in once, not yet looked at).
+    private var seenDirectories: [String: Bool] = [:]
     private let jobPath: String?
     /// The outputs that hold a regular file (or a link) already, in the order they were claimed.
     public private(set) var existingFiles: [String] = []
@@ -102,12 +111,37 @@ public struct OutputClaims {
             resolvedDirectories[directory] = resolvedDirectory
         }
         let full = resolvedDirectory == "/" ? "/" + name : resolvedDirectory + "/" + name
+        if holdsNothing(resolvedDirectory) { return (.path(full), .absent) }
         let existing = checkType ? try AtomicFile.existing(at: full) : .absent
         var status = stat()
         if stat(full, &status) == 0 {
             return (.inode(dev: UInt64(status.st_dev), ino: UInt64(status.st_ino)), existing)
         }
         return (.path(full), existing)
+    }
+
+    /// Whether `directory` (resolved) is known to hold nothing: it does not exist, or it lists
+    /// no entry but `.` and `..`. Decided on the second path claimed in it, then kept.
+    private mutating func holdsNothing(_ directory: String) -> Bool {
+        if emptyDirectories.contains(directory) { return true }
+        guard let looked = seenDirectories[directory] else {
+            seenDirectories[directory] = false
+            return false
+        }
+        if looked { return false }
+        seenDirectories[directory] = true
+        guard let stream = opendir(directory) else {
+            guard errno == ENOENT else { return false }
+            emptyDirectories.insert(directory)
+            return true
+        }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { return false }
+        }
+        emptyDirectories.insert(directory)
+        return true
     }
 
     /// `directory` with every symbolic link resolved; the part that does not exist yet (it is
