@@ -90,6 +90,8 @@ public struct CPURenderer: Sendable {
         var lent = reuse ? memory.lend(byteCount: byteCount) : FrameMemory.Lent()
         let latest = lent.latest.flatMap { $0.list.sameCanvas(as: list) ? $0 : nil }
         let kept = lent.oldest.flatMap { $0.list.sameCanvas(as: list) ? $0.list : nil }
+        // Which items each earlier frame shares with this one, worked out once for every band.
+        let keptSame = kept?.sameItems(as: list), latestSame = latest?.list.sameItems(as: list)
         let outcomes = UnsafeMutableBufferPointer<BandOutcome>.allocate(capacity: bands)
         outcomes.initialize(repeating: .painted)
         defer { outcomes.deallocate() }
@@ -100,11 +102,11 @@ public struct CPURenderer: Sendable {
         func draw(into out: SharedBuffer) {
             let work: @Sendable (Int) -> Void = { band in
                 let y0 = band * bandHeight, y1 = min(height, y0 + bandHeight)
-                if let kept, kept.paintsTheSame(rows: y0..<y1, as: list) {
+                if let kept, kept.paintsTheSame(rows: y0..<y1, as: list, sameItems: keptSame) {
                     record.buffer[band] = .kept
                     return
                 }
-                if let latest, latest.list.paintsTheSame(rows: y0..<y1, as: list) {
+                if let latest, latest.list.paintsTheSame(rows: y0..<y1, as: list, sameItems: latestSame) {
                     let start = y0 * width * 4
                     latest.pixels.withUnsafeBufferPointer { (out.pointer + start).update(from: $0.baseAddress! + start, count: (y1 - y0) * width * 4) }
                     record.buffer[band] = .copied

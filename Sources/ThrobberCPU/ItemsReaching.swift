@@ -3,7 +3,7 @@ import Throbber
 /// The items (by index) whose bounds reach a range of rows, in paint order; of a quad batch,
 /// each box whose own bounds do.
 ///
-/// Called per band for two frames (`DrawList.paintsTheSame`), so it holds the current batch's
+/// Called per band for two frames of different lengths (`DrawList.paintsTheSame`), so it holds the current batch's
 /// boxes and bounds itself rather than taking the batch out of its `DrawItem` for every box
 /// (each of those copies retained four arrays: a tenth of a 64×64 frame's time).
 struct ItemsReaching: IteratorProtocol {

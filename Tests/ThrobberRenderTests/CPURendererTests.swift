@@ -3,6 +3,7 @@ import Testing
 import Throbber
 import ThrobberCPU
 import ThrobberPNG
+import ThrobberRender
 
 struct CPURendererTests {
     @Test(arguments: [1, 3, 7])
@@ -158,6 +159,28 @@ struct CPURendererTests {
         // memory, and recycled memory the caller still held (copied first).
         #expect(statistics.keptBands > 0 && statistics.recycledFrames > 0 && statistics.duplicatedFrames > 0, "\(statistics)")
         #expect(statistics.paintedBands > 0)
+    }
+
+    /// The same over the parameter space: random parameter sets of every scene (colours with
+    /// alpha, odd scales, times far from 0, as `parity --random` draws them), each a run of
+    /// frames 1/60 s apart drawn as a batch's encode job draws them (one thread, two frames kept),
+    /// against painting everything.
+    @Test(arguments: SceneRegistry.ids)
+    func reusingRowsChangesNoByteForRandomParameters(id: String) throws {
+        var plain = CPURenderer(threadCount: 1)
+        plain.reusesUnchangedRows = false
+        let reusing = CPURenderer(threadCount: 1)
+        reusing.keptFrames = 2
+        for item in try ParityMatrix.randomCases(scenes: [id], count: 5, seed: 23) {
+            for k in 0..<6 {
+                let t = item.t + Double(k) / 60
+                let list = item.scene.drawList(at: t)
+                #expect(firstDifference(reusing.render(list), plain.render(list)) == nil,
+                        "\(id) case \(item.index ?? -1) (\(item.settings.map { "\($0.name)=\($0.value)" }.joined(separator: " "))) t = \(t)")
+            }
+        }
+        let statistics = reusing.reuseStatistics
+        #expect(statistics.keptBands + statistics.copiedBands > 0 && statistics.paintedBands > 0, "\(statistics)")
     }
 
     /// Frames of other sizes and backgrounds in between: nothing is kept across a change of canvas.
