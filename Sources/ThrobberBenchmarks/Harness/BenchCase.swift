@@ -22,15 +22,22 @@ final class BenchCase {
     /// Where stages that write files put them; removed by the caller at the end of the run.
     let scratch: URL
     /// The frames as the first backend renders them: the input of encode, hash, write and the
-    /// encode ceiling.
+    /// encode ceiling, one per list. Past `distinctReferenceFrames` they repeat the first ones
+    /// (sharing their memory), so a long run holds at most `referenceBudget` bytes of pixels.
     private(set) var reference: [Image] = []
+    /// The most bytes of distinct reference pixels a case holds (default 256 MB): `--frames 3000`
+    /// at 1024 px would otherwise keep 12 GB.
+    let referenceBudget: Int
+    /// How many reference frames are drawn: every one, or as many as `referenceBudget` holds.
+    var distinctReferenceFrames: Int { max(1, min(lists.count, referenceBudget / max(1, width * height * 4))) }
     /// The reference frames as PNG files: the encode stage's own output where it ran, so hash and
     /// write do not encode them again.
     var encoded: [Data]?
 
     /// The case of scene `id` at `size` px.
-    init(_ id: String, size: Int, settings: Benchmarks.Settings, scratch: URL) throws {
+    init(_ id: String, size: Int, settings: Benchmarks.Settings, scratch: URL, referenceBudget: Int = 256 << 20) throws {
         self.id = id
+        self.referenceBudget = referenceBudget
         self.size = size
         self.settings = settings
         self.scratch = scratch
@@ -41,7 +48,12 @@ final class BenchCase {
 
     /// Renders the reference frames with `renderer`; not timed.
     func renderReference(with renderer: FrameRenderer) throws {
-        reference = try lists.map { try renderer.render($0) }
+        reference = BenchCase.repeating(try lists.prefix(distinctReferenceFrames).map { try renderer.render($0) }, count: lists.count)
+    }
+
+    /// `count` values: `distinct`, then `distinct` again from its start, and so on.
+    static func repeating<T>(_ distinct: [T], count: Int) -> [T] {
+        (0..<count).map { distinct[$0 % distinct.count] }
     }
 
     /// The bench's encoder for this case: `auto` chooses for this scene and size, as a batch does.
@@ -51,7 +63,7 @@ final class BenchCase {
     func encodedFrames() throws -> [Data] {
         if let encoded { return encoded }
         let png = self.png
-        let frames = try reference.map { try png.encode($0) }
+        let frames = BenchCase.repeating(try reference.prefix(distinctReferenceFrames).map { try png.encode($0) }, count: reference.count)
         encoded = frames
         return frames
     }

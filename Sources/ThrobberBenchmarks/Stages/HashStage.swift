@@ -25,7 +25,8 @@ final class HashStage: StageBenchmark {
     }
 
     func setUp() throws {
-        inputs = input == .file ? try bench.encodedFrames() : bench.reference.map { Data($0.pixels) }
+        inputs = input == .file ? try bench.encodedFrames()
+            : BenchCase.repeating(bench.reference.prefix(bench.distinctReferenceFrames).map { Data($0.pixels) }, count: bench.reference.count)
     }
 
     func run() throws -> SampleSet {

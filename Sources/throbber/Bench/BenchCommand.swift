@@ -37,7 +37,9 @@ enum BenchCommand: Subcommand {
                                  render + readback through a ring of pixel-buffer objects mapped
                                  a frame late (GL backends), against frame1
           --device N             with egl: EGL device N (see `throbber info`)
-          --frames N             frames per sample set (default 60)
+          --frames N             frames per sample set (default 60); encode, hash and
+                                 write take the rendered frames, repeating the first
+                                 ones past 256 MB of pixels
           --repeat R             sample sets per stage (default 3)
           --warmup W             frames rendered before timing (default 5)
           --png-encoder NAME     the encoder of encode/write/pipeline and their ceilings, and
