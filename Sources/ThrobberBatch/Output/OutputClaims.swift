@@ -46,6 +46,8 @@ public struct OutputClaims {
     /// Resolved directories looked at (or claimed in once, not yet looked at).
     private var seenDirectories: [String: Bool] = [:]
     private let jobPath: String?
+    /// The working directory relative paths are resolved in, asked once (not once a frame).
+    private lazy var workingDirectory = FileManager.default.currentDirectoryPath
     /// The outputs that hold a regular file (or a link) already, in the order they were claimed.
     public private(set) var existingFiles: [String] = []
 
@@ -98,9 +100,9 @@ public struct OutputClaims {
 
     /// The identity of `path` and, for an output, what it holds now.
     private mutating func resolve(_ path: String, checkType: Bool) throws -> (Identity, AtomicFile.Existing) {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
         // Split at the last slash by hand: a URL per frame costs more than the stat calls.
-        let slash = absolute.lastIndex(of: "/")!
+        let slash = absolute.utf8.lastIndex(of: UInt8(ascii: "/"))!
         let name = String(absolute[absolute.index(after: slash)...])
         let directory = slash == absolute.startIndex ? "/" : String(absolute[..<slash])
         let resolvedDirectory: String

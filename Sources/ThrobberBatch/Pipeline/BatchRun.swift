@@ -76,7 +76,7 @@ public final class BatchRun {
         if job.isFile { try claims.claimInput(job.path, role: "the job file", source: .job) }
         func directory(_ file: String) -> String {
             // Split at the last slash by hand: a URL per frame costs more than the rest of a claim.
-            guard let slash = file.lastIndex(of: "/") else { return "." }
+            guard let slash = file.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
             return slash == file.startIndex ? "/" : String(file[..<slash])
         }
         var directories = Set<String>()
