@@ -68,6 +68,8 @@ public final class GLRenderer {
     private var pixelBuffers: [GLuint] = []
     private var pixelBufferSize = 0
     private var nextPixelBuffer = 0
+    /// Where `render(_ lists:)` reads a whole stack back at once.
+    private var stackPixels: [UInt8] = []
     private var pending: [(buffer: GLuint, fence: GLsync?, width: Int, height: Int)] = []
 
     /// The framebuffer of one stack size.
@@ -170,13 +172,20 @@ public final class GLRenderer {
             var end = start + 1
             while end < lists.endIndex, end - start < limit, lists[end].width == width, lists[end].height == height { end += 1 }
             try draw(lists[start..<end])
-            let frameBytes = width * height * 4
-            for f in 0..<(end - start) {
-                let pixels = [UInt8](unsafeUninitializedCapacity: frameBytes) { buffer, count in
-                    readBack(rows: (f * height)..<((f + 1) * height), into: UnsafeMutableRawPointer(buffer.baseAddress!))
-                    count = frameBytes
+            // One readback for the whole stack, rather than a glReadPixels call (each mapping
+            // the target) per frame; a frame alone is read straight into its image.
+            let frameBytes = width * height * 4, count = end - start
+            if count == 1 {
+                images.append(Image(width: width, height: height, pixels: [UInt8](unsafeUninitializedCapacity: frameBytes) { buffer, done in
+                    readBack(rows: 0..<height, into: UnsafeMutableRawPointer(buffer.baseAddress!))
+                    done = frameBytes
+                }))
+            } else {
+                if stackPixels.count < frameBytes * count { stackPixels = [UInt8](repeating: 0, count: frameBytes * count) }
+                stackPixels.withUnsafeMutableBytes { readBack(rows: 0..<(height * count), into: $0.baseAddress!) }
+                for f in 0..<count {
+                    images.append(Image(width: width, height: height, pixels: Array(stackPixels[(f * frameBytes)..<((f + 1) * frameBytes)])))
                 }
-                images.append(Image(width: width, height: height, pixels: pixels))
             }
             try checkError()
             start = end
@@ -227,31 +236,34 @@ public final class GLRenderer {
         // each tile reading its frame's numbers for those layers from `values`.
         let side = GLRenderer.tileSide(width: width, height: height)
         var values: [Float] = []
-        var draws: [[Int]: (plan: Int, layers: [Int], vectorCount: Int, tiles: [Int32])] = [:]
-        var order: [[Int]] = []
+        // One instanced draw per program key, in the order first met.
+        var draws: [(plan: Int, layers: [Int], vectorCount: Int, key: [Int], tiles: [Int32])] = []
+        var drawIndex: [[Int]: Int] = [:]
         for (f, plan) in plans.enumerated() {
-            // Layers → program key, vec4s, first texel of their numbers.
-            var groups: [[Int]: (key: [Int], vectorCount: Int, first: Int32)] = [:]
+            // Layers reaching a tile → its draw and the first texel of their numbers, worked out
+            // once per frame for each set of layers.
+            var groups: [[Int]: (draw: Int, first: Int32)] = [:]
             for y0 in stride(from: 0, to: height, by: side) {
                 for x0 in stride(from: 0, to: width, by: side) {
                     let tile = PixelRect(x0: x0, y0: y0, x1: min(width, x0 + side), y1: min(height, y0 + side))
                     let reaching = plan.bounds.intersects(tile) ? plan.layers.indices.filter { plan.layers[$0].reaches(tile) } : []
-                    let group: (key: [Int], vectorCount: Int, first: Int32)
+                    let group: (draw: Int, first: Int32)
                     if let known = groups[reaching] {
                         group = known
                     } else {
                         // The shape fixes the number of vec4s; -1 keeps the empty shape a key.
                         let (shape, vectors) = plan.program(reaching)
-                        group = (shape + [-1], vectors.count / 4, Int32(values.count / 4))
+                        let key = shape + [-1]
+                        let index = drawIndex[key] ?? draws.count
+                        if index == draws.count {
+                            drawIndex[key] = index
+                            draws.append((f, reaching, vectors.count / 4, key, []))
+                        }
+                        group = (index, Int32(values.count / 4))
                         values += vectors
                         groups[reaching] = group
                     }
-                    let (key, first) = (group.key, group.first)
-                    if draws[key] == nil {
-                        draws[key] = (f, reaching, group.vectorCount, [])
-                        order.append(key)
-                    }
-                    draws[key]!.tiles += [Int32(tile.x0), Int32(tile.y0), Int32(tile.x1), Int32(tile.y1), Int32(f * height), first]
+                    draws[group.draw].tiles += [Int32(tile.x0), Int32(tile.y0), Int32(tile.x1), Int32(tile.y1), Int32(f * height), group.first]
                 }
             }
         }
@@ -266,10 +278,9 @@ public final class GLRenderer {
         gl.BindTexture(GLenum(GL_TEXTURE_2D), valueTexture)
         gl.BindVertexArray(tileArray)
         gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), tileBuffer)
-        for key in order {
-            let draw = draws[key]!
+        for draw in draws {
             let plan = plans[draw.plan]
-            let program = try layerProgram(key, vectorCount: draw.vectorCount) { plan.code(draw.layers) }
+            let program = try layerProgram(draw.key, vectorCount: draw.vectorCount) { plan.code(draw.layers) }
             gl.UseProgram(program.id)
             gl.Uniform2f(program["u_resolution"], resolution.0, resolution.1)
             gl.Uniform1i(program["u_values"], 0)

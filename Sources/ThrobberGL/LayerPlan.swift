@@ -9,6 +9,12 @@ import Throbber
 /// when it has few, or one for the whole batch when it is a ring of boxes (`QuadRing`) whose steps
 /// are consecutive (and, with boxes of several colours, never overlap); any other batch is left
 /// to the boxes pass (`boxItems`).
+///
+/// Layers of a run that read an equal vec4 read it from one place (`layout(_:)`), so the
+/// statements that compute the same thing from it are the same expressions, which the shader
+/// compiler computes once per pixel: the wave ball's disc and both waves' clip share one circle
+/// (one square root, not three), the thin circle its centre's distance, and its two tick rings
+/// the pixel's angle (one arctangent, not two).
 struct LayerPlan {
     /// The most boxes of a batch that is not a usable ring drawn as single layers; a larger one
     /// goes to the boxes pass.
@@ -19,14 +25,21 @@ struct LayerPlan {
     /// The most places of a ring with per-box colours (their colours are uniforms).
     static let maximumColouredRing = 32
 
-    /// One layer: its numbers (whole vec4s), the GLSL statement painting it — made from the place
-    /// of its first vec4 in `v_v` — and where it can paint.
+    /// One layer: its numbers (whole vec4s), the GLSL statement painting it — made from the
+    /// places of its vec4s in `v_v` — and where it can paint.
     struct Layer {
+        /// Whole vec4s: its bounds, what its coverage reads, its colour.
         var values: [Float]
-        /// What the statement looks like apart from the place of its numbers: layers of equal
-        /// shapes in equal order make the same program.
+        /// Whole vec4s read by index (a ring's colour per place), kept together after `values`.
+        var table: [Float] = []
+        /// Which vec4s of `values` another layer may read too (a centre, a radius): only these
+        /// are compared with what the layers before placed.
+        var shared: [Int] = []
+        /// What the statement looks like apart from the places of its numbers: layers of equal
+        /// shapes in equal order, whose shared vec4s have equal places, make the same program.
         var shape: Int
-        var statement: (Int) -> String
+        /// The statement, from the place of each vec4 of `values` and of the first of `table`.
+        var statement: (_ places: [Int], _ table: Int) -> String
         var bounds: PixelRect
         var annulus: Annulus?
 
@@ -50,22 +63,28 @@ struct LayerPlan {
         for (index, item) in list.items.enumerated() where !item.bounds.isEmpty {
             switch item {
             case .disc(let d):
-                add(item.bounds, item.annulus, [d.centerX, d.centerY, d.radius, 0], color: d.color, shape: 1) { o in
-                    "discCoverage(p, V(\(o)).xyz)"
+                // The centre and the radius apart, as a wave's clip has them, so that both read
+                // one place when they are equal.
+                add(item.bounds, item.annulus, [d.centerX, d.centerY, 0, 0, d.radius, 0, 0, 0], shared: [0, 1], color: d.color, shape: 1) { v in
+                    "discCoverage(p, vec3(V(\(v[0])).xy, V(\(v[1])).x))"
                 }
             case .wave(let w):
-                let values = [w.originX, w.amplitude, w.k, w.phase, w.baseline, w.bottom, w.clipCenterX, w.clipCenterY,
-                              w.clipRadius, 0, 0, 0]
-                add(item.bounds, item.annulus, values, color: w.color, shape: w.clipRadius >= 0 ? 2 : 3) { o in
-                    let band = "waveBandCoverage(p, V(\(o)).x, V(\(o)).y, V(\(o)).z, V(\(o)).w, V(\(o + 1)).x, V(\(o + 1)).y)"
-                    return w.clipRadius >= 0 ? "\(band) * fillCoverage(circleDistance(p, V(\(o + 1)).zw, V(\(o + 2)).x))" : band
+                let curve = [w.originX, w.amplitude, w.k, w.phase, w.baseline, w.bottom, 0, 0]
+                let clipped = w.clipRadius >= 0
+                add(item.bounds, item.annulus, curve + (clipped ? [w.clipCenterX, w.clipCenterY, 0, 0, w.clipRadius, 0, 0, 0] : []),
+                    shared: clipped ? [2, 3] : [], color: w.color, shape: clipped ? 2 : 3) { v in
+                    let band = "waveBandCoverage(p, V(\(v[0])).x, V(\(v[0])).y, V(\(v[0])).z, V(\(v[0])).w, V(\(v[1])).x, V(\(v[1])).y)"
+                    return clipped ? "\(band) * fillCoverage(circleDistance(p, V(\(v[2])).xy, V(\(v[3])).x))" : band
                 }
             case .arc(let a):
-                add(item.bounds, item.annulus, [a.centerX, a.centerY, a.radius, a.lineWidth, a.start, a.sweep, a.maskDirectionX, a.maskDirectionY],
-                    color: a.color, shape: a.isFullCircle ? 4 : a.maskRotation >= 0 ? 5 : 6) { o in
-                    if a.isFullCircle { return "circleStrokeCoverage(p, V(\(o)).xy, V(\(o)).z, V(\(o)).w)" }
-                    let stroke = "strokeCoverage(arcDistance(p, V(\(o)).xy, V(\(o)).z, V(\(o + 1)).x, V(\(o + 1)).y), V(\(o)).w)"
-                    return a.maskRotation >= 0 ? "\(stroke) * ringMask(p - V(\(o)).xy, V(\(o + 1)).zw)" : stroke
+                let centre: [Float] = [a.centerX, a.centerY, 0, 0]
+                let stroke: [Float] = [a.radius, a.lineWidth, a.start, a.sweep]
+                let masked = !a.isFullCircle && a.maskRotation >= 0
+                add(item.bounds, item.annulus, centre + stroke + (masked ? [a.maskDirectionX, a.maskDirectionY, 0, 0] : []),
+                    shared: [0], color: a.color, shape: a.isFullCircle ? 4 : masked ? 5 : 6) { v in
+                    if a.isFullCircle { return "circleStrokeCoverage(p, V(\(v[0])).xy, V(\(v[1])).x, V(\(v[1])).y)" }
+                    let stroke = "strokeCoverage(arcDistance(p, V(\(v[0])).xy, V(\(v[1])).x, V(\(v[1])).z, V(\(v[1])).w), V(\(v[1])).y)"
+                    return masked ? "\(stroke) * ringMask(p - V(\(v[0])).xy, V(\(v[2])).xy)" : stroke
                 }
             case .quads(let batch):
                 if let ring = batch.ring, addRing(ring, batch) { continue }
@@ -76,42 +95,84 @@ struct LayerPlan {
                 for (q, rect) in zip(batch.instances, batch.instanceBounds) where !rect.isEmpty {
                     // cos θ and sin θ in single precision, as the CPU renderer computes them.
                     add(rect, nil, [q.centerX, q.centerY, q.cornerRadius, 0, q.halfX, q.halfY, cos(q.rotation), sin(q.rotation)],
-                        color: q.color, shape: 7) { o in
-                        "boxCoverage(p, V(\(o)).xy, V(\(o + 1)).xy, V(\(o + 1)).zw, V(\(o)).z)"
+                        shared: [], color: q.color, shape: 7) { v in
+                        "boxCoverage(p, V(\(v[0])).xy, V(\(v[1])).xy, V(\(v[1])).zw, V(\(v[0])).z)"
                     }
                 }
             }
         }
     }
 
-    /// Appends a layer: its bounds, `values` (whole vec4s), its colour, and the statement painting
-    /// it, made by `coverage` from the place of its first value vec4.
-    private mutating func add(_ rect: PixelRect, _ annulus: Annulus?, _ values: [Float], color: PaintColor, shape: Int,
-                              _ coverage: @escaping (Int) -> String) {
-        let count = values.count / 4
+    /// Appends a layer: its bounds, `values` (whole vec4s; those numbered in `shared` may be
+    /// shared), its colour, and the statement painting it, made by `coverage` from the places of
+    /// the vec4s of `values`.
+    private mutating func add(_ rect: PixelRect, _ annulus: Annulus?, _ values: [Float], shared: [Int], color: PaintColor, shape: Int,
+                              _ coverage: @escaping ([Int]) -> String) {
         layers.append(Layer(values: [Float(rect.x0), Float(rect.y0), Float(rect.x1), Float(rect.y1)] + values + [color.r, color.g, color.b, color.a],
-                            shape: shape, statement: { o in "dst = paint(dst, V(\(o + 1 + count)), inside(p, V(\(o))) * \(coverage(o + 1))); " },
+                            shared: shared.map { $0 + 1 }, shape: shape, statement: { v, _ in
+                                "dst = paint(dst, V(\(v[v.count - 1])), inside(p, V(\(v[0]))) * \(coverage(Array(v[1..<(v.count - 1)])))); "
+                            },
                             bounds: rect, annulus: annulus))
         bounds = PixelRect.union([bounds, rect])
     }
 
-    /// The shape and the numbers of the program painting the layers `indices` in paint order:
-    /// their shapes, and `v_v` — the background, then each layer's vec4s.
-    func program(_ indices: [Int]) -> (shape: [Int], vectors: [Float]) {
+    /// Where the layers `indices` find their numbers in `v_v`: the background at 0, then each
+    /// vec4 of each layer in paint order, except a shared vec4 equal to one placed before, which
+    /// is read from that one's place; each layer's table whole, after its values.
+    ///
+    /// - Returns: the place of every vec4 of every layer's values, the place of its table, the
+    ///   numbers, and the places of the shared vec4s in order (which, with the layers' shapes,
+    ///   fix the program's code).
+    func layout(_ indices: [Int]) -> (places: [[Int]], tables: [Int], vectors: [Float], sharedPlaces: [Int]) {
         var vectors = [background.r, background.g, background.b, background.a]
-        for i in indices { vectors += layers[i].values }
-        return (indices.map { layers[$0].shape }, vectors)
+        var sharedPlaces: [Int] = []
+        var places: [[Int]] = []
+        var tables: [Int] = []
+        places.reserveCapacity(indices.count)
+        tables.reserveCapacity(indices.count)
+        for i in indices {
+            let layer = layers[i]
+            let values = layer.values
+            var own: [Int] = []
+            own.reserveCapacity(values.count / 4)
+            for n in 0..<(values.count / 4) {
+                let v = 4 * n
+                if layer.shared.contains(n) {
+                    // Bit patterns: only numbers of the same bits share a place. A frame has a
+                    // few shared vec4s, so a scan is cheaper than hashing.
+                    let at = sharedPlaces.first { place in
+                        (0..<4).allSatisfy { vectors[4 * place + $0].bitPattern == values[v + $0].bitPattern }
+                    } ?? vectors.count / 4
+                    sharedPlaces.append(at)
+                    own.append(at)
+                    if at < vectors.count / 4 { continue }
+                } else {
+                    own.append(vectors.count / 4)
+                }
+                vectors += values[v..<(v + 4)]
+            }
+            places.append(own)
+            tables.append(vectors.count / 4)
+            vectors += layer.table
+        }
+        return (places, tables, vectors, sharedPlaces)
+    }
+
+    /// The shape and the numbers of the program painting the layers `indices` in paint order:
+    /// their shapes and where their shared vec4s are (`layout(_:)`), and `v_v`.
+    func program(_ indices: [Int]) -> (shape: [Int], vectors: [Float]) {
+        let (_, _, vectors, sharedPlaces) = layout(indices)
+        var shape = indices.map { layers[$0].shape }
+        if !sharedPlaces.isEmpty { shape += [-2] + sharedPlaces }
+        return (shape, vectors)
     }
 
     /// The statements painting the layers `indices` in paint order (LAYERS), their numbers
-    /// placed as `program(_:)` places them.
+    /// placed as `layout(_:)` places them.
     func code(_ indices: [Int]) -> String {
+        let (places, tables, _, _) = layout(indices)
         var code = ""
-        var at = 1
-        for i in indices {
-            code += layers[i].statement(at)
-            at += layers[i].values.count / 4
-        }
+        for (n, i) in indices.enumerated() { code += layers[i].statement(places[n], tables[n]) }
         return code
     }
 
@@ -171,36 +232,40 @@ struct LayerPlan {
         // only when no two can cover one pixel (one candidate).
         guard !coloured || (candidates == 1 && count <= LayerPlan.maximumColouredRing) else { return false }
         let b = batch.bounds
+        // The centre with the candidates first: two rings about one centre, with boxes of one
+        // size, read it from one place and share the pixel's angle.
         var values: [Float] = [Float(b.x0), Float(b.y0), Float(b.x1), Float(b.y1),
-                               ring.centerX, ring.centerY, Float(baseAngle), Float(stepAngle),
-                               Float(offsetX), Float(offsetY), base.halfX, base.halfY,
-                               cos(base.rotation), sin(base.rotation), base.cornerRadius, Float(steps),
-                               Float(first), Float(span), Float(firstCandidate), Float(candidates)]
-        let call = { (at: Int, j: String) in
-            "ringBoxCoverage(p, V(\(at + 1)).xy, V(\(at + 1)).z, V(\(at + 1)).w, V(\(at + 2)).xy, V(\(at + 2)).zw, "
-                + "V(\(at + 3)).xy, V(\(at + 3)).z, V(\(at + 3)).w, V(\(at + 4)).x, V(\(at + 4)).y, \(j), place)"
+                               ring.centerX, ring.centerY, Float(firstCandidate), Float(candidates),
+                               Float(baseAngle), Float(stepAngle), Float(offsetX), Float(offsetY),
+                               base.halfX, base.halfY, cos(base.rotation), sin(base.rotation),
+                               base.cornerRadius, Float(steps), Float(first), Float(span)]
+        // v: bounds, centre, angles, box, run, and the colour unless each place has its own.
+        let call = { (v: [Int], j: String) in
+            "ringBoxCoverage(p, V(\(v[1])).xy, V(\(v[2])).x, V(\(v[2])).y, V(\(v[2])).zw, V(\(v[3])).xy, "
+                + "V(\(v[3])).zw, V(\(v[4])).x, V(\(v[4])).y, V(\(v[4])).z, V(\(v[4])).w, \(j), place)"
         }
-        let statement: (Int) -> String
+        let statement: ([Int], Int) -> String
+        var table: [Float] = []
         if coloured {
-            // The colour of each place, in order from `first`.
+            // The colour of each place, in order from `first`, read by index.
             var byPlace = [PaintColor](repeating: batch.instances[0].color, count: count)
             for (slot, q) in zip(ring.slots, batch.instances) {
                 let place = ((((slot % steps) + steps) % steps) - first + steps) % steps
                 byPlace[place] = q.color
             }
-            for c in byPlace { values += [c.r, c.g, c.b, c.a] }
-            statement = { at in
-                "{ float c = inside(p, V(\(at))) * \(call(at, "0.0")); dst = paint(dst, V(\(at + 5) + int(min(place, \(span).0))), c); } "
+            for c in byPlace { table += [c.r, c.g, c.b, c.a] }
+            statement = { v, t in
+                "{ float c = inside(p, V(\(v[0]))) * \(call(v, "0.0")); dst = paint(dst, V(\(t) + int(min(place, \(span).0))), c); } "
             }
         } else {
             let colour = batch.instances[0].color
             values += [colour.r, colour.g, colour.b, colour.a]
-            statement = { at in
+            statement = { v, _ in
                 guard unrolled else {
-                    return "for (int j = 0; j < int(V(\(at + 4)).w); ++j) { dst = paint(dst, V(\(at + 5)), inside(p, V(\(at))) * "
-                        + "\(call(at, "V(\(at + 4)).z + float(j)"))); } "
+                    return "for (int j = 0; j < int(V(\(v[1])).w); ++j) { dst = paint(dst, V(\(v[5])), inside(p, V(\(v[0]))) * "
+                        + "\(call(v, "V(\(v[1])).z + float(j)"))); } "
                 }
-                return (-neighbours...neighbours).map { "dst = paint(dst, V(\(at + 5)), inside(p, V(\(at))) * \(call(at, "\($0).0"))); " }
+                return (-neighbours...neighbours).map { "dst = paint(dst, V(\(v[5])), inside(p, V(\(v[0]))) * \(call(v, "\($0).0"))); " }
                     .joined()
             }
         }
@@ -210,8 +275,8 @@ struct LayerPlan {
         let boxReach = (hx * hx + hy * hy).squareRoot() + 1
         let annulus = Annulus(centerX: ring.centerX, centerY: ring.centerY, inner: Float(max(0, radius - boxReach)),
                               outer: Float(radius + boxReach))
-        layers.append(Layer(values: values, shape: coloured ? 2000 + span : unrolled ? 1000 + neighbours : 3000, statement: statement, bounds: b,
-                            annulus: annulus))
+        layers.append(Layer(values: values, table: table, shared: [1], shape: coloured ? 2000 + span : unrolled ? 1000 + neighbours : 3000,
+                            statement: statement, bounds: b, annulus: annulus))
         return true
     }
 }

@@ -69,6 +69,55 @@ struct FrameStackTests {
         #expect(LayerPlan(broken).boxItems == [3])
     }
 
+    /// The wave ball's disc, both waves' clip and its thin circle read one centre; the disc and
+    /// the clips one radius; the two tick rings one centre (so the shader computes one distance
+    /// and one angle for them): 27 vec4s where each layer on its own reads 33.
+    @Test func equalCentresAndRadiiAreReadFromOnePlace() throws {
+        let list = try Scene(WaveBall()).setting("progress", to: "1").setting("fillFrom", to: "1").drawList(at: 2)
+        let plan = LayerPlan(list)
+        let all = Array(plan.layers.indices)
+        #expect(plan.layers.count == 6)
+        let (places, _, vectors, shared) = plan.layout(all)
+        let separate = 1 + plan.layers.reduce(0) { $0 + ($1.values.count + $1.table.count) / 4 }
+        #expect(separate == 33 && vectors.count / 4 == 27, "\(vectors.count / 4) vec4s, \(separate) unshared")
+        // disc: bounds, centre, radius, colour; wave: bounds, curve, bottom, centre, radius, colour;
+        // ring: bounds, centre, …; arc: bounds, centre, stroke, colour.
+        let (disc, front, back, ticks, circle, lit) = (places[0], places[1], places[2], places[3], places[4], places[5])
+        #expect(front[3] == disc[1] && back[3] == disc[1] && circle[1] == disc[1], "centres \(places)")
+        #expect(front[4] == disc[2] && back[4] == disc[2], "radii \(places)")
+        #expect(lit[1] == ticks[1], "ring centres \(places)")
+        #expect(shared.count == 9)
+        // Every place holds the vec4 the layer put there.
+        for (layer, own) in zip(plan.layers, places) {
+            for (n, at) in own.enumerated() {
+                #expect(Array(vectors[(4 * at)..<(4 * at + 4)]) == Array(layer.values[(4 * n)..<(4 * n + 4)]))
+            }
+        }
+        let code = plan.code(all)
+        #expect(code.components(separatedBy: "ringBoxCoverage(p, V(\(ticks[1])).xy").count == 3, "\(code)")
+    }
+
+    /// Numbers that differ in a single bit are not shared, and the program's key says so: a
+    /// program compiled for a shared place is never used for numbers that do not share it.
+    @Test func onlyEqualBitsShareAPlace() throws {
+        let list = Scene(WaveBall()).drawList(at: 2)
+        var nudged = list
+        guard case .wave(var wave) = nudged.items[1] else {
+            Issue.record("the wave ball's second item is not its front wave")
+            return
+        }
+        wave.clipRadius = wave.clipRadius.nextUp
+        nudged.items[1] = .wave(wave)
+        let (plan, nudgedPlan) = (LayerPlan(list), LayerPlan(nudged))
+        let all = Array(plan.layers.indices)
+        let (places, _, vectors, _) = plan.layout(all)
+        let (nudgedPlaces, _, nudgedVectors, _) = nudgedPlan.layout(all)
+        #expect(places[1][4] == places[0][2] && nudgedPlaces[1][4] != nudgedPlaces[0][2])
+        #expect(nudgedVectors.count == vectors.count + 4)
+        #expect(plan.program(all).shape != nudgedPlan.program(all).shape)
+        #expect(plan.code(all) != nudgedPlan.code(all))
+    }
+
     /// Every quad item of `list`, as the boxes pass's items.
     static func quadItems(_ list: DrawList) -> [Int] {
         list.items.indices.filter { if case .quads = list.items[$0] { return true } else { return false } }
