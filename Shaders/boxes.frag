@@ -13,6 +13,7 @@ uniform sampler2D u_items;
 uniform isampler2D u_lists;
 flat in ivec2 v_list;
 flat in float v_frameTop;
+flat in float v_frameHeight;
 flat in vec4 v_background;
 out vec4 o_color;
 
@@ -21,6 +22,9 @@ vec4 record(int i) { return texelFetch(u_items, texel(i), 0); }
 
 void main() {
     vec2 p = vec2(gl_FragCoord.x, gl_FragCoord.y - v_frameTop);
+    // A box's quad (grown for its edge) may reach past its frame into the next one of the
+    // stack, whose pixels are not this box's to write.
+    if (p.y < 0.0 || p.y > v_frameHeight) discard;
     vec4 dst = premultiplied(v_background, 1.0);
     for (int i = 0; i < v_list.y; ++i) {
         int base = 5 * texelFetch(u_lists, texel(v_list.x + i), 0).x;

@@ -5,11 +5,12 @@
 layout(location = 0) in vec2 i_center;      // px, in the frame's image coordinates
 layout(location = 1) in vec2 i_half;        // half extents along the box's x and y axes (px)
 layout(location = 2) in vec2 i_axis;        // (cos θ, sin θ): the box's x axis (y down, clockwise)
-layout(location = 3) in ivec4 i_list;       // first entry in u_lists, entry count, frame's top row, 0
+layout(location = 3) in ivec4 i_list;       // first entry in u_lists, entry count, frame's top row, frame's height
 layout(location = 4) in vec4 i_background;  // the frame's background, straight alpha
 uniform vec2 u_resolution;                  // the stack in px
 flat out ivec2 v_list;
 flat out float v_frameTop;
+flat out float v_frameHeight;
 flat out vec4 v_background;
 
 void main() {
@@ -19,5 +20,6 @@ void main() {
     gl_Position = vec4((p + vec2(0.0, float(i_list.z))) / u_resolution * 2.0 - 1.0, 0.0, 1.0);
     v_list = i_list.xy;
     v_frameTop = float(i_list.z);
+    v_frameHeight = float(i_list.w);
     v_background = i_background;
 }

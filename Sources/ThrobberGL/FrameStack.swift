@@ -14,7 +14,7 @@ struct FrameStack {
     /// Texels per row of the record and list textures (boxes.frag's `texel`).
     static let textureWidth = 1024
     /// 32-bit words per box instance (boxes.vert): centre, half extents, axis (6 floats), list
-    /// (4 ints: first entry, count, frame's top row, 0), background (4 floats).
+    /// (4 ints: first entry, count, frame's top row, frame's height), background (4 floats).
     static let instanceWords = 14
     /// The side of the cells boxes are looked up by when their lists are built.
     private static let cellSide = 32
@@ -124,7 +124,7 @@ struct FrameStack {
             let (cx, cy, halfX, halfY, cosR, sinR) = (records[base + 5], records[base + 6], records[base + 8], records[base + 9],
                                                       records[base + 10], records[base + 11])
             instances += [cx.bitPattern, cy.bitPattern, halfX.bitPattern, halfY.bitPattern, cosR.bitPattern, sinR.bitPattern,
-                          UInt32(start), UInt32(list.count), UInt32(top), 0,
+                          UInt32(start), UInt32(list.count), UInt32(top), UInt32(height),
                           background.r.bitPattern, background.g.bitPattern, background.b.bitPattern, background.a.bitPattern]
         }
     }
