@@ -20,6 +20,12 @@ flat in vec4 v_v[LAYER_VECTORS];
 #define V(i) v_v[i]
 #endif
 flat in float v_frameTop;
+// Coverage textures of rings that do not change between frames (GLRenderer's ring coverage
+// cache; LayerPlan.drawFromCoverage), each the frame's size, read at the pixel.
+uniform sampler2D u_coverage0;
+uniform sampler2D u_coverage1;
+uniform sampler2D u_coverage2;
+uniform sampler2D u_coverage3;
 out vec4 o_color;
 
 void main() {
@@ -27,5 +33,10 @@ void main() {
     vec4 dst = premultiplied(V(0), 1.0);
     float place;
     LAYERS
+#ifdef RAW_OUTPUT
+    // A coverage texture's pass: LAYERS wrote the coverage itself.
+    o_color = dst;
+#else
     o_color = resolvePixel(dst);
+#endif
 }

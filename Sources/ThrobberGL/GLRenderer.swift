@@ -68,6 +68,19 @@ public final class GLRenderer {
     private var pixelBuffers: [GLuint] = []
     private var pixelBufferSize = 0
     private var nextPixelBuffer = 0
+    /// Coverage textures of rings that recur from frame to frame (`LayerPlan.drawFromCoverage`),
+    /// by `LayerPlan.coverageKey`, with their size and when each was last used.
+    private var coverageTextures: [[UInt32]: (texture: GLuint, bytes: Int, used: Int)] = [:]
+    /// In how many frames each ring's coverage key was seen; a ring seen twice gets a texture.
+    private var coverageSightings: [[UInt32]: Int] = [:]
+    private var coverageClock = 0
+    private var coverageFramebuffer: GLuint = 0
+    /// Whether rings that recur from frame to frame are drawn from coverage textures (on by
+    /// default; the pixels are the same either way, up to the last bit of a coverage).
+    public var cachesRingCoverage = true
+    /// How many coverage textures are kept, and their bytes (for tests).
+    var coverageTextureCount: Int { coverageTextures.count }
+    var coverageBytes: Int { coverageTextures.values.reduce(0) { $0 + $1.bytes } }
     /// Where `render(_ lists:)` reads a whole stack back at once.
     private var stackPixels: [UInt8] = []
     private var pending: [(buffer: GLuint, fence: GLsync?, width: Int, height: Int)] = []
@@ -84,6 +97,13 @@ public final class GLRenderer {
     /// size makes a few dozen shapes (tiles reached by different runs of layers); compiling one
     /// costs tens of milliseconds, so they are kept across sizes.
     static let maximumLayerPrograms = 512
+    /// How many coverage textures one stack reads (layers.frag's `u_coverage0` …
+    /// `u_coverage3`, on texture units 1 to 4).
+    static let coverageUnits = 4
+    /// The most bytes of coverage textures kept; past it the least recently used go.
+    static let maximumCoverageBytes = 64 << 20
+    /// The most ring keys whose sightings are counted; past it the count starts again.
+    static let maximumCoverageSightings = 1024
     /// The most frames one stack holds: enough that the fixed cost of a draw and a flush
     /// vanishes against the frames' own.
     public static let maximumFramesPerStack = 64
@@ -138,6 +158,8 @@ public final class GLRenderer {
     deinit {
         releasePixelBuffers()
         releaseTarget()
+        for (texture, _, _) in coverageTextures.values { var t = texture; gl.DeleteTextures(1, &t) }
+        if coverageFramebuffer != 0 { gl.DeleteFramebuffers(1, &coverageFramebuffer) }
         var textures = [recordTexture, entryTexture, valueTexture]
         gl.DeleteTextures(3, &textures)
         gl.DeleteBuffers(1, &instanceBuffer)
@@ -224,7 +246,8 @@ public final class GLRenderer {
             throw ThrobberError.invalid("canvas", "\(width)×\(height) px",
                                         allowed: "each side between 1 and \(info.maxCanvasSide) px on \(info.renderer)")
         }
-        let plans = lists.map(LayerPlan.init)
+        var plans = lists.map(LayerPlan.init)
+        let coverage = try useRingCoverage(&plans, width: width, height: height)
         let stackHeight = height * lists.count
         try prepareTarget(width: width, height: stackHeight)
         frameRows = 0..<height
@@ -276,6 +299,11 @@ public final class GLRenderer {
         upload(values, components: 4, to: valueTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
         gl.ActiveTexture(GLenum(GL_TEXTURE0))
         gl.BindTexture(GLenum(GL_TEXTURE_2D), valueTexture)
+        for (unit, texture) in coverage.enumerated() {
+            gl.ActiveTexture(GLenum(GL_TEXTURE1 + Int32(unit)))
+            gl.BindTexture(GLenum(GL_TEXTURE_2D), texture)
+        }
+        gl.ActiveTexture(GLenum(GL_TEXTURE0))
         gl.BindVertexArray(tileArray)
         gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), tileBuffer)
         for draw in draws {
@@ -284,6 +312,7 @@ public final class GLRenderer {
             gl.UseProgram(program.id)
             gl.Uniform2f(program["u_resolution"], resolution.0, resolution.1)
             gl.Uniform1i(program["u_values"], 0)
+            for unit in coverage.indices { gl.Uniform1i(program["u_coverage\(unit)"], GLint(1 + unit)) }
             draw.tiles.withUnsafeBytes { gl.BufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
             gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(draw.tiles.count / 6))
         }
@@ -321,7 +350,7 @@ public final class GLRenderer {
     /// vec4s, compiled from `code` (LAYERS) on first use.
     ///
     /// - Throws: backend-failure when it does not compile (with the driver's log).
-    private func layerProgram(_ key: [Int], vectorCount: Int, code: () -> String) throws -> GLProgram {
+    private func layerProgram(_ key: [Int], vectorCount: Int, raw: Bool = false, code: () -> String) throws -> GLProgram {
         if let program = layerPrograms[key] { return program }
         if layerPrograms.count >= GLRenderer.maximumLayerPrograms {
             for program in layerPrograms.values { gl.DeleteProgram(program.id) }
@@ -330,10 +359,99 @@ public final class GLRenderer {
         // Flat varyings where they fit (a few are kept for the driver's own), else texels.
         let fromTexture = vectorCount > maxVaryingVectors - 2
         let program = try GLProgram(gl, library: library, vertex: "area.vert", fragment: "layers.frag",
-                                    defines: ["LAYER_VECTORS \(vectorCount)", "LAYERS \(code())"] + (fromTexture ? ["LAYERS_FROM_TEXTURE"] : []),
-                                    uniforms: ["u_resolution", "u_values"])
+                                    defines: ["LAYER_VECTORS \(vectorCount)", "LAYERS \(code())"] + (fromTexture ? ["LAYERS_FROM_TEXTURE"] : [])
+                                        + (raw ? ["RAW_OUTPUT"] : []),
+                                    uniforms: ["u_resolution", "u_values"] + (0..<GLRenderer.coverageUnits).map { "u_coverage\($0)" })
         layerPrograms[key] = program
         return program
+    }
+
+    /// Gives the rings of `plans` that recur — seen in two frames, in this stack or before —
+    /// coverage textures, at most `coverageUnits` a stack, and has the plans draw them from
+    /// those (`LayerPlan.drawFromCoverage`).
+    ///
+    /// - Returns: the texture of each unit, in order.
+    /// - Throws: backend-failure when a coverage pass does not compile or its framebuffer is
+    ///   incomplete.
+    private func useRingCoverage(_ plans: inout [LayerPlan], width: Int, height: Int) throws -> [GLuint] {
+        var keys: [[UInt32]] = []
+        var frames: [[UInt32]: Int] = [:]
+        var found: [(frame: Int, layer: Int, key: [UInt32])] = []
+        for (f, plan) in plans.enumerated() {
+            for layer in plan.cachableLayers {
+                let key = plan.coverageKey(layer, width: width, height: height)
+                if frames[key] == nil { keys.append(key) }
+                frames[key, default: 0] += 1
+                found.append((f, layer, key))
+            }
+        }
+        guard cachesRingCoverage, !found.isEmpty else { return [] }
+        var units: [[UInt32]: Int] = [:]
+        var textures: [GLuint] = []
+        for key in keys where textures.count < GLRenderer.coverageUnits {
+            guard coverageTextures[key] != nil || frames[key]! + (coverageSightings[key] ?? 0) >= 2 else { continue }
+            let first = found.first { $0.key == key }!
+            units[key] = textures.count
+            textures.append(try coverageTexture(key, plans[first.frame], layer: first.layer, width: width, height: height))
+        }
+        if coverageSightings.count > GLRenderer.maximumCoverageSightings { coverageSightings.removeAll() }
+        for key in keys { coverageSightings[key, default: 0] += frames[key]! }
+        for (f, layer, key) in found {
+            if let unit = units[key] { plans[f].drawFromCoverage(layer, unit: unit) }
+        }
+        return textures
+    }
+
+    /// The coverage texture of `plan`'s layer `layer`, computed now unless it is kept, by the
+    /// expression the layers pass would evaluate (LayerPlan.coverageProgram), into a
+    /// single-channel float texture of the frame's size.
+    private func coverageTexture(_ key: [UInt32], _ plan: LayerPlan, layer: Int, width: Int, height: Int) throws -> GLuint {
+        coverageClock += 1
+        if let kept = coverageTextures[key] {
+            coverageTextures[key]!.used = coverageClock
+            return kept.texture
+        }
+        let bytes = width * height * 4
+        var total = coverageTextures.values.reduce(0) { $0 + $1.bytes }
+        while total + bytes > GLRenderer.maximumCoverageBytes, let oldest = coverageTextures.min(by: { $0.value.used < $1.value.used }) {
+            var texture = oldest.value.texture
+            gl.DeleteTextures(1, &texture)
+            coverageTextures[oldest.key] = nil
+            total -= oldest.value.bytes
+        }
+        var texture: GLuint = 0
+        gl.GenTextures(1, &texture)
+        gl.ActiveTexture(GLenum(GL_TEXTURE0))
+        gl.BindTexture(GLenum(GL_TEXTURE_2D), texture)
+        gl.TexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        gl.TexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        gl.TexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R32F, GLsizei(width), GLsizei(height), 0, GLenum(GL_RED), GLenum(GL_FLOAT), nil)
+        if coverageFramebuffer == 0 { gl.GenFramebuffers(1, &coverageFramebuffer) }
+        gl.BindFramebuffer(GLenum(GL_FRAMEBUFFER), coverageFramebuffer)
+        gl.FramebufferTexture2D(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+        do {
+            try checkFramebuffer("ring coverage (R32F)")
+            let (programKey, code, vectors) = plan.coverageProgram(layer)
+            let program = try layerProgram(programKey, vectorCount: vectors.count / 4, raw: true) { code }
+            var values = vectors
+            values += repeatElement(0, count: 4 * FrameStack.textureWidth - values.count % (4 * FrameStack.textureWidth))
+            upload(values, components: 4, to: valueTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
+            gl.BindTexture(GLenum(GL_TEXTURE_2D), valueTexture)
+            gl.Viewport(0, 0, GLsizei(width), GLsizei(height))
+            gl.BindVertexArray(tileArray)
+            gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), tileBuffer)
+            gl.UseProgram(program.id)
+            gl.Uniform2f(program["u_resolution"], Float(width), Float(height))
+            gl.Uniform1i(program["u_values"], 0)
+            let tile: [Int32] = [0, 0, Int32(width), Int32(height), 0, 0]
+            tile.withUnsafeBytes { gl.BufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
+            gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, 1)
+        } catch {
+            gl.DeleteTextures(1, &texture)
+            throw error
+        }
+        coverageTextures[key] = (texture, bytes, coverageClock)
+        return texture
     }
 
     /// Reads the frame of the last `draw` into `pixels`, top row first.

@@ -40,6 +40,10 @@ struct LayerPlan {
         var shape: Int
         /// The statement, from the place of each vec4 of `values` and of the first of `table`.
         var statement: (_ places: [Int], _ table: Int) -> String
+        /// For a layer that paints one colour once per pixel and may be drawn from a coverage
+        /// texture (a ring of boxes that tries one box per pixel): its coverage, as an
+        /// expression of the places of `values`.
+        var coverage: ((_ places: [Int]) -> String)?
         var bounds: PixelRect
         var annulus: Annulus?
 
@@ -275,8 +279,42 @@ struct LayerPlan {
         let boxReach = (hx * hx + hy * hy).squareRoot() + 1
         let annulus = Annulus(centerX: ring.centerX, centerY: ring.centerY, inner: Float(max(0, radius - boxReach)),
                               outer: Float(radius + boxReach))
+        // One colour and one box per pixel: one coverage, which a texture can hold.
+        let coverage: (([Int]) -> String)? = !coloured && unrolled && neighbours == 0
+            ? { v in "inside(p, V(\(v[0]))) * \(call(v, "0.0"))" } : nil
         layers.append(Layer(values: values, table: table, shared: [1], shape: coloured ? 2000 + span : unrolled ? 1000 + neighbours : 3000,
-                            statement: statement, bounds: b, annulus: annulus))
+                            statement: statement, coverage: coverage, bounds: b, annulus: annulus))
         return true
+    }
+}
+
+/// Rings of boxes drawn from coverage textures (`GLRenderer`'s ring coverage cache): a tick ring
+/// that does not change from frame to frame has its coverage computed once, by the same
+/// expression, into a single-channel float texture, which every later frame's layers read with
+/// one `texelFetch` instead of an arctangent, a sine, a cosine and a box's distance per pixel.
+extension LayerPlan {
+    /// The layers whose coverage a texture can hold.
+    var cachableLayers: [Int] { layers.indices.filter { layers[$0].coverage != nil } }
+
+    /// What identifies layer `index`'s coverage on a `width` × `height` canvas: every number it
+    /// reads but its colour, as bits, and the canvas.
+    func coverageKey(_ index: Int, width: Int, height: Int) -> [UInt32] {
+        layers[index].values.dropLast(4).map(\.bitPattern) + [UInt32(width), UInt32(height)]
+    }
+
+    /// The statement that computes layer `index`'s coverage into `dst` (LAYERS of a program
+    /// compiled with RAW_OUTPUT), its key and its numbers.
+    func coverageProgram(_ index: Int) -> (key: [Int], code: String, vectors: [Float]) {
+        let (places, _, vectors, _) = layout([index])
+        return ([-3] + program([index]).shape, "dst = vec4(\(layers[index].coverage!(places[0]))); ", vectors)
+    }
+
+    /// Layer `index` drawn from the coverage texture in sampler `u_coverage<unit>`: its colour is
+    /// all it reads.
+    mutating func drawFromCoverage(_ index: Int, unit: Int) {
+        let layer = layers[index]
+        layers[index] = Layer(values: Array(layer.values.suffix(4)), shape: 4000 + unit, statement: { v, _ in
+            "dst = paint(dst, V(\(v[0])), texelFetch(u_coverage\(unit), ivec2(p), 0).r); "
+        }, bounds: layer.bounds, annulus: layer.annulus)
     }
 }

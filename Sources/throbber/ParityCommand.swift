@@ -185,7 +185,7 @@ enum ParityCommand: Subcommand {
         let began = clock.now
         var cases: [Case] = []
         for planned in plan {
-            let (expected, observed, diff) = try ParityMatrix.compare(planned.scene, at: planned.t, renderer: renderer, reference: reference,
+            let (expected, observed, diff, stacked) = try ParityMatrix.compare(planned.scene, at: planned.t, renderer: renderer, reference: reference,
                                                                       tolerance: maxDiff)
             let (width, height) = (expected.width, expected.height)
             let command = reproCommand(program: program, planned, backend: renderer.backend, device: device)
@@ -207,6 +207,7 @@ enum ParityCommand: Subcommand {
                 }
                 if !item.figures.pass {
                     if planned.index != nil, let files = item.files { print("  → \(files.joined(separator: ", "))") }
+                    if stacked { print("  (the frame drawn twice in one call, as a clip's frames are; drawn alone it differs less)") }
                     for line in diff.failureLines { print("  \(line)") }
                 }
             }
