@@ -374,6 +374,7 @@ public final class GLRenderer {
     /// - Throws: backend-failure when a coverage pass does not compile or its framebuffer is
     ///   incomplete.
     private func useRingCoverage(_ plans: inout [LayerPlan], width: Int, height: Int) throws -> [GLuint] {
+        guard cachesRingCoverage else { return [] }
         var keys: [[UInt32]] = []
         var frames: [[UInt32]: Int] = [:]
         var found: [(frame: Int, layer: Int, key: [UInt32])] = []
@@ -385,14 +386,17 @@ public final class GLRenderer {
                 found.append((f, layer, key))
             }
         }
-        guard cachesRingCoverage, !found.isEmpty else { return [] }
+        guard !found.isEmpty else { return [] }
         var units: [[UInt32]: Int] = [:]
         var textures: [GLuint] = []
         for key in keys where textures.count < GLRenderer.coverageUnits {
             guard coverageTextures[key] != nil || frames[key]! + (coverageSightings[key] ?? 0) >= 2 else { continue }
             let first = found.first { $0.key == key }!
+            // The textures this stack already reads stay, whatever else must go.
+            guard let texture = try coverageTexture(key, plans[first.frame], layer: first.layer, width: width, height: height,
+                                                    keeping: Set(units.keys)) else { continue }
             units[key] = textures.count
-            textures.append(try coverageTexture(key, plans[first.frame], layer: first.layer, width: width, height: height))
+            textures.append(texture)
         }
         if coverageSightings.count > GLRenderer.maximumCoverageSightings { coverageSightings.removeAll() }
         for key in keys { coverageSightings[key, default: 0] += frames[key]! }
@@ -404,16 +408,21 @@ public final class GLRenderer {
 
     /// The coverage texture of `plan`'s layer `layer`, computed now unless it is kept, by the
     /// expression the layers pass would evaluate (LayerPlan.coverageProgram), into a
-    /// single-channel float texture of the frame's size.
-    private func coverageTexture(_ key: [UInt32], _ plan: LayerPlan, layer: Int, width: Int, height: Int) throws -> GLuint {
+    /// single-channel float texture of the frame's size; nil when it cannot be kept within
+    /// `maximumCoverageBytes` without dropping one of `keeping`.
+    private func coverageTexture(_ key: [UInt32], _ plan: LayerPlan, layer: Int, width: Int, height: Int,
+                                 keeping: Set<[UInt32]>) throws -> GLuint? {
         coverageClock += 1
         if let kept = coverageTextures[key] {
             coverageTextures[key]!.used = coverageClock
             return kept.texture
         }
         let bytes = width * height * 4
+        let held = coverageTextures.filter { keeping.contains($0.key) }.values.reduce(0) { $0 + $1.bytes }
+        guard held + bytes <= GLRenderer.maximumCoverageBytes else { return nil }
         var total = coverageTextures.values.reduce(0) { $0 + $1.bytes }
-        while total + bytes > GLRenderer.maximumCoverageBytes, let oldest = coverageTextures.min(by: { $0.value.used < $1.value.used }) {
+        while total + bytes > GLRenderer.maximumCoverageBytes,
+              let oldest = coverageTextures.filter({ !keeping.contains($0.key) }).min(by: { $0.value.used < $1.value.used }) {
             var texture = oldest.value.texture
             gl.DeleteTextures(1, &texture)
             coverageTextures[oldest.key] = nil

@@ -68,4 +68,20 @@ struct RingCoverageTests {
         }
         #expect(gl.coverageTextureCount >= 1)
     }
+
+    /// A canvas whose rings' textures do not both fit the budget: the first keeps its texture
+    /// for the stack, the other is drawn in the shader, and the frame is the same.
+    @Test func ringsBeyondTheBudgetAreDrawnInTheShader() throws {
+        let list = try Scene(WaveBall(), scale: 10).setting("progress", to: "1").setting("fillFrom", to: "1").drawList(at: 2)
+        #expect(list.width * list.height * 4 * 2 > GLRenderer.maximumCoverageBytes)
+        let inShader = try GLRenderer()
+        inShader.cachesRingCoverage = false
+        let expected = try inShader.render(list)
+        let gl = try GLRenderer()
+        for image in try gl.render([list, list]) {
+            let diff = ImageDiff(expected: expected, observed: image, tolerance: 1)
+            #expect(diff.pixelsOverTolerance == 0, "\(diff.failureLines.joined(separator: "\n"))")
+        }
+        #expect(gl.coverageTextureCount == 1 && gl.coverageBytes <= GLRenderer.maximumCoverageBytes)
+    }
 }
