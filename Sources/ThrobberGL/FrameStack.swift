@@ -71,9 +71,15 @@ struct FrameStack {
             }
             appendLists(boxes: boxes, reach: reach, firstRecord: first, top: f * height, background: list.background)
         }
-        let rowFloats = 4 * FrameStack.textureWidth
-        records += repeatElement(0, count: rowFloats - records.count % rowFloats)
-        entries += repeatElement(0, count: FrameStack.textureWidth - entries.count % FrameStack.textureWidth)
+        FrameStack.padToTextureRows(&records, components: 4)
+        FrameStack.padToTextureRows(&entries, components: 1)
+    }
+
+    /// Pads `values` (texels of `components` numbers each) with zeros to whole rows of
+    /// `textureWidth` texels, as a texture of them is uploaded (`GLRenderer.upload`).
+    static func padToTextureRows<T: Numeric>(_ values: inout [T], components: Int) {
+        let row = components * textureWidth
+        values += repeatElement(0, count: row - values.count % row)
     }
 
     /// Appends one record and where it reaches (nothing when its bounds are empty).

@@ -290,7 +290,7 @@ public final class GLRenderer {
                 }
             }
         }
-        values += repeatElement(0, count: 4 * FrameStack.textureWidth - values.count % (4 * FrameStack.textureWidth))
+        FrameStack.padToTextureRows(&values, components: 4)
         let maxTexels = FrameStack.textureWidth * maxTextureRows
         guard values.count / 4 <= maxTexels else {
             throw ThrobberError.invalid("draw list", "\(values.count / 4) vectors of discs, waves, arcs and boxes in a stack",
@@ -443,7 +443,7 @@ public final class GLRenderer {
             let (programKey, code, vectors) = plan.coverageProgram(layer)
             let program = try layerProgram(programKey, vectorCount: vectors.count / 4, raw: true) { code }
             var values = vectors
-            values += repeatElement(0, count: 4 * FrameStack.textureWidth - values.count % (4 * FrameStack.textureWidth))
+            FrameStack.padToTextureRows(&values, components: 4)
             upload(values, components: 4, to: valueTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
             gl.BindTexture(GLenum(GL_TEXTURE_2D), valueTexture)
             gl.Viewport(0, 0, GLsizei(width), GLsizei(height))

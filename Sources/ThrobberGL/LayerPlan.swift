@@ -166,9 +166,12 @@ struct LayerPlan {
     /// their shapes and where their shared vec4s are (`layout(_:)`), and `v_v`.
     func program(_ indices: [Int]) -> (shape: [Int], vectors: [Float]) {
         let (_, _, vectors, sharedPlaces) = layout(indices)
-        var shape = indices.map { layers[$0].shape }
-        if !sharedPlaces.isEmpty { shape += [-2] + sharedPlaces }
-        return (shape, vectors)
+        return (shape(indices, sharedPlaces: sharedPlaces), vectors)
+    }
+
+    /// The layers' shapes, then where their shared vec4s are (`layout(_:)`'s `sharedPlaces`).
+    private func shape(_ indices: [Int], sharedPlaces: [Int]) -> [Int] {
+        indices.map { layers[$0].shape } + (sharedPlaces.isEmpty ? [] : [-2] + sharedPlaces)
     }
 
     /// The statements painting the layers `indices` in paint order (LAYERS), their numbers
@@ -305,8 +308,8 @@ extension LayerPlan {
     /// The statement that computes layer `index`'s coverage into `dst` (LAYERS of a program
     /// compiled with RAW_OUTPUT), its key and its numbers.
     func coverageProgram(_ index: Int) -> (key: [Int], code: String, vectors: [Float]) {
-        let (places, _, vectors, _) = layout([index])
-        return ([-3] + program([index]).shape, "dst = vec4(\(layers[index].coverage!(places[0]))); ", vectors)
+        let (places, _, vectors, sharedPlaces) = layout([index])
+        return ([-3] + shape([index], sharedPlaces: sharedPlaces), "dst = vec4(\(layers[index].coverage!(places[0]))); ", vectors)
     }
 
     /// Layer `index` drawn from the coverage texture in sampler `u_coverage<unit>`: its colour is
