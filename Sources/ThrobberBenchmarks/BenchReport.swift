@@ -45,6 +45,10 @@ public struct BenchReport: Codable {
         /// With the CPU renderer: the share of its row bands it painted; the others were kept
         /// from earlier frames, which drew them from the same things (`reusesUnchangedRows`).
         var paintedBands: Double?
+        /// With a PNG encoder: the share of rows it compressed; the others were the same as in the
+        /// frame it encoded before, whose compressed bytes it took (`PNGSequence`). Absent in
+        /// reports written before it existed.
+        var compressedRows: Double? = nil
         /// Checksum of what the stage produced, so the work cannot be optimised away.
         var checksum: UInt64
         /// The median of each sample set (`--repeat`), in ms per frame: the run's own noise,
@@ -129,7 +133,8 @@ public struct BenchReport: Codable {
         lines.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
         for r in rows {
             let notes = [r.ratioToCeiling.map { String(format: "%.2f× of %@", $0, r.ceiling!) },
-                         r.paintedBands.map { String(format: "%.0f %% of row bands painted", $0 * 100) }]
+                         r.paintedBands.map { String(format: "%.0f %% of row bands painted", $0 * 100) },
+                         r.compressedRows.map { String(format: "%.0f %% of rows compressed", $0 * 100) }]
             let ratio = notes.compactMap { $0 }.joined(separator: "; ")
             lines.append(String(format: "| %@ | %d×%d | %@ | %@ | %.3f | %.3f | %.3f | %.1f | %.1f | %@ | %@ |", r.scene, r.width, r.height,
                                 r.backend, r.stage, r.ms.min, r.ms.median, r.ms.max, r.framesPerSecond, r.megapixelsPerSecond,

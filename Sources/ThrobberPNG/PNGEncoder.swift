@@ -1,5 +1,6 @@
 import CPNGWriter
 import Foundation
+import Synchronization
 import Throbber
 
 /// A PNG row filter (filter method 0), applied to every row; ``adaptive`` picks one per row.
@@ -196,21 +197,34 @@ public enum PNGEncoder: Sendable, Hashable {
     /// Encodes an image as an 8-bit RGBA PNG (straight alpha) with the given tEXt chunks, in
     /// order, as ``PNGCodec/encode(_:settings:text:)`` does.
     ///
+    /// - Parameter sequence: the animation this frame belongs to, when its frames are encoded in
+    ///   order. The fast writers then take the compressed bytes of rows that did not change from
+    ///   the frame the same thread encoded before in the sequence (``PNGSequence``); the bytes
+    ///   written are the same either way. libpng ignores it.
     /// - Throws: a usage error (as ``init(name:level:filter:nameField:levelField:)``) when the
     ///   level is outside the encoder's range; a backend-failure error with the library's
     ///   message when encoding fails (an empty image, an invalid tEXt keyword, out of memory).
-    public func encode(_ image: Image, text: [(String, String)] = []) throws -> Data {
+    public func encode(_ image: Image, text: [(String, String)] = [], sequence: PNGSequence? = nil) throws -> Data {
+        try encodeCounting(image, text: text, sequence: sequence).data
+    }
+
+    /// ``encode(_:text:sequence:)``, with how many of the image's rows were taken from the frame
+    /// before in the sequence instead of compressed (0 for libpng and without a sequence).
+    public func encodeCounting(_ image: Image, text: [(String, String)] = [],
+                               sequence: PNGSequence? = nil) throws -> (data: Data, reusedRows: Int) {
         let range = Self.levels(for: name)!
         guard range.contains(level) else { throw Self.levelError(name: name, level: level, field: "PNG level") }
         switch self {
         case .automatic:
-            return try Self.automaticChoice(width: image.width, height: image.height).encode(image, text: text)
+            return try Self.automaticChoice(width: image.width, height: image.height)
+                .encodeCounting(image, text: text, sequence: sequence)
         case .libpng:
-            return try PNGCodec.encode(image, settings: PNGCodec.Settings(level: level, filters: filter.libpngBits), text: text)
+            let data = try PNGCodec.encode(image, settings: PNGCodec.Settings(level: level, filters: filter.libpngBits), text: text)
+            return (data, 0)
         case .libdeflate:
-            return try Self.write(image, backend: CPNGWriter_libdeflate, level: level, filter: filter, text: text)
+            return try Self.write(image, backend: CPNGWriter_libdeflate, level: level, filter: filter, text: text, sequence: sequence)
         case .isal:
-            return try Self.write(image, backend: CPNGWriter_isal, level: level, filter: filter, text: text)
+            return try Self.write(image, backend: CPNGWriter_isal, level: level, filter: filter, text: text, sequence: sequence)
         }
     }
 
@@ -223,7 +237,7 @@ public enum PNGEncoder: Sendable, Hashable {
     /// Runs the C writer; its result lives in this thread's writer state, so it is copied into
     /// the returned Data before anything else runs on this thread.
     static func write(_ image: Image, backend: CPNGWriter_Backend, level: Int, filter: PNGRowFilter,
-                      text: [(String, String)]) throws -> Data {
+                      text: [(String, String)], sequence: PNGSequence?) throws -> (data: Data, reusedRows: Int) {
         guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 4 else {
             throw ThrobberError("PNG encoding failed: a \(image.width)×\(image.height) px image has no pixels to write",
                                 kind: .backendFailure)
@@ -231,19 +245,44 @@ public enum PNGEncoder: Sendable, Hashable {
         var message = [CChar](repeating: 0, count: 256)
         var png: UnsafePointer<UInt8>?
         var size = 0
+        var reused: UInt32 = 0
         let status = withCText(text) { pairs in
             let chunks = pairs.map { CPNGWriter_Text(key: $0.key, text: $0.text) }
             return image.pixels.withUnsafeBufferPointer { pixels in
                 chunks.withUnsafeBufferPointer { chunkPointer in
                     CPNGWriter_encode(pixels.baseAddress!, UInt32(clamping: image.width),
                                       UInt32(clamping: image.height), backend, Int32(level), filter.writerFilter,
-                                      chunkPointer.baseAddress, Int32(chunks.count), &png, &size, &message, message.count)
+                                      chunkPointer.baseAddress, Int32(chunks.count), sequence?.number ?? 0, &png, &size,
+                                      &reused, &message, message.count)
                 }
             }
         }
         guard status == 0, let png else {
             throw ThrobberError("PNG encoding failed: \(String(nulTerminated: message))", kind: .backendFailure)
         }
-        return Data(bytes: png, count: size)
+        return (Data(bytes: png, count: size), Int(reused))
+    }
+}
+
+/// The frames of one animation, encoded in order (``PNGEncoder/encode(_:text:sequence:)``).
+///
+/// Each encoding thread of the fast writers keeps the last frame it encoded in a sequence;
+/// the next frame it encodes in the same sequence, at the same size and settings, takes the
+/// compressed bytes of each stretch of rows (about 128 KiB of them with ISA-L, the whole image
+/// with libdeflate) that is byte for byte the same, instead of compressing it again. A wave
+/// ball's waves move a sixth of its rows; the tick ring and the still water are taken as they
+/// were. Every value is new: frames of two sequences never share.
+public struct PNGSequence: Sendable, Hashable {
+    /// Never 0, which the writer reads as no sequence.
+    let number: UInt64
+
+    private static let counter = Mutex<UInt64>(0)
+
+    /// A sequence no other value shares.
+    public init() {
+        number = Self.counter.withLock { value in
+            value += 1
+            return value
+        }
     }
 }

@@ -6,7 +6,8 @@
 // (CPNGCodec) stays the reader and the reference encoder these files are tested against.
 //
 // Compressor state is kept per thread and reused across frames: one libdeflate compressor per
-// level, one igzip stream and level buffer, and the filter and output buffers. Nothing is
+// level, one igzip stream and level buffer, the filter and output buffers, and (in a sequence)
+// the frame encoded before, whose unchanged segments of rows are taken instead of compressed. Nothing is
 // shared between threads, so encoders may run on any number of threads at once. Functions
 // return 0 on success or -1 with a one-line message in `error`.
 #include <stddef.h>
@@ -42,10 +43,19 @@ typedef struct CPNGWriter_Text {
 ///
 /// On success `*png` and `*size` describe the file in a buffer owned by this thread's writer
 /// state: it stays valid until this thread's next call, so copy it out first.
+///
+/// `sequence`: frames of one animation encoded in order pass the same nonzero number. The image
+/// is compressed in segments of rows (igzip: about 128 KiB of filtered rows each, compressed
+/// apart; libdeflate: the whole image), and a segment whose filtered bytes equal those of the
+/// last frame this thread encoded in a sequence — if that was the same sequence, at the same
+/// size, with the same encoder, level and filter — takes that frame's compressed bytes instead of
+/// being compressed again. The file is byte for byte the one a fresh encode writes. 0: nothing
+/// is taken, and the frame kept for the thread's sequence stays as it was.
+/// `*reusedRows` (when not NULL) is set to how many rows were taken so.
 int CPNGWriter_encode(const unsigned char *_Nonnull rgba, uint32_t width, uint32_t height,
                       CPNGWriter_Backend backend, int level, CPNGWriter_Filter filter,
-                      const CPNGWriter_Text *_Nullable texts, int textCount,
+                      const CPNGWriter_Text *_Nullable texts, int textCount, uint64_t sequence,
                       const unsigned char *_Nullable *_Nonnull png, size_t *_Nonnull size,
-                      char *_Nonnull error, size_t errorSize);
+                      uint32_t *_Nullable reusedRows, char *_Nonnull error, size_t errorSize);
 
 #endif

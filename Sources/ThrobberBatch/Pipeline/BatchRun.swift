@@ -223,6 +223,9 @@ public final class BatchRun {
                     sinkOutputs.append(output)
                 }
             }
+            // The clip's frames are one sequence: an encoder thread takes the compressed rows a
+            // frame shares with the one it encoded before (PNGSequence).
+            let sequence = PNGSequence()
             let frameText = FrameText(clip.scene, backend: renderer.backend.rawValue, driver: renderer.driver,
                                       extra: clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? [])
             let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height, text: frameText) }
@@ -248,7 +251,7 @@ public final class BatchRun {
                         continue
                     }
                     let png = try encoded[encoder] ?? {
-                        let data = try encoder.encode(image, text: text)
+                        let data = try encoder.encode(image, text: text, sequence: sequence)
                         return (data, keepsManifest ? SHA256.hex(data) : "")
                     }()
                     encoded[encoder] = png

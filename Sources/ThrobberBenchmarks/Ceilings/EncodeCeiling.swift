@@ -3,7 +3,8 @@ import Throbber
 import ThrobberPNG
 
 /// `png encode, all cores`: the bench's encoder alone on every core over the reference frames,
-/// doing nothing else — the pipeline's ceiling.
+/// doing nothing else — the pipeline's ceiling. Each sample encodes the frames as one sequence,
+/// as the pipeline does (`PNGSequence`).
 ///
 /// The pipeline samples it right before each of its sets (`sample()`); without a pipeline the
 /// harness samples it on its own. Either way every sample is kept here and reported once, after
@@ -30,12 +31,12 @@ final class EncodeCeiling: CeilingBenchmark {
 
     /// Takes one sample, keeps it, and returns its ms per frame.
     func sample() -> Double {
-        let (images, png) = (self.images, self.png)
+        let (images, png, sequence) = (self.images, self.png, PNGSequence())
         var wall = 0.0
         let cpu = Stopwatch.cpuMilliseconds {
             wall = Stopwatch.milliseconds {
                 DispatchQueue.concurrentPerform(iterations: images.count) { index in
-                    _ = try? png.encode(images[index])
+                    _ = try? png.encode(images[index], sequence: sequence)
                 }
             }
         }

@@ -35,6 +35,7 @@ struct BenchHarness {
                             backend: stage.backend, stage: name.rawValue, ms: summary, framesPerSecond: fps,
                             megapixelsPerSecond: fps * bench.megapixels, ceiling: ratio == nil ? nil : stage.ceiling,
                             ratioToCeiling: ratio, cpuMs: measurement.cpuMsPerFrame, paintedBands: measurement.paintedShare,
+                            compressedRows: measurement.compressedShare,
                             checksum: measurement.checksum, repeatMedians: measurement.repeatMedians)
         }
     }

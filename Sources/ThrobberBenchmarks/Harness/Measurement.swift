@@ -29,6 +29,15 @@ struct Measurement {
         return counted.dropFirst().reduce(first, +).share
     }
 
+    /// The share of rows a PNG encoder compressed over every set (the others it took from the
+    /// frame before); nil where no set counted rows.
+    var compressedShare: Double? {
+        let counted = sets.compactMap(\.compressedRows)
+        guard !counted.isEmpty else { return nil }
+        let total = counted.map(\.total).reduce(0, +)
+        return total > 0 ? Double(counted.map(\.compressed).reduce(0, +)) / Double(total) : nil
+    }
+
     /// The median over sets of each set's frames/s over its own ceiling sample's; nil unless
     /// every set sampled its ceiling.
     var ratioToOwnCeilingSamples: Double? {

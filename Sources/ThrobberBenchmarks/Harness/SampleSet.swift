@@ -13,6 +13,9 @@ struct SampleSet {
     var frames: Int = 0
     /// With the CPU renderer: the row bands it painted and considered while the work ran.
     var bands: PaintedBands? = nil
+    /// With a PNG encoder in a sequence: the rows it compressed and the rows it encoded (the
+    /// others it took from the frame before, `PNGSequence`).
+    var compressedRows: (compressed: Int, total: Int)? = nil
     /// The ceiling sampled right before this set alone, in ms per frame, where the stage sets
     /// each repeat against its own ceiling sample (the pipeline: the machine's drift between
     /// repeats then cancels out of the ratio).

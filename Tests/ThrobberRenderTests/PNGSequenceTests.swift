@@ -1,0 +1,147 @@
+import Dispatch
+import Synchronization
+import Testing
+import Throbber
+import ThrobberBenchmarks
+import ThrobberCPU
+import ThrobberPNG
+
+/// Encoding in a sequence (`PNGSequence`): a frame takes the compressed bytes of the segments of
+/// rows it shares with the frame encoded before it on the same thread, and the file is byte for
+/// byte the one a fresh encode writes.
+struct PNGSequenceTests {
+    /// The fast writers at each igzip level and filter, and libdeflate (one segment: the image).
+    static let encoders: [PNGEncoder] = [.isal(level: 0), .libdeflate(level: 1), .libdeflate(level: 6)]
+        + (1...3).flatMap { level in PNGRowFilter.allCases.map { PNGEncoder.isal(level: level, filter: $0) } }
+
+    /// One segment, several, and a last segment shorter than the others (513 px: 64 rows each).
+    static let sizes = [(1, 1), (64, 64), (513, 257), (700, 401)]
+
+    /// The rows per segment the writer uses (CPNGWriter: about 128 KiB of filtered rows with
+    /// igzip at levels 1–3, else the whole image).
+    static func segmentRows(_ encoder: PNGEncoder, width: Int, height: Int) -> Int {
+        guard encoder.name == "isal", encoder.level > 0 else { return height }
+        let filteredRow = width * 4 + 1
+        return min(height, (128 * 1024 + filteredRow - 1) / filteredRow)
+    }
+
+    /// Rows a frame takes from the one before: those of each segment none of whose filtered rows
+    /// changed. A filter that reads the row above changes with it too.
+    static func expectedReusedRows(_ encoder: PNGEncoder, width: Int, height: Int, changed: Set<Int>) -> Int {
+        let rows = segmentRows(encoder, width: width, height: height)
+        let readsAbove = ![PNGRowFilter.unfiltered, .sub].contains(encoder.filter)
+        var reused = 0
+        for first in stride(from: 0, to: height, by: rows) {
+            let last = min(height, first + rows) - 1
+            let reach = (readsAbove ? max(0, first - 1) : first)...last
+            if !changed.contains(where: { reach.contains($0) }) { reused += last - first + 1 }
+        }
+        return reused
+    }
+
+    /// Frames drawn from a random walk: each frame changes a random set of rows of the one before
+    /// (sometimes none, sometimes all; frame 1 none). Encoded in one sequence, every file equals a fresh
+    /// encode's bytes, decodes to its pixels, and takes exactly the rows of unchanged segments.
+    @Test(arguments: encoders)
+    func sequencesWriteTheBytesOfAFreshEncode(encoder: PNGEncoder) throws {
+        var random = SplitMix64(seed: 0x5E9 &+ UInt64(Self.encoders.firstIndex(of: encoder)!))
+        for (width, height) in Self.sizes {
+            var image = PNGEncoderTests.image(.translucent, width: width, height: height, seed: random.next())
+            let sequence = PNGSequence()
+            var totalReused = 0
+            for frame in 0..<10 {
+                var changed = Set<Int>()
+                if frame > 1 {
+                    // Frame 1 is frame 0 again: every size takes rows at least once.
+                    switch random.next() % 4 {
+                    case 0: break // the same frame again
+                    case 1: changed = Set(0..<height)
+                    default:
+                        for _ in 0..<(1 + Int(random.next() % 3)) { changed.insert(Int(random.next() % UInt64(height))) }
+                    }
+                }
+                for y in changed {
+                    let x = Int(random.next() % UInt64(width)), at = (y * width + x) * 4
+                    image.pixels[at + Int(random.next() % 4)] &+= 1 + UInt8(random.next() % 255)
+                }
+                let (data, reused) = try encoder.encodeCounting(image, text: PNGEncoderTests.text, sequence: sequence)
+                #expect(data == (try encoder.encode(image, text: PNGEncoderTests.text)), "\(encoder) \(width)×\(height) frame \(frame)")
+                #expect(try PNGCodec.decode(data) == image)
+                let expected = frame == 0 ? 0 : Self.expectedReusedRows(encoder, width: width, height: height, changed: changed)
+                #expect(reused == expected, "\(encoder) \(width)×\(height) frame \(frame): took \(reused) rows, expected \(expected)")
+                totalReused += reused
+            }
+            #expect(totalReused > 0, "\(encoder) \(width)×\(height): no frame took a row")
+        }
+    }
+
+    /// Only the last frame of a sequence on this thread lends its rows, to a frame of the same
+    /// sequence at the same size and settings; a frame without a sequence neither takes nor
+    /// replaces it. (Each check also encodes afresh, without a sequence, to compare the bytes.)
+    @Test func onlyTheFrameBeforeInTheSameSequenceAndSettingsLends() throws {
+        let image = PNGEncoderTests.image(.opaque, width: 300, height: 600, seed: 7)
+        let isal = PNGEncoder.isal(level: 1)
+        let first = PNGSequence(), second = PNGSequence()
+        func reused(_ encoder: PNGEncoder, _ image: Image, _ sequence: PNGSequence?) throws -> Int {
+            let (data, reused) = try encoder.encodeCounting(image, sequence: sequence)
+            #expect(data == (try encoder.encode(image)))
+            return reused
+        }
+        #expect(try reused(isal, image, first) == 0)
+        #expect(try reused(isal, image, first) == 600)
+        #expect(try reused(isal, image, second) == 0, "another sequence")
+        #expect(try reused(isal, image, first) == 0, "the frame before was another sequence's")
+        #expect(try reused(isal, image, first) == 600)
+        #expect(try reused(.isal(level: 2), image, first) == 0, "another level")
+        #expect(try reused(.isal(level: 2, filter: .up), image, first) == 0, "another filter")
+        #expect(try reused(.libdeflate(level: 2), image, first) == 0, "another encoder")
+        let taller = PNGEncoderTests.image(.opaque, width: 300, height: 601, seed: 7)
+        #expect(try reused(.libdeflate(level: 2), taller, first) == 0, "another size")
+        #expect(try reused(.libdeflate(level: 2), taller, first) == 601)
+        #expect(try reused(.libdeflate(level: 2), taller, nil) == 0, "no sequence")
+        #expect(try reused(.libdeflate(level: 2), taller, first) == 601, "a frame without a sequence leaves it")
+        #expect(try reused(.libpng(level: 6), taller, first) == 0, "libpng keeps nothing")
+    }
+
+    /// What it is for: a wave ball at 512 px changes the rows its waves cross, and the default
+    /// encoder there (igzip level 1) takes most of each frame from the frame before.
+    @Test func aWaveBallTakesMostRowsFromTheFrameBefore() throws {
+        let scene = try Benchmarks.scene("wave-ball", size: 512)
+        let cpu = CPURenderer(threadCount: 2)
+        let encoder = PNGEncoder.automatic.resolved(scene: "wave-ball", width: 512, height: 512)
+        #expect(encoder == .isal(level: 1))
+        let sequence = PNGSequence()
+        var reused = 0, rows = 0
+        for k in 0..<30 {
+            let image = cpu.render(scene.drawList(at: 3 + Double(k) / 60))
+            let (data, taken) = try encoder.encodeCounting(image, sequence: sequence)
+            #expect(data == (try encoder.encode(image)))
+            reused += taken
+            rows += image.height
+        }
+        #expect(Double(reused) / Double(rows) > 0.5, "took \(reused) of \(rows) rows")
+    }
+
+    /// One sequence shared by many threads at once: each thread lends only to itself, and every
+    /// file is a fresh encode's bytes.
+    @Test func oneSequenceOnManyThreads() throws {
+        let base = PNGEncoderTests.image(.translucent, width: 513, height: 257, seed: 11)
+        let frames = (0..<48).map { k -> Image in
+            var image = base
+            image.pixels[(k % 257) * 513 * 4] &+= UInt8(1 + k)
+            return image
+        }
+        let sequence = PNGSequence()
+        let failures = Mutex(0), taken = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: frames.count) { k in
+            let encoder: PNGEncoder = k % 3 == 0 ? .isal(level: 1) : .isal(level: 1, filter: .paeth)
+            guard let (data, reused) = try? encoder.encodeCounting(frames[k], sequence: sequence),
+                  data == (try? encoder.encode(frames[k])) else {
+                return failures.withLock { $0 += 1 }
+            }
+            taken.withLock { $0 += reused }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        #expect(taken.withLock { $0 } > 0)
+    }
+}
