@@ -54,9 +54,14 @@ let package = Package(
         // libpng's classic API reports errors with longjmp, which must never cross a Swift frame:
         // these C functions keep every setjmp inside C and return an error code instead.
         .target(name: "CPNGCodec", dependencies: ["CPNG"]),
-        // Our own PNG container and row filters over libdeflate or igzip, with per-thread state;
-        // zlib (libpng's own dependency, zlib1g-dev) for adler32_combine.
-        .target(name: "CPNGWriter", dependencies: ["CDeflate", "CISAL"], linkerSettings: [.linkedLibrary("z")]),
+        // zlib (libpng's own dependency) for adler32_combine, which joins igzip's segments.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // Our own PNG container and row filters over libdeflate or igzip, with per-thread state.
+        .target(name: "CPNGWriter", dependencies: ["CDeflate", "CISAL", "CZlib"]),
         // sched_getaffinity, a GNU extension that Swift's Glibc module does not declare.
         .target(name: "CSched"),
 

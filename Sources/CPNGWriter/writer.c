@@ -219,8 +219,7 @@ static int validKeyword(const char *key, size_t length) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// DEFLATE back ends: each writes a zlib stream (RFC 1950) of `input` at `state->png` + `offset`,
-// growing the buffer when needed, and returns its length through `written`.
+// The output buffer, and igzip's compression of one segment of rows.
 
 static int growPNG(ThreadState *state, size_t need) {
     if (need <= state->png.capacity) return 0;
