@@ -51,8 +51,7 @@ typedef struct ThreadState {
     Scratch previousFiltered;
     Scratch previousPNG;
     Scratch previousSegments;
-    EncodeKey previous;
-    int previousValid;
+    EncodeKey previous; ///< sequence 0 (calloc'd) until a frame of a sequence has been kept
 } ThreadState;
 
 static pthread_key_t stateKey;
@@ -309,6 +308,12 @@ static size_t segmentRows(CPNGWriter_Backend backend, int level, size_t filtered
     return rows < height ? rows : height;
 }
 
+static void swapScratch(Scratch *a, Scratch *b) {
+    Scratch kept = *a;
+    *a = *b;
+    *b = kept;
+}
+
 static int sameKey(const EncodeKey *a, const EncodeKey *b) {
     return a->sequence == b->sequence && a->width == b->width && a->height == b->height && a->backend == b->backend
         && a->level == b->level && a->filter == b->filter;
@@ -441,7 +446,7 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
     const EncodeKey key = {.sequence = sequence, .width = width, .height = height, .backend = (int)backend,
                            .level = level, .filter = (int)filter};
     const int keep = sequence != 0 && filteredBytes <= REUSE_MAX_BYTES;
-    const int reuse = keep && state->previousValid && sameKey(&key, &state->previous);
+    const int reuse = keep && sameKey(&key, &state->previous);
     if (filterImage(state, rgba, width, height, filter) != 0) goto outOfMemory;
 
     const size_t head = 8 + 25 + textBytes + 8; // signature, IHDR, tEXt…, IDAT's length and type
@@ -504,17 +509,10 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
     if (keep) {
         // This frame becomes the one before: its buffers swap with the previous frame's, which
         // the next frame writes into. *png stays valid until this thread's next call, as promised.
-        Scratch swap = state->filtered;
-        state->filtered = state->previousFiltered;
-        state->previousFiltered = swap;
-        swap = state->png;
-        state->png = state->previousPNG;
-        state->previousPNG = swap;
-        swap = state->segments;
-        state->segments = state->previousSegments;
-        state->previousSegments = swap;
+        swapScratch(&state->filtered, &state->previousFiltered);
+        swapScratch(&state->png, &state->previousPNG);
+        swapScratch(&state->segments, &state->previousSegments);
         state->previous = key;
-        state->previousValid = 1;
     }
     clearUpperVectorState();
     return 0;

@@ -7,8 +7,8 @@
 //
 // Compressor state is kept per thread and reused across frames: one libdeflate compressor per
 // level, one igzip stream and level buffer, the filter and output buffers, and (in a sequence)
-// the frame encoded before, whose unchanged segments of rows are taken instead of compressed. Nothing is
-// shared between threads, so encoders may run on any number of threads at once. Functions
+// the frame encoded before, whose unchanged segments of rows are taken instead of compressed.
+// Nothing is shared between threads, so encoders may run on any number of threads at once. Functions
 // return 0 on success or -1 with a one-line message in `error`.
 #include <stddef.h>
 #include <stdint.h>
