@@ -36,27 +36,52 @@ typedef struct EncodeKey {
     int backend, level, filter;
 } EncodeKey;
 
+/// A frame this thread encoded in a sequence, kept so that a later frame with the same key may
+/// take its segments.
+typedef struct KeptFrame {
+    EncodeKey key;     ///< sequence 0 (calloc'd, or dropped): holds no frame
+    uint64_t lastUse;  ///< the thread's frame count when it was kept, to choose which to drop
+    Scratch filtered;  ///< its filtered image: the next frame with its key updates it row by row
+    Scratch png;       ///< its file (the buffer the caller was handed, free to read from its next call)
+    Scratch segments;  ///< where each of its segments' bytes lie in `png`
+} KeptFrame;
+
+// Frames kept per thread: one per encoder setting of a clip written twice (two PNG outputs with
+// different encoders encode each frame twice on one thread, alternating), at most REUSE_MAX_BYTES
+// of filtered images in all.
+#define KEPT_FRAMES 2
+
 typedef struct ThreadState {
     struct libdeflate_compressor *deflaters[LIBDEFLATE_LEVELS]; ///< made on first use of a level
     struct isal_zstream *isalStream;  ///< about 300 KiB of history and hash tables: on the heap
     unsigned char *isalLevelBuffer;   ///< ISAL_LEVEL_BUFFER_BYTES, shared by levels 1–3
-    Scratch filtered;   ///< the filtered image: a filter-type byte and width × 4 bytes per row
+    Scratch filtered;   ///< the filtered image of a frame in no sequence
     Scratch candidates; ///< adaptive filtering: one trial row per filter
     Scratch zeroRow;    ///< the row "above" the first row
+    Scratch row;        ///< one filtered row, compared with a kept frame's
     Scratch png;        ///< the file being written, handed to the caller
     Scratch segments;   ///< this frame's Segments, into `png`
-    // The frame this thread encoded before, in a sequence (CPNGWriter_encode's `sequence`): its
-    // filtered image, its file (the buffer the caller was handed, now free to read) and where
-    // each segment's bytes lie in it. The buffers swap with the ones above after each frame.
-    Scratch previousFiltered;
-    Scratch previousPNG;
-    Scratch previousSegments;
-    EncodeKey previous; ///< sequence 0 (calloc'd) until a frame of a sequence has been kept
+    // The frames this thread encoded before in sequences (CPNGWriter_encode's `sequence`). A
+    // kept frame's `png` and `segments` swap with the ones above after each frame of its key.
+    KeptFrame kept[KEPT_FRAMES];
+    uint64_t frames;    ///< frames kept so far
 } ThreadState;
 
 static pthread_key_t stateKey;
 static pthread_once_t stateOnce = PTHREAD_ONCE_INIT;
 static int stateKeyStatus = -1;
+
+static void releaseScratch(Scratch *scratch) {
+    free(scratch->data);
+    *scratch = (Scratch){0};
+}
+
+static void dropKept(KeptFrame *kept) {
+    releaseScratch(&kept->filtered);
+    releaseScratch(&kept->png);
+    releaseScratch(&kept->segments);
+    kept->key = (EncodeKey){0};
+}
 
 static void freeState(void *pointer) {
     ThreadState *state = (ThreadState *)pointer;
@@ -67,11 +92,10 @@ static void freeState(void *pointer) {
     free(state->filtered.data);
     free(state->candidates.data);
     free(state->zeroRow.data);
+    free(state->row.data);
     free(state->png.data);
     free(state->segments.data);
-    free(state->previousFiltered.data);
-    free(state->previousPNG.data);
-    free(state->previousSegments.data);
+    for (int i = 0; i < KEPT_FRAMES; i++) dropKept(&state->kept[i]);
     free(state);
 }
 
@@ -149,36 +173,73 @@ static uint64_t signedSum(const unsigned char *bytes, size_t count) {
     return sum;
 }
 
-static int filterImage(ThreadState *state, const unsigned char *rgba, uint32_t width, uint32_t height,
-                       CPNGWriter_Filter filter) {
-    const size_t stride = (size_t)width * BPP;
-    if (reserve(&state->filtered, (stride + 1) * height) != 0 || reserve(&state->zeroRow, stride) != 0) return -1;
+// Makes room for filtering rows `stride` bytes wide with `filter`.
+static int prepareFilters(ThreadState *state, size_t stride, CPNGWriter_Filter filter) {
+    if (reserve(&state->zeroRow, stride) != 0 || reserve(&state->row, stride + 1) != 0) return -1;
     memset(state->zeroRow.data, 0, stride);
     if (filter == CPNGWriter_adaptive && reserve(&state->candidates, stride * 5) != 0) return -1;
-    for (uint32_t y = 0; y < height; y++) {
-        const unsigned char *row = rgba + stride * y;
-        const unsigned char *above = y > 0 ? row - stride : state->zeroRow.data;
-        unsigned char *out = state->filtered.data + (stride + 1) * y;
-        if (filter != CPNGWriter_adaptive) {
-            out[0] = (unsigned char)filter;
-            filterRow(filter, row, above, stride, out + 1);
-            continue;
+    return 0;
+}
+
+// Writes row `y`'s filter-type byte and filtered bytes at `out` (prepareFilters first).
+static void filterImageRow(ThreadState *state, const unsigned char *rgba, size_t stride, uint32_t y,
+                           CPNGWriter_Filter filter, unsigned char *out) {
+    const unsigned char *row = rgba + stride * y;
+    const unsigned char *above = y > 0 ? row - stride : state->zeroRow.data;
+    if (filter != CPNGWriter_adaptive) {
+        out[0] = (unsigned char)filter;
+        filterRow(filter, row, above, stride, out + 1);
+        return;
+    }
+    int best = 0;
+    uint64_t bestSum = UINT64_MAX;
+    for (int trial = CPNGWriter_none; trial <= CPNGWriter_paeth; trial++) {
+        unsigned char *candidate = state->candidates.data + stride * (size_t)trial;
+        filterRow((CPNGWriter_Filter)trial, row, above, stride, candidate);
+        uint64_t sum = signedSum(candidate, stride);
+        if (sum < bestSum) {
+            bestSum = sum;
+            best = trial;
         }
-        int best = 0;
-        uint64_t bestSum = UINT64_MAX;
-        for (int trial = CPNGWriter_none; trial <= CPNGWriter_paeth; trial++) {
-            unsigned char *candidate = state->candidates.data + stride * (size_t)trial;
-            filterRow((CPNGWriter_Filter)trial, row, above, stride, candidate);
-            uint64_t sum = signedSum(candidate, stride);
-            if (sum < bestSum) {
-                bestSum = sum;
-                best = trial;
+    }
+    out[0] = (unsigned char)best;
+    memcpy(out + 1, state->candidates.data + stride * (size_t)best, stride);
+}
+
+// Filters the whole image into `image`.
+static int filterImage(ThreadState *state, const unsigned char *rgba, uint32_t width, uint32_t height,
+                       CPNGWriter_Filter filter, Scratch *image) {
+    const size_t stride = (size_t)width * BPP;
+    if (reserve(image, (stride + 1) * height) != 0) return -1;
+    for (uint32_t y = 0; y < height; y++) filterImageRow(state, rgba, stride, y, filter, image->data + (stride + 1) * y);
+    return 0;
+}
+
+// Brings rows [first, first + n) of `kept`, the filtered image of an earlier frame with the same
+// key, up to this frame's, rewriting only the rows that differ. Returns whether any did. A row
+// with no filter is its type byte and the row itself, so it is compared where it lies, with no
+// copy; any other is filtered into state->row first. The unchanged rows of an animation are most
+// of a frame: they cost a comparison, not a filter pass and a comparison.
+static int refreshRows(ThreadState *state, const unsigned char *rgba, size_t stride, size_t first, size_t n,
+                       CPNGWriter_Filter filter, unsigned char *kept) {
+    int changed = 0;
+    for (size_t y = first; y < first + n; y++) {
+        unsigned char *keptRow = kept + (stride + 1) * y;
+        if (filter == CPNGWriter_none) {
+            const unsigned char *row = rgba + stride * y;
+            if (memcmp(keptRow + 1, row, stride) != 0) {
+                memcpy(keptRow + 1, row, stride); // its type byte is already 0: the same key
+                changed = 1;
+            }
+        } else {
+            filterImageRow(state, rgba, stride, (uint32_t)y, filter, state->row.data);
+            if (memcmp(keptRow, state->row.data, stride + 1) != 0) {
+                memcpy(keptRow, state->row.data, stride + 1);
+                changed = 1;
             }
         }
-        out[0] = (unsigned char)best;
-        memcpy(out + 1, state->candidates.data + stride * (size_t)best, stride);
     }
-    return 0;
+    return changed;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -289,14 +350,14 @@ outOfMemory:
 // igzip compresses each segment of about 128 KiB of filtered rows on its own (isalSegment), and
 // the stream is a 2-byte header, the segments' blocks and the Adler-32 of the whole, combined
 // from the segments' own. A segment whose filtered bytes equal the same segment of the frame
-// this thread encoded before, in the same sequence and with the same settings, takes that
+// this thread kept for the same sequence and settings (KeptFrame), takes that
 // frame's compressed bytes as they are: compressed again they would come out the same. An
 // animation changes a few rows a frame (a wave ball's waves); the rest is copied, not compressed.
 // libdeflate compresses a whole buffer in one call with no flush: its stream is one segment,
 // taken as a whole when the whole image is unchanged.
 
 enum { SEGMENT_BYTES = 128 << 10 };
-// A thread keeps its previous frame only up to this size of filtered image (two such buffers).
+// A thread keeps frames only up to this size of filtered images in all.
 #define REUSE_MAX_BYTES ((size_t)32 << 20)
 
 // igzip's level 0 pays more for a segment's fresh start (PNGEncoderTests: wave-ball at 256 px in
@@ -319,15 +380,38 @@ static int sameKey(const EncodeKey *a, const EncodeKey *b) {
         && a->level == b->level && a->filter == b->filter;
 }
 
-// Writes the zlib stream at state->png + `start` (room for `tail` more bytes kept after it) and
-// records its segments in state->segments. With `reuse`, state->previous* hold the frame before.
-static int writeStream(ThreadState *state, CPNGWriter_Backend backend, int level, size_t filteredRow, uint32_t height,
-                       int reuse, size_t start, size_t tail, size_t *written, uint32_t *reusedRows,
+// The kept frame for `key`: the one that holds its frame, or else the one held least recently,
+// emptied, with frames of other keys dropped until all fit in REUSE_MAX_BYTES with this one.
+static KeptFrame *keptFrameFor(ThreadState *state, const EncodeKey *key, size_t filteredBytes) {
+    KeptFrame *chosen = &state->kept[0];
+    for (int i = 0; i < KEPT_FRAMES; i++) {
+        if (state->kept[i].key.sequence != 0 && sameKey(key, &state->kept[i].key)) return &state->kept[i];
+        if (state->kept[i].lastUse < chosen->lastUse) chosen = &state->kept[i];
+    }
+    chosen->key = (EncodeKey){0};
+    size_t held = filteredBytes;
+    for (int i = 0; i < KEPT_FRAMES; i++) {
+        KeptFrame *other = &state->kept[i];
+        if (other == chosen) continue;
+        if (held + other->filtered.capacity > REUSE_MAX_BYTES) dropKept(other);
+        else held += other->filtered.capacity;
+    }
+    return chosen;
+}
+
+// Writes the zlib stream of the filtered image `image` at state->png + `start` (room for `tail`
+// more bytes kept after it) and records its segments in state->segments. With `from` (a frame
+// of the same key), `image` is that frame's filtered image, brought up to this one's segment by
+// segment from `rgba` (refreshRows); a segment none of whose rows changed takes its bytes.
+static int writeStream(ThreadState *state, CPNGWriter_Backend backend, int level, const unsigned char *rgba,
+                       CPNGWriter_Filter filter, unsigned char *image, const KeptFrame *from, size_t stride,
+                       uint32_t height, size_t start, size_t tail, size_t *written, uint32_t *reusedRows,
                        char *error, size_t errorSize) {
+    const size_t filteredRow = stride + 1;
     const size_t rows = segmentRows(backend, level, filteredRow, height), count = (height + rows - 1) / rows;
     if (reserve(&state->segments, count * sizeof(Segment)) != 0) goto outOfMemory;
     Segment *segments = (Segment *)state->segments.data;
-    const Segment *previous = reuse ? (const Segment *)state->previousSegments.data : NULL;
+    const Segment *previous = from != NULL ? (const Segment *)from->segments.data : NULL;
     size_t at = start;
     if (backend == CPNGWriter_isal) {
         if (growPNG(state, at + 2 + tail) != 0) goto outOfMemory;
@@ -338,13 +422,13 @@ static int writeStream(ThreadState *state, CPNGWriter_Backend backend, int level
     uint32_t adler = 1;
     for (size_t s = 0; s < count; s++) {
         const size_t first = s * rows, n = rows < height - first ? rows : height - first;
-        const size_t from = first * filteredRow, bytes = n * filteredRow;
-        const unsigned char *in = state->filtered.data + from;
+        const size_t offset = first * filteredRow, bytes = n * filteredRow;
+        const unsigned char *in = image + offset;
         Segment segment;
-        if (previous != NULL && memcmp(in, state->previousFiltered.data + from, bytes) == 0) {
+        if (previous != NULL && !refreshRows(state, rgba, stride, first, n, filter, image)) {
             segment = previous[s];
             if (growPNG(state, at + segment.length + tail) != 0) goto outOfMemory;
-            memcpy(state->png.data + at, state->previousPNG.data + segment.offset, segment.length);
+            memcpy(state->png.data + at, from->png.data + segment.offset, segment.length);
             segment.offset = at;
             *reusedRows += (uint32_t)n;
         } else if (backend == CPNGWriter_isal) {
@@ -440,14 +524,20 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
         snprintf(error, errorSize, "PNG writer: cannot make this thread's encoder state");
         return -1;
     }
-    // The frame before is of use only in the same sequence, with the same settings. This frame
-    // takes its place only when it is in a sequence and succeeds: until then the previous
-    // frame's buffers are only read, so a frame that fails or has no sequence leaves it as it was.
+    // A kept frame is of use only in the same sequence, with the same settings. This frame
+    // becomes the kept frame of its key only when it is in a sequence; the kept frame it updates
+    // holds no frame until it succeeds (a failure midway would leave rows of two frames there).
+    // A frame in no sequence leaves every kept frame as it was.
     const EncodeKey key = {.sequence = sequence, .width = width, .height = height, .backend = (int)backend,
                            .level = level, .filter = (int)filter};
     const int keep = sequence != 0 && filteredBytes <= REUSE_MAX_BYTES;
-    const int reuse = keep && sameKey(&key, &state->previous);
-    if (filterImage(state, rgba, width, height, filter) != 0) goto outOfMemory;
+    KeptFrame *kept = keep ? keptFrameFor(state, &key, filteredBytes) : NULL;
+    const int reuse = kept != NULL && kept->key.sequence != 0;
+    if (kept != NULL) kept->key = (EncodeKey){0};
+    if (prepareFilters(state, stride, filter) != 0) goto outOfMemory;
+    Scratch *image = kept != NULL ? &kept->filtered : &state->filtered;
+    // With `reuse` the kept image is refreshed segment by segment as the stream is written.
+    if (!reuse && filterImage(state, rgba, width, height, filter, image) != 0) goto outOfMemory;
 
     const size_t head = 8 + 25 + textBytes + 8; // signature, IHDR, tEXt…, IDAT's length and type
     const size_t tail = 4 + 12;                  // IDAT's CRC, IEND
@@ -489,8 +579,8 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
     }
     const size_t idatOffset = (size_t)(at - state->png.data);
     size_t compressed = 0;
-    if (writeStream(state, backend, level, stride + 1, height, reuse, idatOffset + 8, tail, &compressed, reusedRows,
-                    error, errorSize) != 0) {
+    if (writeStream(state, backend, level, rgba, filter, image->data, reuse ? kept : NULL, stride, height,
+                    idatOffset + 8, tail, &compressed, reusedRows, error, errorSize) != 0) {
         return -1;
     }
     if (compressed > 0x7FFFFFFFu) {
@@ -506,13 +596,14 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
     at = finishChunk(chunk, 0);
     *png = state->png.data;
     *size = (size_t)(at - state->png.data);
-    if (keep) {
-        // This frame becomes the one before: its buffers swap with the previous frame's, which
-        // the next frame writes into. *png stays valid until this thread's next call, as promised.
-        swapScratch(&state->filtered, &state->previousFiltered);
-        swapScratch(&state->png, &state->previousPNG);
-        swapScratch(&state->segments, &state->previousSegments);
-        state->previous = key;
+    if (kept != NULL) {
+        // This frame becomes its key's kept frame: its file and segments swap with the kept
+        // ones, which a later frame writes into. *png stays valid until this thread's next call,
+        // as promised: no call writes into a kept frame's file.
+        swapScratch(&state->png, &kept->png);
+        swapScratch(&state->segments, &kept->segments);
+        kept->key = key;
+        kept->lastUse = ++state->frames;
     }
     clearUpperVectorState();
     return 0;

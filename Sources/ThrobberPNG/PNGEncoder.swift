@@ -199,7 +199,7 @@ public enum PNGEncoder: Sendable, Hashable {
     ///
     /// - Parameter sequence: the animation this frame belongs to, when its frames are encoded in
     ///   order. The fast writers then take the compressed bytes of rows that did not change from
-    ///   the frame the same thread encoded before in the sequence (``PNGSequence``); the bytes
+    ///   the frame the same thread last encoded in the sequence at the same settings (``PNGSequence``); the bytes
     ///   written are the same either way. libpng ignores it.
     /// - Throws: a usage error (as ``init(name:level:filter:nameField:levelField:)``) when the
     ///   level is outside the encoder's range; a backend-failure error with the library's
@@ -266,8 +266,9 @@ public enum PNGEncoder: Sendable, Hashable {
 
 /// The frames of one animation, encoded in order (``PNGEncoder/encode(_:text:sequence:)``).
 ///
-/// Each encoding thread of the fast writers keeps the last frame it encoded in a sequence;
-/// the next frame it encodes in the same sequence, at the same size and settings, takes the
+/// Each encoding thread of the fast writers keeps the last frame it encoded in a sequence at
+/// each of two settings (two PNG outputs of one clip with different encoders both gain); the
+/// next frame it encodes in the same sequence, at the same size and settings, takes the
 /// compressed bytes of each stretch of rows (about 128 KiB of them with ISA-L, the whole image
 /// with libdeflate) that is byte for byte the same, instead of compressing it again. A wave
 /// ball's waves move a sixth of its rows; the tick ring and the still water are taken as they

@@ -75,10 +75,12 @@ struct PNGSequenceTests {
         }
     }
 
-    /// Only the last frame of a sequence on this thread lends its rows, to a frame of the same
-    /// sequence at the same size and settings; a frame without a sequence neither takes nor
-    /// replaces it. (Each check also encodes afresh, without a sequence, to compare the bytes.)
-    @Test func onlyTheFrameBeforeInTheSameSequenceAndSettingsLends() throws {
+    /// A frame lends its rows to a later frame of the same sequence at the same size and settings
+    /// on the same thread. A thread keeps the last frame of two such keys (a clip written to two
+    /// PNG outputs with different encoders encodes each frame twice, alternating); a third key
+    /// drops the one kept least recently. A frame without a sequence neither takes nor replaces
+    /// one. (Each check also encodes afresh, without a sequence, to compare the bytes.)
+    @Test func onlyAKeptFrameOfTheSameSequenceAndSettingsLends() throws {
         let image = PNGEncoderTests.image(.opaque, width: 300, height: 600, seed: 7)
         let isal = PNGEncoder.isal(level: 1)
         let first = PNGSequence(), second = PNGSequence()
@@ -90,9 +92,11 @@ struct PNGSequenceTests {
         #expect(try reused(isal, image, first) == 0)
         #expect(try reused(isal, image, first) == 600)
         #expect(try reused(isal, image, second) == 0, "another sequence")
-        #expect(try reused(isal, image, first) == 0, "the frame before was another sequence's")
-        #expect(try reused(isal, image, first) == 600)
+        #expect(try reused(isal, image, first) == 600, "two keys are kept")
+        #expect(try reused(isal, image, second) == 600)
         #expect(try reused(.isal(level: 2), image, first) == 0, "another level")
+        #expect(try reused(isal, image, first) == 0, "dropped for a third key, as the least recently kept")
+        #expect(try reused(isal, image, second) == 0, "dropped in turn")
         #expect(try reused(.isal(level: 2, filter: .up), image, first) == 0, "another filter")
         #expect(try reused(.libdeflate(level: 2), image, first) == 0, "another encoder")
         let taller = PNGEncoderTests.image(.opaque, width: 300, height: 601, seed: 7)
@@ -101,6 +105,33 @@ struct PNGSequenceTests {
         #expect(try reused(.libdeflate(level: 2), taller, nil) == 0, "no sequence")
         #expect(try reused(.libdeflate(level: 2), taller, first) == 601, "a frame without a sequence leaves it")
         #expect(try reused(.libpng(level: 6), taller, first) == 0, "libpng keeps nothing")
+        // Two encoders alternating on one clip, each frame changed in one row: each takes all
+        // but the changed row's segment from its own kept frame.
+        var frame = image
+        let rows = Self.segmentRows(isal, width: 300, height: 600)
+        for k in 0..<6 {
+            let row = k * 97 % 600
+            frame.pixels[row * 300 * 4] &+= 1
+            let changedSegment = min(rows, 600 - row / rows * rows)
+            let isalReused = try reused(isal, frame, first), deflateReused = try reused(.libdeflate(level: 1), frame, first)
+            #expect(k == 0 ? isalReused == 0 : isalReused == 600 - changedSegment, "frame \(k)")
+            #expect(deflateReused == 0, "libdeflate is one segment, and every frame changes")
+        }
+        #expect(try reused(.libdeflate(level: 1), frame, first) == 600)
+        #expect(try reused(isal, frame, first) == 600)
+    }
+
+    /// The frames kept on a thread hold at most 32 MiB of filtered rows: a second large key
+    /// drops the first.
+    @Test func keptFramesStayWithinTheirBudget() throws {
+        let large = Image(width: 2100, height: 2100) // 17.6 MB filtered: two are over 32 MiB
+        let isal = PNGEncoder.isal(level: 1), deflate = PNGEncoder.libdeflate(level: 1)
+        let sequence = PNGSequence()
+        #expect(try isal.encodeCounting(large, sequence: sequence).reusedRows == 0)
+        #expect(try isal.encodeCounting(large, sequence: sequence).reusedRows == 2100)
+        #expect(try deflate.encodeCounting(large, sequence: sequence).reusedRows == 0)
+        #expect(try deflate.encodeCounting(large, sequence: sequence).reusedRows == 2100)
+        #expect(try isal.encodeCounting(large, sequence: sequence).reusedRows == 0, "dropped for the budget")
     }
 
     /// What it is for: a wave ball at 512 px changes the rows its waves cross, and the default

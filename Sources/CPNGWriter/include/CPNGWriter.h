@@ -47,10 +47,12 @@ typedef struct CPNGWriter_Text {
 /// `sequence`: frames of one animation encoded in order pass the same nonzero number. The image
 /// is compressed in segments of rows (igzip: about 128 KiB of filtered rows each, compressed
 /// apart; libdeflate: the whole image), and a segment whose filtered bytes equal those of the
-/// last frame this thread encoded in a sequence — if that was the same sequence, at the same
-/// size, with the same encoder, level and filter — takes that frame's compressed bytes instead of
-/// being compressed again. The file is byte for byte the one a fresh encode writes. 0: nothing
-/// is taken, and the frame kept for the thread's sequence stays as it was.
+/// frame this thread kept for the same sequence, size, encoder, level and filter takes that
+/// frame's compressed bytes instead of being compressed again; this frame is kept in its place.
+/// A thread keeps the last frame of two such keys (the least recently kept is dropped for a third),
+/// with at most 32 MiB of filtered rows in all. The file is byte for byte the one a fresh encode
+/// writes. 0: nothing is taken, and every kept frame stays as it was. A frame that fails leaves
+/// its key with no kept frame.
 /// `*reusedRows` (when not NULL) is set to how many rows were taken so.
 int CPNGWriter_encode(const unsigned char *_Nonnull rgba, uint32_t width, uint32_t height,
                       CPNGWriter_Backend backend, int level, CPNGWriter_Filter filter,
