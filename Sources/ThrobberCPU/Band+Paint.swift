@@ -10,10 +10,8 @@ extension Band {
         guard shortcuts else { return paintReference(item) }
         switch item {
         case .disc(let d):
-            // discCoverage, skipped where the pixel lies certainly inside the disc.
-            shade(d.bounds, item.annulus, d.color, circle: (d.centerX, d.centerY, d.radius), fullRow: { _ in true }) { _, px, py, solid in
-                solid ? 1 : discCoverage(px, py, d.centerX, d.centerY, d.radius)
-            }
+            shade(d.bounds, item.annulus, d.color, circle: (d.centerX, d.centerY, d.radius), fullRow: { _ in true },
+                  DiscCoverage(disc: d))
         case .wave(let w):
             let columns = columns!
             let clip = w.clipRadius >= 0 ? (w.clipCenterX, w.clipCenterY, w.clipRadius) : nil
@@ -21,23 +19,8 @@ extension Band {
                 columns.norm.withUnsafeBufferPointer { norms in
                     // Rows below every crest (and above the bottom edge) are covered wherever the clip is.
                     let fullRow = { (py: Float) -> Bool in py >= columns.lowestFullRow && fillCoverage(py - w.bottom) == 1 }
-                    shade(w.bounds, item.annulus, w.color, circle: clip, fullRow: fullRow) { x, px, py, solid in
-                        let i = x - columns.x0
-                        // waveCoverage (= waveBandCoverage × the clip), with waveDistance's column
-                        // part (`waveColumn`) read from the cache and its pixel part
-                        // (`curveDistance`) evaluated here; rows certainly more than
-                        // `antialiasReach` below the curve are covered without the division.
-                        var coverage: Float = 1
-                        if py < heights[i] + (antialiasReach + certaintyMargin) * norms[i] {
-                            coverage = fillCoverage(curveDistance(py, heights[i], norms[i]))
-                            if coverage == 0 { return 0 }
-                        }
-                        coverage *= fillCoverage(py - w.bottom)
-                        if clip != nil && !solid {
-                            coverage *= fillCoverage(circleDistance(px, py, w.clipCenterX, w.clipCenterY, w.clipRadius))
-                        }
-                        return coverage
-                    }
+                    shade(w.bounds, item.annulus, w.color, circle: clip, fullRow: fullRow,
+                          WaveCoverage(wave: w, x0: columns.x0, heights: heights, norms: norms, clipped: clip != nil))
                 }
             }
         case .arc(let a):
@@ -58,9 +41,7 @@ extension Band {
             for i in batch.instances.indices where batch.instanceBounds[i].y0 < y1 && batch.instanceBounds[i].y1 > y0 {
                 let q = batch.instances[i], rect = batch.instanceBounds[i]
                 let cosR = batch.instanceAxes[i].x, sinR = batch.instanceAxes[i].y
-                let coverage = { (_: Int, px: Float, py: Float, _: Bool) -> Float in
-                    boxCoverage(px, py, q.centerX, q.centerY, q.halfX, q.halfY, cosR, sinR, q.cornerRadius)
-                }
+                let coverage = BoxCoverage(box: q, cos: cosR, sin: sinR)
                 // A tilted box covers a slanted strip of its bounding square: visit only the
                 // columns of each row inside the box grown by the anti-aliased edge.
                 for y in max(rect.y0, y0)..<min(rect.y1, y1) {
@@ -95,5 +76,53 @@ extension Band {
                 }
             }
         }
+    }
+}
+
+/// `waveCoverage` (= waveBandCoverage × the clip) at a pixel, with waveDistance's column part
+/// (`waveColumn`) read from the frame's `WaveColumns` and its pixel part (`curveDistance`)
+/// evaluated here. Pixels certainly more than `antialiasReach` above the curve are 0, and those
+/// certainly more than it below are covered, without the division.
+struct WaveCoverage: PixelCoverage {
+    let wave: Wave
+    let x0: Int
+    let heights: UnsafeBufferPointer<Float>
+    let norms: UnsafeBufferPointer<Float>
+    let clipped: Bool
+
+    @inline(__always) func at(_ x: Int, _ px: Float, _ py: Float, solid: Bool) -> Float {
+        let i = x - x0
+        var coverage: Float = 1
+        let reach = (antialiasReach + certaintyMargin) * norms[i]
+        if py < heights[i] - reach { return 0 }
+        if py < heights[i] + reach {
+            coverage = fillCoverage(curveDistance(py, heights[i], norms[i]))
+            if coverage == 0 { return 0 }
+        }
+        coverage *= fillCoverage(py - wave.bottom)
+        if clipped && !solid {
+            coverage *= fillCoverage(circleDistance(px, py, wave.clipCenterX, wave.clipCenterY, wave.clipRadius))
+        }
+        return coverage
+    }
+}
+
+/// `discCoverage`, skipped where the pixel lies certainly inside the disc.
+struct DiscCoverage: PixelCoverage {
+    let disc: Disc
+
+    @inline(__always) func at(_ x: Int, _ px: Float, _ py: Float, solid: Bool) -> Float {
+        solid ? 1 : discCoverage(px, py, disc.centerX, disc.centerY, disc.radius)
+    }
+}
+
+/// `boxCoverage` of one box of a quad batch, its axis (cos θ, sin θ) computed once per box.
+struct BoxCoverage: PixelCoverage {
+    let box: QuadInstance
+    let cos: Float
+    let sin: Float
+
+    @inline(__always) func at(_ x: Int, _ px: Float, _ py: Float, solid: Bool) -> Float {
+        boxCoverage(px, py, box.centerX, box.centerY, box.halfX, box.halfY, cos, sin, box.cornerRadius)
     }
 }
