@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Throbber
 import ThrobberDigest
 import ThrobberPNG
@@ -148,6 +149,9 @@ public final class BatchRun {
         public var clips: [Clip]
         public var seconds: Double
         public var rendererDescription: String
+        /// Rows of the PNG frames written, and how many of them were compressed: the rest were
+        /// taken from a frame of the same clip encoded before (``PNGSequence``).
+        public var pngRows: (compressed: Int, total: Int) = (0, 0)
     }
 
     /// Runs the shard and writes its manifest.
@@ -181,6 +185,7 @@ public final class BatchRun {
         // one has been let go of and is written in place, not copied first.
         renderer.cpuRenderer?.keptFrames = inFlight + 4
         let records = ManifestRecords()
+        let pngRows = Mutex<(compressed: Int, total: Int)>((0, 0))
         let clock = ContinuousClock()
         let began = clock.now
         var rendered = 0
@@ -251,7 +256,8 @@ public final class BatchRun {
                         continue
                     }
                     let png = try encoded[encoder] ?? {
-                        let data = try encoder.encode(image, text: text, sequence: sequence)
+                        let (data, reused) = try encoder.encodeCounting(image, text: text, sequence: sequence)
+                        pngRows.withLock { $0 = ($0.compressed + image.height - reused, $0.total + image.height) }
                         return (data, keepsManifest ? SHA256.hex(data) : "")
                     }()
                     encoded[encoder] = png
@@ -349,7 +355,8 @@ public final class BatchRun {
             try AtomicFile.write(try JSONOutput.encoder.encode(manifest), to: URL(fileURLWithPath: manifestPath), overwrite: true)
         }
         return Summary(rendered: rendered, skipped: skipped, clips: Set(units.map(\.clip)).sorted().map { job.clips[$0] },
-                       seconds: (clock.now - began).seconds, rendererDescription: renderer.description)
+                       seconds: (clock.now - began).seconds, rendererDescription: renderer.description,
+                       pngRows: pngRows.withLock { $0 })
     }
 
     /// Bytes of frame pixels a run holds at most by default: 256 MiB, 64 frames of 1024 × 1024 px.

@@ -3,7 +3,8 @@ import ThrobberBatch
 import ThrobberRender
 
 /// `pipeline`: the real thing, `throbber batch` on a job of the case's frames (render, PNG with
-/// tEXt chunks, SHA-256 of the file, atomic write, manifest) with the bench's encoder.
+/// tEXt chunks, SHA-256 of the file, atomic write, manifest) with the bench's encoder. Its rows
+/// say what share of row bands the CPU renderer painted and of rows the encoder compressed.
 ///
 /// Each set is one job, set against the encode ceiling sampled right before it, so drift in the
 /// machine's speed hits both alike.
@@ -60,16 +61,18 @@ final class PipelineStage: StageBenchmark {
                            manifestSource: .commandLine)
         var sample = 0.0
         var bands: PaintedBands?
+        var summary: BatchRun.Summary?
         let cpu = try Stopwatch.cpuMilliseconds {
             if let cpuRenderer = renderer.cpuRenderer {
-                (bands, sample) = try PaintedBands.during(cpuRenderer) { try Stopwatch.milliseconds { _ = try run.execute(renderer: renderer) } }
+                (bands, sample) = try PaintedBands.during(cpuRenderer) { try Stopwatch.milliseconds { summary = try run.execute(renderer: renderer) } }
             } else {
-                sample = try Stopwatch.milliseconds { _ = try run.execute(renderer: renderer) }
+                sample = try Stopwatch.milliseconds { summary = try run.execute(renderer: renderer) }
             }
         }
         // The files stay until the end: deleting them here would make the next set pay for it
         // (ext4 without a journal scans recently freed inodes on every file it creates: 4 % of a
         // run in `perf`). The job writes files, so there is nothing to checksum.
-        return SampleSet(samples: [sample / Double(frames)], checksum: 0, cpuMs: cpu, frames: frames, bands: bands, ceilingMs: ceilingMs)
+        return SampleSet(samples: [sample / Double(frames)], checksum: 0, cpuMs: cpu, frames: frames, bands: bands,
+                         compressedRows: summary?.pngRows, ceilingMs: ceilingMs)
     }
 }
