@@ -130,6 +130,20 @@ struct CPURendererTests {
         }
     }
 
+    /// The same away from the defaults: every scene with every parameter drawn from its whole
+    /// range (`parity --random`'s cases), so that the fast path's certainty tests, solid spans
+    /// and the wave's eight-column evaluation meet steep, flat, tiny and huge geometry.
+    @Test(arguments: SceneRegistry.ids)
+    func shortcutsChangeNoByteAcrossTheParameterSpace(id: String) throws {
+        var plain = CPURenderer(threadCount: 1)
+        plain.shortcuts = false
+        let fast = CPURenderer(threadCount: 1)
+        for item in try ParityMatrix.randomCases(scenes: [id], count: 10, seed: 0x5107) {
+            let list = item.scene.drawList(at: item.t)
+            #expect(firstDifference(fast.render(list), plain.render(list)) == nil, "\(id) case \(item.index ?? -1) t = \(item.t)")
+        }
+    }
+
     /// Rows kept from earlier frames (left in recycled memory, or copied from the latest frame)
     /// must be exactly the rows painting would give: every scene's frames in sequence, then jumps
     /// in time, against a renderer that paints everything. The caller holds some frames meanwhile,
