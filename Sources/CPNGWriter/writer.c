@@ -44,6 +44,7 @@ typedef struct KeptFrame {
     Scratch filtered;  ///< its filtered image: the next frame with its key updates it row by row
     Scratch png;       ///< its file (the buffer the caller was handed, free to read from its next call)
     Scratch segments;  ///< where each of its segments' bytes lie in `png`
+    Scratch stamps;    ///< per row, the row stamp its filtered row was made from (0: none)
 } KeptFrame;
 
 // Frames kept per thread: one per encoder setting of a clip written twice (two PNG outputs with
@@ -80,6 +81,7 @@ static void dropKept(KeptFrame *kept) {
     releaseScratch(&kept->filtered);
     releaseScratch(&kept->png);
     releaseScratch(&kept->segments);
+    releaseScratch(&kept->stamps);
     kept->key = (EncodeKey){0};
 }
 
@@ -220,11 +222,20 @@ static int filterImage(ThreadState *state, const unsigned char *rgba, uint32_t w
 // with no filter is its type byte and the row itself, so it is compared where it lies, with no
 // copy; any other is filtered into state->row first. The unchanged rows of an animation are most
 // of a frame: they cost a comparison, not a filter pass and a comparison.
-static int refreshRows(ThreadState *state, const unsigned char *rgba, size_t stride, size_t first, size_t n,
-                       CPNGWriter_Filter filter, unsigned char *kept) {
+//
+// With `rowStamps` (CPNGWriter_encode's), a row whose stamp equals the one the kept row was made
+// from is the same row: with no filter or `sub`, whose filtered row depends on its own bytes
+// alone, it is taken as unchanged without a comparison. Either way the kept row's stamp becomes
+// this row's (0 without stamps).
+static int refreshRows(ThreadState *state, const unsigned char *rgba, const uint64_t *rowStamps, size_t stride,
+                       size_t first, size_t n, CPNGWriter_Filter filter, unsigned char *kept, uint64_t *keptStamps) {
     int changed = 0;
+    const int rowAlone = filter == CPNGWriter_none || filter == CPNGWriter_sub;
     for (size_t y = first; y < first + n; y++) {
         unsigned char *keptRow = kept + (stride + 1) * y;
+        const uint64_t stamp = rowStamps != NULL ? rowStamps[y] : 0;
+        if (rowAlone && stamp != 0 && stamp == keptStamps[y]) continue;
+        keptStamps[y] = stamp;
         if (filter == CPNGWriter_none) {
             const unsigned char *row = rgba + stride * y;
             if (memcmp(keptRow + 1, row, stride) != 0) {
@@ -404,7 +415,7 @@ static KeptFrame *keptFrameFor(ThreadState *state, const EncodeKey *key, size_t 
 // of the same key), `image` is that frame's filtered image, brought up to this one's segment by
 // segment from `rgba` (refreshRows); a segment none of whose rows changed takes its bytes.
 static int writeStream(ThreadState *state, CPNGWriter_Backend backend, int level, const unsigned char *rgba,
-                       CPNGWriter_Filter filter, unsigned char *image, const KeptFrame *from, size_t stride,
+                       const uint64_t *rowStamps, CPNGWriter_Filter filter, unsigned char *image, KeptFrame *from, size_t stride,
                        uint32_t height, size_t start, size_t tail, size_t *written, uint32_t *reusedRows,
                        char *error, size_t errorSize) {
     const size_t filteredRow = stride + 1;
@@ -425,7 +436,8 @@ static int writeStream(ThreadState *state, CPNGWriter_Backend backend, int level
         const size_t offset = first * filteredRow, bytes = n * filteredRow;
         const unsigned char *in = image + offset;
         Segment segment;
-        if (previous != NULL && !refreshRows(state, rgba, stride, first, n, filter, image)) {
+        if (previous != NULL
+            && !refreshRows(state, rgba, rowStamps, stride, first, n, filter, image, (uint64_t *)from->stamps.data)) {
             segment = previous[s];
             if (growPNG(state, at + segment.length + tail) != 0) goto outOfMemory;
             memcpy(state->png.data + at, from->png.data + segment.offset, segment.length);
@@ -475,7 +487,7 @@ static void clearUpperVectorState(void) {
 
 int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height,
                       CPNGWriter_Backend backend, int level, CPNGWriter_Filter filter,
-                      const CPNGWriter_Text *texts, int textCount, uint64_t sequence,
+                      const CPNGWriter_Text *texts, int textCount, uint64_t sequence, const uint64_t *rowStamps,
                       const unsigned char **png, size_t *size, uint32_t *reusedRows, char *error, size_t errorSize) {
     static const unsigned char signature[8] = {137, 'P', 'N', 'G', '\r', '\n', 26, '\n'};
     error[0] = 0;
@@ -538,6 +550,11 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
     Scratch *image = kept != NULL ? &kept->filtered : &state->filtered;
     // With `reuse` the kept image is refreshed segment by segment as the stream is written.
     if (!reuse && filterImage(state, rgba, width, height, filter, image) != 0) goto outOfMemory;
+    if (kept != NULL && !reuse) {
+        if (reserve(&kept->stamps, (size_t)height * sizeof(uint64_t)) != 0) goto outOfMemory;
+        uint64_t *keptStamps = (uint64_t *)kept->stamps.data;
+        for (uint32_t y = 0; y < height; y++) keptStamps[y] = rowStamps != NULL ? rowStamps[y] : 0;
+    }
 
     const size_t head = 8 + 25 + textBytes + 8; // signature, IHDR, tEXt…, IDAT's length and type
     const size_t tail = 4 + 12;                  // IDAT's CRC, IEND
@@ -579,7 +596,7 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
     }
     const size_t idatOffset = (size_t)(at - state->png.data);
     size_t compressed = 0;
-    if (writeStream(state, backend, level, rgba, filter, image->data, reuse ? kept : NULL, stride, height,
+    if (writeStream(state, backend, level, rgba, rowStamps, filter, image->data, reuse ? kept : NULL, stride, height,
                     idatOffset + 8, tail, &compressed, reusedRows, error, errorSize) != 0) {
         return -1;
     }

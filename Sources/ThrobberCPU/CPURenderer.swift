@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Throbber
 
 /// The reference renderer: pure Swift, evaluating the same SPEC formulas as the shaders on the
@@ -96,22 +97,30 @@ public struct CPURenderer: Sendable {
         outcomes.initialize(repeating: .painted)
         defer { outcomes.deallocate() }
         let record = SharedOutcomes(outcomes)
+        // Each row's stamp (Image.rowStamps): a painted band's rows a new one, a kept or copied
+        // band's rows those of the frame whose bytes they hold.
+        var stamps = [UInt64](repeating: 0, count: height)
+        let oldestStamps = lent.oldest.flatMap { $0.list.sameCanvas(as: list) ? $0.stamps : nil }
 
         /// Draws every band into `out`, which holds the frame `kept` was rendered from (recycled
         /// memory) or nothing yet (fresh memory, `kept` nil).
-        func draw(into out: SharedBuffer) {
+        func draw(into out: SharedBuffer, stamps rowStamps: SharedStamps) {
             let work: @Sendable (Int) -> Void = { band in
                 let y0 = band * bandHeight, y1 = min(height, y0 + bandHeight)
-                if let kept, kept.paintsTheSame(rows: y0..<y1, as: list, sameItems: keptSame) {
+                if let kept, let oldestStamps, kept.paintsTheSame(rows: y0..<y1, as: list, sameItems: keptSame) {
                     record.buffer[band] = .kept
+                    for y in y0..<y1 { rowStamps.buffer[y] = oldestStamps[y] }
                     return
                 }
                 if let latest, latest.list.paintsTheSame(rows: y0..<y1, as: list, sameItems: latestSame) {
                     let start = y0 * width * 4
                     latest.pixels.withUnsafeBufferPointer { (out.pointer + start).update(from: $0.baseAddress! + start, count: (y1 - y0) * width * 4) }
                     record.buffer[band] = .copied
+                    for y in y0..<y1 { rowStamps.buffer[y] = latest.stamps[y] }
                     return
                 }
+                let stamp = CPURenderer.newStamp()
+                for y in y0..<y1 { rowStamps.buffer[y] = stamp }
                 let storage = scratch.take(byteCount: Band.byteCount(width: width, rows: bandHeight, runCapacity: runCapacity))
                 let band = Band(width: width, y0: y0, y1: y1, background: list.background, shortcuts: shortcuts,
                                 runCapacity: runCapacity, storage: storage)
@@ -135,23 +144,32 @@ public struct CPURenderer: Sendable {
             let address = recycled.withUnsafeBufferPointer { $0.baseAddress }
             recycled.withUnsafeMutableBufferPointer { buffer in
                 duplicated = UnsafePointer(buffer.baseAddress) != address
-                draw(into: SharedBuffer(buffer.baseAddress!))
+                stamps.withUnsafeMutableBufferPointer { draw(into: SharedBuffer(buffer.baseAddress!), stamps: SharedStamps(buffer: $0)) }
             }
             output = recycled
         } else {
             // Not zeroed first: the bands write every byte (a zeroing pass cost ~0.2 ms of a
             // 512×512 frame in the batch pipeline's profile).
             output = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-                draw(into: SharedBuffer(buffer.baseAddress!))
+                stamps.withUnsafeMutableBufferPointer { draw(into: SharedBuffer(buffer.baseAddress!), stamps: SharedStamps(buffer: $0)) }
                 initialized = byteCount
             }
         }
         if reuse {
-            memory.keep(FrameMemory.Frame(list: list, pixels: output), outcomes: UnsafeBufferPointer(outcomes),
+            memory.keep(FrameMemory.Frame(list: list, pixels: output, stamps: stamps), outcomes: UnsafeBufferPointer(outcomes),
                         recycled: recycling, duplicated: duplicated)
         }
-        return Image(width: width, height: height, pixels: output)
+        var image = Image(width: width, height: height, pixels: output)
+        image.rowStamps = stamps
+        return image
     }
+
+    /// Stamps handed out so far, by every renderer of the process: a painted band's rows get the
+    /// next, so no two paintings share one.
+    private static let stamps = Atomic<UInt64>(0)
+
+    /// A stamp no row has had before (never 0, which stands for none).
+    static func newStamp() -> UInt64 { stamps.add(1, ordering: .relaxed).newValue }
 
     /// What `reusesUnchangedRows` has done over this renderer's life (shared by its copies).
     public var reuseStatistics: ReuseStatistics { memory.statistics }

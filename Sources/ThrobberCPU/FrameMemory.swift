@@ -6,6 +6,8 @@ final class FrameMemory: @unchecked Sendable {
     struct Frame: Sendable {
         let list: DrawList
         let pixels: [UInt8]
+        /// Its `Image.rowStamps`.
+        let stamps: [UInt64]
     }
 
     /// What a render borrows: the oldest frame (taken away, to draw into) once as many frames as

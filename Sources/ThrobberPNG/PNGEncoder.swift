@@ -248,12 +248,16 @@ public enum PNGEncoder: Sendable, Hashable {
         var reused: UInt32 = 0
         let status = withCText(text) { pairs in
             let chunks = pairs.map { CPNGWriter_Text(key: $0.key, text: $0.text) }
+            // Stamps only matter in a sequence, and only when there is one per row.
+            let stamps = sequence != nil ? image.rowStamps.flatMap { $0.count == image.height ? $0 : nil } : nil
             return image.pixels.withUnsafeBufferPointer { pixels in
                 chunks.withUnsafeBufferPointer { chunkPointer in
-                    CPNGWriter_encode(pixels.baseAddress!, UInt32(clamping: image.width),
-                                      UInt32(clamping: image.height), backend, Int32(level), filter.writerFilter,
-                                      chunkPointer.baseAddress, Int32(chunks.count), sequence?.number ?? 0, &png, &size,
-                                      &reused, &message, message.count)
+                    withStamps(stamps) { stampPointer in
+                        CPNGWriter_encode(pixels.baseAddress!, UInt32(clamping: image.width),
+                                          UInt32(clamping: image.height), backend, Int32(level), filter.writerFilter,
+                                          chunkPointer.baseAddress, Int32(chunks.count), sequence?.number ?? 0, stampPointer,
+                                          &png, &size, &reused, &message, message.count)
+                    }
                 }
             }
         }
@@ -262,6 +266,12 @@ public enum PNGEncoder: Sendable, Hashable {
         }
         return (Data(bytes: png, count: size), Int(reused))
     }
+}
+
+/// Calls `body` with a pointer to `stamps`' first element, or nil.
+private func withStamps<R>(_ stamps: [UInt64]?, _ body: (UnsafePointer<UInt64>?) -> R) -> R {
+    guard let stamps else { return body(nil) }
+    return stamps.withUnsafeBufferPointer { body($0.baseAddress) }
 }
 
 /// The frames of one animation, encoded in order (``PNGEncoder/encode(_:text:sequence:)``).

@@ -197,6 +197,57 @@ struct CPURendererTests {
         #expect(statistics.keptBands + statistics.copiedBands > 0 && statistics.paintedBands > 0, "\(statistics)")
     }
 
+    /// `Image.rowStamps`, which the PNG writer trusts: two rows at the same index of two frames
+    /// with the same stamp hold the same bytes. Every scene at two scales and in random parameter
+    /// sets, frames in order and in jumps, on two threads with few frames kept and some held (so
+    /// rows are kept, copied and painted, and recycled memory is copied first), and a second
+    /// renderer drawing other frames between them: every row with a stamp shared by any frame of
+    /// either renderer is compared with the first frame that had it.
+    @Test(arguments: SceneRegistry.ids)
+    func rowStampsPromiseEqualRows(id: String) throws {
+        let model = try SceneRegistry.model(id)
+        let first = CPURenderer(threadCount: 2), second = CPURenderer(threadCount: 1)
+        first.keptFrames = 3
+        second.keptFrames = 2
+        var scenes = [Scene(model, scale: 1), Scene(model, scale: 1.7)]
+        scenes += try ParityMatrix.randomCases(scenes: [id], count: 3, seed: 0x57A).map(\.scene)
+        var shared = 0
+        for (index, scene) in scenes.enumerated() {
+            var frames: [Image] = []
+            for k in 0..<24 {
+                let t = k < 18 ? Double(k) / 60 : 0.41 * Double(k)
+                frames.append(first.render(scene.drawList(at: t)))
+                frames.append(second.render(scene.drawList(at: t + Double(k % 3) / 60)))
+            }
+            // The first row seen with each (row, stamp); every later one must match it.
+            var seen: [Int: [UInt64: (frame: Int, row: Int)]] = [:]
+            for (f, image) in frames.enumerated() {
+                let stamps = try #require(image.rowStamps, "scene \(index) frame \(f) has no stamps")
+                #expect(stamps.count == image.height && !stamps.contains(0))
+                let rowBytes = image.width * 4
+                for y in 0..<image.height {
+                    guard let earlier = seen[y, default: [:]][stamps[y]] else {
+                        seen[y, default: [:]][stamps[y]] = (f, y)
+                        continue
+                    }
+                    shared += 1
+                    let same = frames[earlier.frame].pixels.withUnsafeBytes { a in
+                        image.pixels.withUnsafeBytes { b in memcmp(a.baseAddress! + y * rowBytes, b.baseAddress! + y * rowBytes, rowBytes) == 0 }
+                    }
+                    #expect(same, "\(id) scene \(index): row \(y) of frame \(f) has frame \(earlier.frame)'s stamp but not its bytes")
+                    if !same { return }
+                }
+            }
+        }
+        // Not vacuous: stamps were shared, through rows kept, copied and recycled.
+        #expect(shared > 0)
+        let statistics = first.reuseStatistics
+        #expect(statistics.keptBands > 0 && statistics.copiedBands > 0, "\(statistics)")
+        var changed = first.render(scenes[0].drawList(at: 0))
+        changed.pixels[0] &+= 1
+        #expect(changed.rowStamps == nil, "changing the pixels drops the stamps")
+    }
+
     /// Frames of other sizes and backgrounds in between: nothing is kept across a change of canvas.
     @Test func reusingRowsFollowsCanvasChanges() throws {
         var plain = CPURenderer(threadCount: 1)

@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import Synchronization
 import Testing
@@ -60,12 +61,19 @@ struct PNGSequenceTests {
             var image = PNGEncoderTests.image(.translucent, width: width, height: height, seed: random.next())
             let sequence = PNGSequence()
             var totalReused = 0
+            // Row stamps as a renderer gives them (Image.rowStamps): a changed row gets a new one.
+            // Some frames carry none, and some give unchanged rows new ones, so the writer both
+            // trusts stamps and compares rows.
+            var nextStamp: UInt64 = 0
+            func newStamp() -> UInt64 { nextStamp += 1; return nextStamp }
+            var stamps = (0..<height).map { _ in newStamp() }
             for frame in 0..<10 {
                 var changed = Set<Int>()
                 if frame > 1 {
                     // Frame 1 is frame 0 again: every size takes rows at least once.
                     switch random.next() % 4 {
-                    case 0: break // the same frame again
+                    case 0: // the same frame again, now and then under new stamps
+                        if random.next() % 2 == 0 { stamps = stamps.map { _ in newStamp() } }
                     case 1: changed = Set(0..<height)
                     default:
                         for _ in 0..<(1 + Int(random.next() % 3)) { changed.insert(Int(random.next() % UInt64(height))) }
@@ -74,7 +82,9 @@ struct PNGSequenceTests {
                 for y in changed.sorted() { // a Set's order differs from run to run; the draws must not
                     let x = Int(random.next() % UInt64(width)), at = (y * width + x) * 4
                     image.pixels[at + Int(random.next() % 4)] &+= 1 + UInt8(random.next() % 255)
+                    stamps[y] = newStamp()
                 }
+                image.rowStamps = random.next() % 4 == 0 ? nil : stamps
                 let (data, reused) = try encoder.encodeCounting(image, text: PNGEncoderTests.text, sequence: sequence)
                 #expect(data == (try encoder.encode(image, text: PNGEncoderTests.text)), "\(encoder) \(width)×\(height) frame \(frame)")
                 #expect(try PNGCodec.decode(data) == image)
@@ -130,6 +140,39 @@ struct PNGSequenceTests {
         }
         #expect(try reused(.libdeflate(level: 1), frame, first) == 600)
         #expect(try reused(isal, frame, first) == 600)
+    }
+
+    /// Row stamps spare the comparison: the writer takes a row whose stamp is the kept row's as
+    /// unchanged without reading it. Shown with a false promise (a row changed under its old
+    /// stamp), which only the package's own renderer could make; stamps of the wrong count, or
+    /// in no sequence, are ignored.
+    @Test func rowStampsAreTakenAtTheirWord() throws {
+        let image = PNGEncoderTests.image(.opaque, width: 64, height: 64, seed: 3)
+        let encoder = PNGEncoder.isal(level: 1) // one segment of 64 rows
+        var stamped = image
+        stamped.rowStamps = (1...64).map { UInt64($0) }
+        var changed = image
+        changed.pixels[0] &+= 1
+        #expect(changed.rowStamps == nil)
+        func encodeAfter(_ before: Image, _ frame: Image) throws -> (data: Foundation.Data, reusedRows: Int) {
+            let sequence = PNGSequence()
+            _ = try encoder.encodeCounting(before, sequence: sequence)
+            return try encoder.encodeCounting(frame, sequence: sequence)
+        }
+        var falsePromise = changed
+        falsePromise.rowStamps = stamped.rowStamps
+        let trusted = try encodeAfter(stamped, falsePromise)
+        #expect(trusted.reusedRows == 64, "row 0 was not read")
+        #expect(try PNGCodec.decode(trusted.data) == image, "so the file holds the frame before's row 0")
+        var honest = falsePromise
+        honest.rowStamps![0] = 65
+        let compared = try encodeAfter(stamped, honest)
+        let fresh = try encoder.encode(changed)
+        #expect(compared.reusedRows == 0 && compared.data == fresh)
+        var miscounted = changed
+        miscounted.rowStamps = Array(stamped.rowStamps!.dropLast())
+        #expect(try encodeAfter(stamped, miscounted).data == (try encoder.encode(changed)), "a stamp short: ignored")
+        #expect(try encoder.encode(falsePromise) == (try encoder.encode(changed)), "no sequence: ignored")
     }
 
     /// The frames kept on a thread hold at most 32 MiB of filtered rows: a second large key

@@ -53,10 +53,16 @@ typedef struct CPNGWriter_Text {
 /// with at most 32 MiB of filtered rows in all. The file is byte for byte the one a fresh encode
 /// writes. 0: nothing is taken, and every kept frame stays as it was. A frame that fails leaves
 /// its key with no kept frame.
+/// `rowStamps` (NULL: none): `height` stamps from the renderer, one per row, such that two rows at
+/// the same index with the same nonzero stamp hold the same bytes. With no filter or `sub`, a row
+/// whose stamp is the one the kept frame's row was made from is taken as unchanged without
+/// comparing its bytes; a false stamp would write a wrong file, so only a renderer that keeps
+/// the promise gives them (Throbber's CPU renderer, `Image.rowStamps`).
 /// `*reusedRows` (when not NULL) is set to how many rows were taken so.
 int CPNGWriter_encode(const unsigned char *_Nonnull rgba, uint32_t width, uint32_t height,
                       CPNGWriter_Backend backend, int level, CPNGWriter_Filter filter,
                       const CPNGWriter_Text *_Nullable texts, int textCount, uint64_t sequence,
+                      const uint64_t *_Nullable rowStamps,
                       const unsigned char *_Nullable *_Nonnull png, size_t *_Nonnull size,
                       uint32_t *_Nullable reusedRows, char *_Nonnull error, size_t errorSize);
 

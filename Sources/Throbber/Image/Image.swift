@@ -3,8 +3,14 @@
 public struct Image: Sendable, Equatable {
     public let width: Int
     public let height: Int
-    /// `width × height × 4` bytes, row after row from the top.
-    public var pixels: [UInt8]
+    /// `width × height × 4` bytes, row after row from the top. Changing them drops `rowStamps`.
+    public var pixels: [UInt8] { didSet { rowStamps = nil } }
+    /// Set by the CPU renderer: one stamp per row, such that two rows at the same index of two
+    /// images of the same size that carry the same nonzero stamp hold the same bytes. The PNG
+    /// writer then takes such a row as unchanged without comparing it (docs/png-encoders.md).
+    /// Nothing outside the package can set it, so nothing can make the writer trust a false one;
+    /// any change to `pixels` drops it.
+    package var rowStamps: [UInt64]?
 
     /// Wraps existing pixels.
     ///
@@ -14,6 +20,11 @@ public struct Image: Sendable, Equatable {
         self.width = width
         self.height = height
         self.pixels = pixels
+    }
+
+    /// Images are equal when their sizes and pixels are; stamps are not part of what they show.
+    public static func == (a: Image, b: Image) -> Bool {
+        a.width == b.width && a.height == b.height && a.pixels == b.pixels
     }
 
     /// A transparent image.
