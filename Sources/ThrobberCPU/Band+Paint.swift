@@ -108,8 +108,10 @@ struct WaveCoverage: PixelCoverage {
 
     static var evaluatesEight: Bool { true }
 
-    /// `at` on eight lanes: every branch's value, chosen per lane. A lane `at` ends early with 0
-    /// is 0 here too (0 times the finite factors after it).
+    /// `at` on eight lanes (SPEC §0 "below a curve", fill and the clip circle, the expressions of
+    /// `curveDistance`, `fillCoverage` and `circleDistance` written out per lane): every branch's
+    /// value, chosen per lane. A lane `at` ends early with 0 is 0 here too (0 times the finite
+    /// factors after it). `CPURendererTests.shortcutsChangeNoByte…` hold it to the scalar path.
     @inline(__always) func eight(_ x: Int, _ px: SIMD8<Float>, _ py: Float, solid: SIMDMask<SIMD8<Int32>>) -> SIMD8<Float> {
         let i = x - x0
         let h = UnsafeRawPointer(heights.baseAddress! + i).loadUnaligned(as: SIMD8<Float>.self)

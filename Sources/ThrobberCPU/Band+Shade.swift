@@ -171,14 +171,6 @@ extension PixelCoverage {
     }
 }
 
-/// SPEC §0's clamp(v, 0, 1) on eight lanes, with the comparisons of `clamp01` (Swift's `max` and
-/// `min`: y >= x ? y : x, y < x ? y : x), so every lane, NaN and −0 included, is what it gives.
-@inline(__always) func clamp01(_ v: SIMD8<Float>) -> SIMD8<Float> {
-    let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
-    let low = v.replacing(with: zero, where: zero .>= v)
-    return low.replacing(with: one, where: one .< low)
-}
-
 /// A closure's coverage, for the primitives not worth a type of their own.
 struct ClosureCoverage: PixelCoverage {
     let body: (Int, Float, Float, Bool) -> Float
