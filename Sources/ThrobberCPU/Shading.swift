@@ -18,8 +18,9 @@ let halfPi: Float = 1.57079632679489661923
 
 @inline(__always) func clamp01(_ v: Float) -> Float { min(max(v, 0), 1) }
 
-/// `clamp01` on eight lanes (the wave's eight-column evaluation, `WaveCoverage.eight`), with the comparisons of `clamp01` (Swift's `max` and
-/// `min`: y >= x ? y : x, y < x ? y : x), so every lane, NaN and −0 included, is what it gives.
+/// `clamp01` on eight lanes (the wave's eight-column evaluation, `WaveCoverage.eight`), with the
+/// comparisons of `clamp01` (Swift's `max` and `min`: y >= x ? y : x, y < x ? y : x), so every
+/// lane, NaN and −0 included, is what it gives.
 @inline(__always) func clamp01(_ v: SIMD8<Float>) -> SIMD8<Float> {
     let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
     let low = v.replacing(with: zero, where: zero .>= v)
