@@ -108,25 +108,22 @@ struct WaveCoverage: PixelCoverage {
 
     static var evaluatesEight: Bool { true }
 
-    /// `at` on eight lanes (SPEC §0 "below a curve", fill and the clip circle, the expressions of
-    /// `curveDistance`, `fillCoverage` and `circleDistance` written out per lane): every branch's
-    /// value, chosen per lane. A lane `at` ends early with 0 is 0 here too (0 times the finite
-    /// factors after it). `CPURendererTests.shortcutsChangeNoByte…` hold it to the scalar path.
+    /// `at` on eight lanes, with the eight-lane twins of `curveDistance`, `fillCoverage` and
+    /// `circleDistance`: every branch's value, chosen per lane. A lane `at` ends early with 0 is
+    /// 0 here too (0 times the finite factors after it). `CPURendererTests.shortcutsChangeNoByte…`
+    /// hold it to the scalar path.
     @inline(__always) func eight(_ x: Int, _ px: SIMD8<Float>, _ py: Float, solid: SIMDMask<SIMD8<Int32>>) -> SIMD8<Float> {
         let i = x - x0
         let h = UnsafeRawPointer(heights.baseAddress! + i).loadUnaligned(as: SIMD8<Float>.self)
         let n = UnsafeRawPointer(norms.baseAddress! + i).loadUnaligned(as: SIMD8<Float>.self)
         let y = SIMD8<Float>(repeating: py)
         let reach = SIMD8<Float>(repeating: antialiasReach + certaintyMargin) * n
-        // fillCoverage(curveDistance(py, h, n)) where the row is near the curve, 1 below, 0 above.
         var coverage = SIMD8<Float>(repeating: 1)
-        coverage.replace(with: clamp01(SIMD8<Float>(repeating: antialiasReach) - (h - y) / n), where: y .< h + reach)
+        coverage.replace(with: fillCoverage(curveDistance(py, h, n)), where: y .< h + reach)
         coverage.replace(with: 0, where: y .< h - reach)
         coverage *= fillCoverage(py - wave.bottom)
         if clipped {
-            let dx = px - SIMD8<Float>(repeating: wave.clipCenterX), dy = y - SIMD8<Float>(repeating: wave.clipCenterY)
-            let circle = (dx * dx + dy * dy).squareRoot() - SIMD8<Float>(repeating: wave.clipRadius)
-            let clip = clamp01(SIMD8<Float>(repeating: antialiasReach) - circle)
+            let clip = fillCoverage(circleDistance(px, py, wave.clipCenterX, wave.clipCenterY, wave.clipRadius))
             coverage *= clip.replacing(with: 1, where: solid)
         }
         return coverage

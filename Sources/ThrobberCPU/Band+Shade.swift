@@ -80,10 +80,9 @@ extension Band {
                 // Eight columns at a time, each lane the same operations as `at` (x < 2²⁴, so
                 // Float(x) + k is exactly Float(x + k)).
                 let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
-                let lo = SIMD8<Float>(repeating: solid.lo), hi = SIMD8<Float>(repeating: solid.hi)
                 while column + 8 <= range.upperBound {
                     let px = SIMD8<Float>(repeating: Float(column)) + lanes + 0.5
-                    let values = coverage.eight(column, px, py, solid: (px .>= lo) .& (px .<= hi))
+                    let values = coverage.eight(column, px, py, solid: solid.contains(px))
                     UnsafeMutableRawPointer(coverageRow + column).storeBytes(of: values, as: SIMD8<Float>.self)
                     column += 8
                 }

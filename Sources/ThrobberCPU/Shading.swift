@@ -43,6 +43,9 @@ let certaintyMargin: Float = 0.001
 /// SPEC §0: fill(d) = clamp(0.5 − d, 0, 1), d the signed distance in px (negative inside).
 @inline(__always) func fillCoverage(_ d: Float) -> Float { clamp01(antialiasReach - d) }
 
+/// `fillCoverage` on eight lanes.
+@inline(__always) func fillCoverage(_ d: SIMD8<Float>) -> SIMD8<Float> { clamp01(SIMD8(repeating: antialiasReach) - d) }
+
 /// SPEC §0: stroke(δ, w) = clamp(min(w/2, 0.5 + δ) + min(w/2, 0.5 − δ), 0, 1).
 @inline(__always) func strokeCoverage(_ delta: Float, _ w: Float) -> Float {
     clamp01(min(w * 0.5, antialiasReach + delta) + min(w * 0.5, antialiasReach - delta))
@@ -52,6 +55,12 @@ let certaintyMargin: Float = 0.001
 @inline(__always) func circleDistance(_ px: Float, _ py: Float, _ cx: Float, _ cy: Float, _ r: Float) -> Float {
     let dx = px - cx, dy = py - cy
     return (dx * dx + dy * dy).squareRoot() - r
+}
+
+/// `circleDistance` for eight pixel centres of one row.
+@inline(__always) func circleDistance(_ px: SIMD8<Float>, _ py: Float, _ cx: Float, _ cy: Float, _ r: Float) -> SIMD8<Float> {
+    let dx = px - SIMD8(repeating: cx), dy = py - cy
+    return (dx * dx + SIMD8(repeating: dy * dy)).squareRoot() - SIMD8(repeating: r)
 }
 
 /// SPEC §0 "below a curve" for f(x) = amplitude·sin(k·(x − originX) + phase) + baseline:
@@ -77,6 +86,11 @@ let certaintyMargin: Float = 0.001
 /// The part of `waveDistance` per pixel: d = (f(x) − y) / sqrt(1 + f′(x)²), given the column's
 /// `waveColumn` (SPEC §0 "below a curve").
 @inline(__always) func curveDistance(_ py: Float, _ height: Float, _ norm: Float) -> Float { (height - py) / norm }
+
+/// `curveDistance` for eight columns of one row.
+@inline(__always) func curveDistance(_ py: Float, _ height: SIMD8<Float>, _ norm: SIMD8<Float>) -> SIMD8<Float> {
+    (height - SIMD8(repeating: py)) / norm
+}
 
 /// SPEC §0 rounded box: q in the box's own frame, half extents (hx, hy), corner radius rho.
 @inline(__always) func roundedBoxDistance(_ qx: Float, _ qy: Float, _ hx: Float, _ hy: Float, _ rho: Float) -> Float {

@@ -8,6 +8,11 @@ struct SolidSpan {
 
     @inline(__always) func contains(_ x: Float) -> Bool { x >= lo && x <= hi }
 
+    /// `contains` on eight lanes.
+    @inline(__always) func contains(_ x: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> {
+        (x .>= SIMD8(repeating: lo)) .& (x .<= SIMD8(repeating: hi))
+    }
+
     /// The columns of `range` whose pixel centres x + ½ it contains (one run: it is an interval).
     func columns(within range: Range<Int>) -> Range<Int> {
         guard lo <= hi, !range.isEmpty else { return range.lowerBound..<range.lowerBound }
