@@ -90,9 +90,11 @@ public struct CPURenderer: Sendable {
         let reuse = shortcuts && reusesUnchangedRows
         var lent = reuse ? memory.lend(byteCount: byteCount) : FrameMemory.Lent()
         let latest = lent.latest.flatMap { $0.list.sameCanvas(as: list) ? $0 : nil }
-        let kept = lent.oldest.flatMap { $0.list.sameCanvas(as: list) ? $0.list : nil }
+        // The oldest frame's list and row stamps, not its pixels: a second reference to them would
+        // make drawing into that memory copy it first.
+        let kept = lent.oldest.flatMap { $0.list.sameCanvas(as: list) ? (list: $0.list, stamps: $0.stamps) : nil }
         // Which items each earlier frame shares with this one, worked out once for every band.
-        let keptSame = kept?.sameItems(as: list), latestSame = latest?.list.sameItems(as: list)
+        let keptSame = kept?.list.sameItems(as: list), latestSame = latest?.list.sameItems(as: list)
         let outcomes = UnsafeMutableBufferPointer<BandOutcome>.allocate(capacity: bands)
         outcomes.initialize(repeating: .painted)
         defer { outcomes.deallocate() }
@@ -100,16 +102,15 @@ public struct CPURenderer: Sendable {
         // Each row's stamp (Image.rowStamps): a painted band's rows a new one, a kept or copied
         // band's rows those of the frame whose bytes they hold.
         var stamps = [UInt64](repeating: 0, count: height)
-        let oldestStamps = lent.oldest.flatMap { $0.list.sameCanvas(as: list) ? $0.stamps : nil }
 
         /// Draws every band into `out`, which holds the frame `kept` was rendered from (recycled
         /// memory) or nothing yet (fresh memory, `kept` nil).
         func draw(into out: SharedBuffer, stamps rowStamps: SharedStamps) {
             let work: @Sendable (Int) -> Void = { band in
                 let y0 = band * bandHeight, y1 = min(height, y0 + bandHeight)
-                if let kept, let oldestStamps, kept.paintsTheSame(rows: y0..<y1, as: list, sameItems: keptSame) {
+                if let kept, kept.list.paintsTheSame(rows: y0..<y1, as: list, sameItems: keptSame) {
                     record.buffer[band] = .kept
-                    for y in y0..<y1 { rowStamps.buffer[y] = oldestStamps[y] }
+                    for y in y0..<y1 { rowStamps.buffer[y] = kept.stamps[y] }
                     return
                 }
                 if let latest, latest.list.paintsTheSame(rows: y0..<y1, as: list, sameItems: latestSame) {
