@@ -121,12 +121,47 @@ static void apply_limits(png_structp png, CPNGCodec_Limits limits) {
     png_set_chunk_cache_max(png, limits.maxChunks);
 }
 
+// The chunk layout checked before libpng sees the file: every chunk's length within what is left
+// of it. libpng allocates a chunk's buffer from its declared length before reading it (a tEXt
+// declaring 2^31 - 1 bytes in a 2.5 KB file made it allocate 2.1 GB), so no length may promise
+// more bytes than the file holds. Returns 0, or -1 with the reason in `error`.
+static int check_chunks(const unsigned char *data, size_t size, char *error, size_t errorSize) {
+    static const unsigned char signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+    // Not a PNG at all: libpng's own reading says so in its words.
+    if (size < 8 || memcmp(data, signature, 8) != 0) return 0;
+    size_t offset = 8;
+    while (offset < size) {
+        if (size - offset < 8) {
+            snprintf(error, errorSize, "libpng: the file ends early (truncated PNG): %zu stray bytes at byte %zu", size - offset, offset);
+            return -1;
+        }
+        const unsigned char *p = data + offset;
+        uint32_t length = ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+        char type[5] = {0};
+        for (int i = 0; i < 4; i++) type[i] = (p[4 + i] >= 0x20 && p[4 + i] < 0x7f) ? (char)p[4 + i] : '?';
+        if (length > 0x7fffffffu) {
+            snprintf(error, errorSize, "libpng: chunk %s at byte %zu declares %u bytes, over the format's 2147483647 (corrupt PNG)",
+                     type, offset, length);
+            return -1;
+        }
+        if ((uint64_t)length + 12 > size - offset) {
+            snprintf(error, errorSize, "libpng: the file ends early (truncated PNG): chunk %s at byte %zu declares %u bytes "
+                     "and its CRC, %zu follow", type, offset, length, size - offset - 8);
+            return -1;
+        }
+        offset += (size_t)length + 12;
+        if (memcmp(p + 4, "IEND", 4) == 0) break;
+    }
+    return 0;
+}
+
 int CPNGCodec_readText(const unsigned char *data, size_t size, CPNGCodec_Limits limits,
                        void (*visit)(void *context, const char *key, const char *text),
                        void *context, char *error, size_t errorSize) {
     ErrorSink sink = {error, errorSize};
     ReadSource source = {data, size, 0};
     error[0] = 0;
+    if (check_chunks(data, size, error, errorSize) != 0) return -1;
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
     if (png == NULL) {
         snprintf(error, errorSize, "libpng: cannot create read struct");
@@ -184,6 +219,7 @@ int CPNGCodec_openReader(const unsigned char *data, size_t size, CPNGCodec_Limit
     *out = NULL;
     error[0] = 0;
     memset(header, 0, sizeof *header);
+    if (check_chunks(data, size, error, errorSize) != 0) return -1;
     CPNGCodec_Reader *reader = (CPNGCodec_Reader *)calloc(1, sizeof *reader);
     if (reader == NULL) {
         snprintf(error, errorSize, "out of memory");

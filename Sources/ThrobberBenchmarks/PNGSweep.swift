@@ -87,7 +87,7 @@ public enum PNGSweep {
     }
 
     /// Runs the sweep. Unless `--scenes` or `--sizes` is given, every scene at 64, 512 and 1024 px.
-    public static func run(_ settings: Benchmarks.Settings, scenesGiven: Bool, sizesGiven: Bool, jsonPath: String?) throws {
+    public static func run(_ settings: Benchmarks.Settings, scenesGiven: Bool, sizesGiven: Bool, json: ReportFile?) throws {
         let scenes = scenesGiven ? settings.scenes : SceneRegistry.ids
         let sizes = sizesGiven ? settings.sizes : [64, 512, 1024]
         let perSceneAndSize = max(1, min(settings.frames, maximumFramesPerScene))
@@ -134,7 +134,7 @@ public enum PNGSweep {
                             repeats: settings.repeats, candidates: candidates,
                             perScene: choosePerScene(candidates, scenes: scenes, sizes: sizes))
         print(markdown(report), terminator: "")
-        if let jsonPath { try AtomicFile.write(try JSONOutput.encoder.encode(report), to: URL(fileURLWithPath: jsonPath), overwrite: true) }
+        try json?.write(try JSONOutput.encoder.encode(report))
     }
 
     /// Marks the reference, the settings no larger than it at every size, the default (the

@@ -17,7 +17,30 @@ extension PNGCodec.RowReader {
     /// - Throws: the reader's data error, its message starting with the image's name.
     public static func diff(_ expected: PNGCodec.RowReader, _ observed: PNGCodec.RowReader, names: (String, String),
                             tolerance: Int, keep: Int = 5, heatMap: Bool) throws -> (ImageDiff, Image?) {
-        let width = expected.width, height = expected.height
+        try bandDiff(width: expected.width, height: expected.height, tolerance: tolerance, keep: keep, heatMap: heatMap) { _, rows, e, o in
+            try ThrobberError.naming(names.0) { try expected.read(rows: rows, into: &e) }
+            try ThrobberError.naming(names.1) { try observed.read(rows: rows, into: &o) }
+        }
+    }
+
+    /// ``ImageDiff`` of this file, read band by band, against an image in memory (`throbber
+    /// reproduce`: the file is `expected`): the figures of comparing the whole images at once,
+    /// without the file's pixels ever held whole.
+    ///
+    /// - Precondition: `image` has the reader's size and no rows have been read.
+    public func diff(against image: Image, name: String, tolerance: Int, keep: Int = 5) throws -> ImageDiff {
+        precondition(image.width == width && image.height == height && rowsRead == 0, "diff(against:) needs an unread reader of the image's size")
+        let rowBytes = width * 4
+        return try PNGCodec.RowReader.bandDiff(width: width, height: height, tolerance: tolerance, keep: keep, heatMap: false) { y, rows, e, o in
+            try ThrobberError.naming(name) { try read(rows: rows, into: &e) }
+            o = Array(image.pixels[y * rowBytes ..< (y + rows) * rowBytes])
+        }.0
+    }
+
+    /// The band loop of both diffs: `bands(y, rows, &expected, &observed)` fills the two band
+    /// buffers with rows `y ..< y + rows` of each image.
+    static func bandDiff(width: Int, height: Int, tolerance: Int, keep: Int, heatMap: Bool,
+                         bands: (Int, Int, inout [UInt8], inout [UInt8]) throws -> Void) throws -> (ImageDiff, Image?) {
         let bandRows = max(1, bandPixels / max(1, width))
         // The figures accumulate into a diff of two empty images (no failures, infinite PSNR).
         var total = ImageDiff(expected: Image(width: 0, height: 0), observed: Image(width: 0, height: 0),
@@ -32,8 +55,7 @@ extension PNGCodec.RowReader {
         var y = 0
         while y < height {
             let rows = min(bandRows, height - y)
-            try ThrobberError.naming(names.0) { try expected.read(rows: rows, into: &e) }
-            try ThrobberError.naming(names.1) { try observed.read(rows: rows, into: &o) }
+            try bands(y, rows, &e, &o)
             let a = Image(width: width, height: rows, pixels: e), b = Image(width: width, height: rows, pixels: o)
             let band = ImageDiff(expected: a, observed: b, tolerance: tolerance, keep: keep - total.firstFailures.count)
             total.maxChannelDifference = max(total.maxChannelDifference, band.maxChannelDifference)

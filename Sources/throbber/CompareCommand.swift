@@ -28,6 +28,7 @@ enum CompareCommand: Subcommand {
           --max-diff D           allowed difference per channel in 8-bit steps (default 2)
           --max-pixels K         pixels allowed beyond D (default 0)
           --diff FILE.png        write a heat map of the differences
+          --overwrite            replace an existing --diff file (default: refuse, exit 73)
           --psnr rgba|rgb        which PSNR the line prints: over every compared channel,
                                  alpha included (rgba, the default), or colour only (rgb)
           --json                 print the figures as JSON
@@ -44,7 +45,7 @@ enum CompareCommand: Subcommand {
     }
 
     static let options: [OptionSpec] = DiffOptions.specs + [
-            OptionSpec("--diff"), OptionSpec("--psnr"), OptionSpec("--json", value: false),
+            OptionSpec("--diff"), OptionSpec("--psnr"), OptionSpec("--json", value: false), OptionSpec("--overwrite", value: false),
         ]
 
     static func execute(_ arguments: ParsedArguments) throws {
@@ -59,12 +60,19 @@ enum CompareCommand: Subcommand {
         case let other: throw ThrobberError.invalid("--psnr", other, allowed: "rgba or rgb")
         }
         let paths = arguments.positionals
+        // The heat map must not land on either image it was computed from, nor on a file that
+        // exists (without --overwrite): checked before a pixel is decoded.
+        var claims = OutputClaims()
+        try claims.claimInput(paths[0], role: "the expected image", source: .commandLine)
+        try claims.claimInput(paths[1], role: "the observed image", source: .commandLine)
+        let heatMapFile = try arguments.value("--diff").map {
+            try ReportFile($0, role: "the --diff heat map", overwrite: arguments.has("--overwrite"), claims: &claims)
+        }
         // Both headers first: a PNG over the budget (a "PNG bomb") or a size mismatch is refused
-        // before a pixel of either file is decoded.
+        // before a pixel of either file is decoded. Each read is bounded (InputFile.readPNG).
         let readers = try paths.map { path -> PNGCodec.RowReader in
-            // No size limit of its own: the pixel budget, checked on the header, bounds the work.
-            let data = Data(try InputFile.read(path, what: "image", limit: .max))
-            return try ThrobberError.naming(path) { try PNGCodec.RowReader(data) }
+            let data = try InputFile.readPNG(path)
+            return try ThrobberError.naming(ThrobberError.shownPath(path)) { try PNGCodec.RowReader(data) }
         }
         let (width, height) = (readers[0].width, readers[0].height)
         guard readers[1].width == width, readers[1].height == height else {
@@ -72,20 +80,10 @@ enum CompareCommand: Subcommand {
                                 + "\(readers[1].width)×\(readers[1].height) px; only images of the same size compare",
                                 kind: .badData)
         }
-        let heatMapPath = arguments.value("--diff")
-        // The heat map must not land on either image it was computed from.
-        var claims = OutputClaims()
-        try claims.claimInput(paths[0], role: "the expected image", source: .commandLine)
-        try claims.claimInput(paths[1], role: "the observed image", source: .commandLine)
-        if let heatMapPath { try claims.claimOutput(heatMapPath, role: "the --diff heat map", source: .commandLine) }
         let (diff, heatMap) = try PNGCodec.RowReader.diff(readers[0], readers[1], names: (paths[0], paths[1]), tolerance: maxDiff,
-                                                          heatMap: heatMapPath != nil)
+                                                          heatMap: heatMapFile != nil)
         let figures = DiffFigures(diff, maxPixels: maxPixels)
-        if let heatMapPath, let heatMap {
-            let url = URL(fileURLWithPath: heatMapPath)
-            try AtomicFile.prepareDirectory(url.deletingLastPathComponent())
-            try AtomicFile.write(try PNGCodec.encode(heatMap), to: url, overwrite: true)
-        }
+        if let heatMapFile, let heatMap { try heatMapFile.write(try PNGCodec.encode(heatMap)) }
         if arguments.has("--json") {
             print(try JSONOutput.text(Report(expected: paths[0], observed: paths[1], width: width,
                                               height: height, figures: figures, firstFailures: diff.failureLines)))

@@ -61,11 +61,4 @@ enum DiffOptions {
         (try arguments.integer("--max-diff", default: 2, range: 0...255),
          try arguments.integer("--max-pixels", default: 0, range: 0...Int(Int32.max)))
     }
-
-    /// Writes a JSON document atomically (replacing an earlier report).
-    static func writeJSON<T: Encodable>(_ value: T, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try AtomicFile.prepareDirectory(url.deletingLastPathComponent())
-        try AtomicFile.write(try JSONOutput.encoder.encode(value), to: url, overwrite: true)
-    }
 }

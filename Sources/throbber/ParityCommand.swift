@@ -45,6 +45,8 @@ enum ParityCommand: Subcommand {
           --json FILE            write every case (settings and command included) and the
                                  summary as JSON
           --out DIR              where failing cases' images go (default parity-failures)
+          --overwrite            replace an existing --json file and failing cases' images
+                                 (default: refuse before rendering, exit 73)
           -q, --quiet            print only failures and the summary
           -h, --help             show this help
 
@@ -94,7 +96,7 @@ enum ParityCommand: Subcommand {
     static let options: [OptionSpec] = DiffOptions.specs + BackendOptions.specs + [
             OptionSpec("--scenes"), OptionSpec("--scales"), OptionSpec("--times"), OptionSpec("--at"),
             OptionSpec("--random"), OptionSpec("--seed"), OptionSpec("--set"), OptionSpec("--dry-run", value: false),
-            OptionSpec("--json"), OptionSpec("--out"), OptionSpec("-q", "--quiet", value: false),
+            OptionSpec("--json"), OptionSpec("--out"), OptionSpec("--overwrite", value: false), OptionSpec("-q", "--quiet", value: false),
             ]
 
     static func execute(_ arguments: ParsedArguments) throws {
@@ -170,6 +172,20 @@ enum ParityCommand: Subcommand {
             }
             return
         }
+        // Every file this run may write is looked at before the first render: the report, and
+        // the three images of each case that could fail; one that exists is refused unless
+        // --overwrite, as `render` refuses an existing frame.
+        let overwrite = arguments.has("--overwrite")
+        let jsonFile = try arguments.value("--json").map { try ReportFile($0, role: "the --json report", overwrite: overwrite) }
+        if !overwrite {
+            for planned in plan {
+                for path in failureFiles(scene: planned.id, index: planned.index, scale: planned.scene.scale, t: planned.t,
+                                         seed: seed, in: outDirectory)
+                where try AtomicFile.existing(at: path) == .file {
+                    throw ThrobberError("a failing case's image \(ThrobberError.shownPath(path)) exists (--out)", kind: .cannotCreate, remedy: .overwrite)
+                }
+            }
+        }
         let renderer = try FrameRenderer(backend, device: device, glWanted: true)
         let reference = CPURenderer(threadCount: UsableCPUs.current.usable)
         let strings = renderer.glRenderer.map { RendererStrings(vendor: $0.info.vendor, renderer: $0.info.renderer, version: $0.info.version, platform: $0.info.platform) }
@@ -194,7 +210,8 @@ enum ParityCommand: Subcommand {
                             settings: Dictionary(planned.settings.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }), command: command,
                             figures: DiffFigures(diff, maxPixels: maxPixels))
             if !item.figures.pass {
-                item.files = try writeFailure(item, seed: seed, expected: expected, observed: observed, maxDiff: maxDiff, into: outDirectory)
+                item.files = try writeFailure(item, seed: seed, expected: expected, observed: observed, maxDiff: maxDiff, into: outDirectory,
+                                              overwrite: overwrite)
             }
             if !quiet || !item.figures.pass {
                 let head = String(format: "%@ %@ (%d×%d): %@", item.figures.pass ? "pass" : "FAIL", label(item), width, height,
@@ -227,10 +244,10 @@ enum ParityCommand: Subcommand {
             ?? "\(scenes.count) scenes × \(matrixScales.count) scales × \(explicitTimes?.count ?? timeCount) times"
         print(String(format: "parity: %d cases (%@), %d passed, %d failed, in %.1f s",
                      cases.count, shape, cases.count - failed, failed, seconds))
-        if let jsonPath = arguments.value("--json") {
-            try DiffOptions.writeJSON(Report(backend: renderer.backend.rawValue, renderer: strings, reference: reference.rendererDescription,
+        if let jsonFile {
+            try jsonFile.write(try JSONOutput.encoder.encode(Report(backend: renderer.backend.rawValue, renderer: strings, reference: reference.rendererDescription,
                                              random: randomCount, seed: randomCount == nil ? nil : seed,
-                                             fixed: fixed.map { "\($0.name)=\($0.value)" }, cases: cases, summary: summary), to: jsonPath)
+                                             fixed: fixed.map { "\($0.name)=\($0.value)" }, cases: cases, summary: summary)))
         }
         if failed > 0 { exit(ExitCode.mismatch.rawValue) }
     }
@@ -263,18 +280,21 @@ enum ParityCommand: Subcommand {
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+    /// The expected, observed and heat-map images a failing case writes into `directory`.
+    static func failureFiles(scene: String, index: Int?, scale: Double, t: Double, seed: UInt64, in directory: URL) -> [String] {
+        let stem = index.map { "\(scene)_seed\(seed)_case\($0)" } ?? "\(scene)@\(formatNumber(scale))x_t\(formatNumber(t))"
+        return ["expected", "observed", "diff"].map { directory.appendingPathComponent("\(stem)_\($0).png").path }
+    }
+
     /// Writes expected, observed and the heat map of one failing case; returns their paths.
     static func writeFailure(_ item: Case, seed: UInt64, expected: Image, observed: Image, maxDiff: Int,
-                             into directory: URL) throws -> [String] {
+                             into directory: URL, overwrite: Bool) throws -> [String] {
         try AtomicFile.prepareDirectory(directory)
-        let stem = item.index.map { "\(item.scene)_seed\(seed)_case\($0)" }
-            ?? "\(item.scene)@\(formatNumber(item.scale))x_t\(formatNumber(item.t))"
-        let images = [("expected", expected), ("observed", observed),
-                      ("diff", ImageDiff.heatMap(expected: expected, observed: observed, tolerance: maxDiff))]
-        return try images.map { name, image in
-            let url = directory.appendingPathComponent("\(stem)_\(name).png")
-            try AtomicFile.write(try PNGCodec.encode(image), to: url, overwrite: true)
-            return url.path
+        let files = failureFiles(scene: item.scene, index: item.index, scale: item.scale, t: item.t, seed: seed, in: directory)
+        let images = [expected, observed, ImageDiff.heatMap(expected: expected, observed: observed, tolerance: maxDiff)]
+        for (path, image) in zip(files, images) {
+            try AtomicFile.write(try PNGCodec.encode(image), toPath: path, overwrite: overwrite)
         }
+        return files
     }
 }

@@ -22,6 +22,29 @@ public enum ContactSheet {
         }
     }
 
+    /// The gap around and between cells, in pixels.
+    static let gap = 8
+
+    /// The size of the sheet ``compose(_:times:columns:)`` makes of `frames` frames of
+    /// `frameWidth × frameHeight` px in `columns` columns, worked out without a frame
+    /// (`throbber reproduce` compares it with a file's header before rendering anything).
+    /// The arithmetic is in `Int`: callers keep the sides within the pixel budgets.
+    public static func size(frames: Int, frameWidth: Int, frameHeight: Int, columns: Int) -> (width: Int, height: Int) {
+        let g = geometry(frames: frames, frameWidth: frameWidth, frameHeight: frameHeight, columns: columns, labelled: true)
+        return (g.width, g.height)
+    }
+
+    private static func geometry(frames: Int, frameWidth: Int, frameHeight: Int, columns: Int, labelled: Bool)
+        -> (columns: Int, cellWidth: Int, cellHeight: Int, width: Int, height: Int, glyphScale: Int) {
+        let columns = max(1, min(columns, frames))
+        let rows = (frames + columns - 1) / columns
+        let glyphScale = max(1, min(3, frameWidth / 60))
+        let labelHeight = labelled ? PixelFont.glyphHeight * glyphScale + 6 : 0
+        let cellWidth = frameWidth + gap
+        let cellHeight = frameHeight + labelHeight + gap
+        return (columns, cellWidth, cellHeight, columns * cellWidth + gap, rows * cellHeight + gap, glyphScale)
+    }
+
     /// A contact sheet of frames labelled with their times ("0.250s"), as `throbber preview`
     /// writes it and `throbber reproduce` rebuilds it.
     public static func compose(_ frames: [Image], times: [Double], columns: Int) -> Image {
@@ -34,15 +57,10 @@ public enum ContactSheet {
     /// - Precondition: every frame has the size of the first; `labels` is empty or one per frame.
     public static func compose(_ frames: [Image], labels: [String], columns: Int) -> Image {
         guard let first = frames.first else { return Image(width: 1, height: 1) }
-        let columns = max(1, min(columns, frames.count))
-        let rows = (frames.count + columns - 1) / columns
-        let gap = 8
-        let glyphScale = max(1, min(3, first.width / 60))
-        let labelHeight = labels.isEmpty ? 0 : PixelFont.glyphHeight * glyphScale + 6
-        let cellWidth = first.width + gap
-        let cellHeight = first.height + labelHeight + gap
-        let width = columns * cellWidth + gap
-        let height = rows * cellHeight + gap
+        let (columns, cellWidth, cellHeight, width, height, glyphScale) = geometry(frames: frames.count, frameWidth: first.width,
+                                                                                   frameHeight: first.height, columns: columns,
+                                                                                   labelled: !labels.isEmpty)
+        let gap = ContactSheet.gap
         let sheetColor: [UInt8] = [236, 236, 236, 255]
         let checkColor: [UInt8] = [214, 214, 214, 255]
         var pixels = [UInt8](repeating: 0, count: width * height * 4)

@@ -118,6 +118,19 @@ extension ThrobberError {
     }
 }
 
+extension ThrobberError {
+    /// A path as a message shows it: whole up to `longestPathEcho` characters; a longer one keeps
+    /// its first 100 and its last 280 characters around an ellipsis, with its length — the file
+    /// name at the end is what a user looks for, and the reason after the path is never cut off
+    /// by `longestMessage`. Control characters are escaped, as `echoed` does.
+    public static func shownPath(_ path: String) -> String {
+        guard path.count > longestPathEcho else { return echoed(path, longest: longestPathEcho) }
+        let head = echoed(String(path.prefix(100)), longest: 100)
+        let tail = echoed(String(path.suffix(280)), longest: 280)
+        return "\(head)…\(tail) (\(path.count) chars)"
+    }
+}
+
 /// The known name closest to `name` by edit distance (case-insensitive), if any is close enough
 /// to be a plausible typo.
 public func nearestName(to name: String, in known: [String]) -> String? {

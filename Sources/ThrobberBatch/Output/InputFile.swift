@@ -1,45 +1,162 @@
 import Foundation
 import Glibc
 import Throbber
+import ThrobberDigest
+import ThrobberPNG
 
-/// Reading the files a run takes in (job files, manifests, baselines, images to compare): whole,
-/// bounded in size, from a regular file or a pipe, with one-line errors naming the file.
+/// Reading the files a run takes in (job files, manifests, baselines, images to compare, the
+/// files `verify` checks): every one bounded before it allocates, from a regular file or a pipe,
+/// with one-line errors naming the file and what is wrong with it.
 public enum InputFile {
     /// The largest file read by default, in bytes: far more than any job or manifest needs, and
     /// it bounds the memory a pipe that never ends could take.
     public static let largestFile = 64 << 20
 
+    /// The largest PNG any command reads, derived from the pixel budget: an image of
+    /// `PNGCodec.pixelBudget` pixels stored without compression at 16 bits per RGBA channel
+    /// (8 bytes a pixel), one filter byte a row, the deflate framing, and 1 MiB of other chunks
+    /// (a file Throbber writes is far smaller: 8 bits, compressed).
+    public static let largestPNG = 8 * PNGCodec.pixelBudget + PNGCodec.maxSide + (8 * PNGCodec.pixelBudget / 65_535 + 1) * 5 + (1 << 20)
+
+    /// What is at `path`, as a reader sees it (`stat`, links followed).
+    public enum Kind: Sendable, Equatable {
+        case regular(size: Int)
+        case directory
+        /// A pipe, FIFO or character device: read to its end, its size unknown.
+        case stream
+        /// A block device or a socket: never read.
+        case other(String)
+    }
+
+    /// What `path` names, or the system's reason it cannot be looked at.
+    public static func kind(of path: String) -> Result<Kind, ThrobberError> {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return .failure(ThrobberError(String(cString: strerror(errno)), kind: .missingInput, code: errno))
+        }
+        return .success(kind(info))
+    }
+
+    static func kind(_ info: stat) -> Kind {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regular(size: Int(info.st_size))
+        case S_IFDIR: return .directory
+        case S_IFIFO, S_IFCHR: return .stream
+        case S_IFBLK: return .other("a block device")
+        default: return .other("a socket")
+        }
+    }
+
     /// Reads a whole input file: a regular file, or a pipe or FIFO such as `<(echo …)`, read to
     /// its end (its size is not known beforehand).
+    ///
+    /// A regular file larger than `limit` is refused from its size before a byte is read, and the
+    /// memory for it is taken once; a stream is refused as soon as it passes `limit`, or as soon
+    /// as `checkStart` refuses its first bytes.
     ///
     /// - Parameters:
     ///   - path: the file.
     ///   - what: what the file is, for messages, e.g. `job file`.
-    /// - Throws: `.missingInput` naming the file and the reason (the system's words, or that it is a
-    ///   directory); `.badData` when it is larger than `limit` bytes.
-    public static func read(_ path: String, what: String, limit: Int = largestFile) throws -> [UInt8] {
+    ///   - limit: the most bytes accepted.
+    ///   - checkStart: looks at the first `startLength` bytes once they are read (or at the whole
+    ///     file if it is shorter) and throws when they cannot start such a file: a stream such as
+    ///     `/dev/zero` given as an image is refused after 8 bytes, not after `limit`.
+    /// - Throws: `.missingInput` naming the file and the reason (the system's words, or that it is
+    ///   a directory or a block device); `.badData` when it is larger than `limit` bytes.
+    public static func read(_ path: String, what: String, limit: Int = largestFile, startLength: Int = 0,
+                            checkStart: (([UInt8]) throws -> Void)? = nil) throws -> [UInt8] {
+        let shown = ThrobberError.shownPath(path)
         func failure(_ reason: String, code: Int32? = nil) -> ThrobberError {
-            ThrobberError("cannot read \(what) \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): \(reason)",
-                          kind: .missingInput, code: code)
+            ThrobberError("cannot read \(what) \(shown): \(reason)", kind: .missingInput, code: code)
         }
+        func tooLarge(_ size: Int?) -> ThrobberError {
+            ThrobberError("\(shown): a \(what) is at most \(limit) bytes" + (size.map { ", this one has \($0)" } ?? ""), kind: .badData)
+        }
+        // A FIFO waits here for its writer, as its user expects (a signal abandons the wait).
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(String(cString: strerror(errno)), code: errno) }
         defer { close(fd) }
         var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw failure("it is a directory") }
+        guard fstat(fd, &info) == 0 else { throw failure(String(cString: strerror(errno)), code: errno) }
         var bytes: [UInt8] = []
+        switch kind(info) {
+        case .directory: throw failure("it is a directory")
+        case .other(let what): throw failure("it is \(what), not a file")
+        case .regular(let size):
+            guard size <= limit else { throw tooLarge(size) }
+            bytes.reserveCapacity(size)
+        case .stream: break
+        }
+        var checked = checkStart == nil
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let room = min(chunk.count, limit + 1 - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, room) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure(String(cString: strerror(errno)), code: errno)
             }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-            guard bytes.count <= limit else {
-                throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)): a \(what) is at most \(limit) bytes", kind: .badData)
+            if count == 0 {
+                if !checked { try checkStart?(bytes) }
+                return bytes
             }
+            bytes += chunk[0..<count]
+            guard bytes.count <= limit else { throw tooLarge(nil) }
+            if !checked && bytes.count >= startLength {
+                checked = true
+                try checkStart?(Array(bytes.prefix(startLength)))
+            }
+        }
+    }
+
+    /// Reads a PNG for `compare`, `reproduce` or `verify`: at most ``largestPNG`` bytes, and
+    /// refused after its first 8 bytes when they are not the PNG signature.
+    ///
+    /// - Throws: as ``read(_:what:limit:startLength:checkStart:)``; a data error naming the file
+    ///   for bytes that are not a PNG.
+    public static func readPNG(_ path: String, what: String = "image") throws -> Data {
+        Data(try read(path, what: what, limit: largestPNG, startLength: 8) { start in
+            guard start.elementsEqual(pngSignature) else {
+                throw ThrobberError("\(ThrobberError.shownPath(path)): not a PNG (its first bytes are not the PNG signature)", kind: .badData)
+            }
+        })
+    }
+
+    static let pngSignature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+
+    /// The SHA-256 of a regular file's bytes, read 1 MiB at a time (the memory of any file's
+    /// digest is one buffer), with the file's size.
+    ///
+    /// - Throws: `.missingInput` naming the file and the reason: missing, unreadable, a
+    ///   directory, a FIFO or device (never read: it is not a file a run wrote).
+    public static func digest(_ path: String, what: String = "file") throws -> (sha256: String, size: Int) {
+        let shown = ThrobberError.shownPath(path)
+        func failure(_ reason: String, code: Int32? = nil) -> ThrobberError {
+            ThrobberError("cannot read \(what) \(shown): \(reason)", kind: .missingInput, code: code)
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw failure(String(cString: strerror(errno)), code: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(String(cString: strerror(errno)), code: errno) }
+        switch kind(info) {
+        case .regular: break
+        case .directory: throw failure("it is a directory")
+        case .stream: throw failure("it is a FIFO or device, not a regular file")
+        case .other(let what): throw failure("it is \(what), not a regular file")
+        }
+        let hash = SHA256()
+        var size = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(String(cString: strerror(errno)), code: errno)
+            }
+            if count == 0 { return (hash.finalizeHex(), size) }
+            buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            size += count
         }
     }
 

@@ -25,6 +25,9 @@ public struct OutputClaims {
         var role: String
         var source: Source
         var isInput: Bool
+        /// A character device (`/dev/null`): every write goes into it and none replaces another's,
+        /// so any number of outputs may name it.
+        var isDevice = false
     }
 
     /// A file's identity: its inode where it exists, otherwise its resolved path.
@@ -75,7 +78,9 @@ public struct OutputClaims {
     @discardableResult
     public mutating func claimOutput(_ path: String, role: String, source: Source) throws -> AtomicFile.Existing {
         let (identity, existing) = try resolve(path, checkType: true)
-        try claim(identity, Claim(path: path, role: role, source: source, isInput: false))
+        var status = stat()
+        let device = existing == .writtenInto && lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR
+        try claim(identity, Claim(path: path, role: role, source: source, isInput: false, isDevice: device))
         if existing == .file { existingFiles.append(path) }
         return existing
     }
@@ -85,8 +90,10 @@ public struct OutputClaims {
             claims[identity] = new
             return
         }
-        // Reading one file twice is fine; everything else that meets is a collision.
+        // Reading one file twice is fine, and so is writing into one device twice; everything
+        // else that meets is a collision.
         if old.isInput && new.isInput { return }
+        if old.isDevice && new.isDevice { return }
         let kind: ThrobberError.Kind = old.source == .commandLine || new.source == .commandLine ? .usage : .badData
         let prefix = kind == .badData ? jobPath.map { "\($0): " } ?? "" : ""
         let message: String

@@ -78,6 +78,11 @@ public struct FrameText: Sendable {
         head + [(Key.cells, "layout=\(layout.rawValue) columns=\(columns) times=" + times.map(formatNumber).joined(separator: ","))] + tail
     }
 
+    /// The most cells a sheet's `Throbber:cells` may list to be read back (each is rendered
+    /// again by `reproduce`); far more than a sheet within the pixel budget of the readers holds
+    /// at any useful frame size.
+    public static let mostCells = 1 << 20
+
     /// What a PNG's chunks say about how it was drawn.
     public struct Provenance: Sendable {
         /// The scene rebuilt: parameters, scale, background and loop speeds as recorded.
@@ -143,6 +148,11 @@ public struct FrameText: Sendable {
                 let pair = field.split(separator: "=", maxSplits: 1)
                 return pair.count == 2 ? (String(pair[0]), String(pair[1])) : nil
             }, uniquingKeysWith: { first, _ in first })
+            // Counted before a number is parsed: a list of millions is refused, not read.
+            let listed = (fields["times"]?.utf8.lazy.filter { $0 == UInt8(ascii: ",") }.count ?? 0) + 1
+            guard listed <= FrameText.mostCells else {
+                throw ThrobberError("\(name): tEXt \(Key.cells) lists \(listed) cells; a sheet is read with at most \(FrameText.mostCells)", kind: .badData)
+            }
             guard let c = fields["columns"].flatMap({ Int($0) }), c > 0,
                   let list = fields["times"]?.split(separator: ",").map({ Double($0) }), !list.isEmpty, list.allSatisfy({ $0 != nil }) else {
                 throw invalid(Key.cells, cells, "is not 'layout=grid|contact columns=C times=t0,t1,…'")

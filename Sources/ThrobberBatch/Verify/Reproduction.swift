@@ -29,10 +29,23 @@ public struct Reproduction: Sendable {
     /// - Throws: what reading the file throws (missing, not a PNG); bad data for chunks that
     ///   are missing or do not make a scene; the renderer's errors.
     public init(file path: String, backend: Backend? = nil, tolerance: Int = 0) throws {
-        let data = Data(try InputFile.read(path, what: "image", limit: .max))
-        let recorded = try ThrobberError.naming(path) { try PNGCodec.decode(data) }
-        let chunks = try ThrobberError.naming(path) { try PNGCodec.textChunks(data) }
-        let provenance = try FrameText.provenance(chunks, name: path)
+        // Everything the file says is checked against everything else it says before a pixel is
+        // drawn or decoded: the read is bounded (InputFile.readPNG), the chunk lengths fit the file
+        // (the codec checks them first), the header is within the pixel budget, and the canvas
+        // the tEXt describes has the header's size.
+        let data = try InputFile.readPNG(path)
+        let shown = ThrobberError.shownPath(path)
+        let chunks = try ThrobberError.naming(shown) { try PNGCodec.textChunks(data) }
+        let provenance = try FrameText.provenance(chunks, name: shown)
+        let recorded = try ThrobberError.naming(shown) { try PNGCodec.RowReader(data) }
+        let scene = provenance.scene
+        let (frameWidth, frameHeight) = scene.pixelSize
+        let canvas = Reproduction.canvas(provenance, frameWidth: frameWidth, frameHeight: frameHeight)
+        guard canvas.width == recorded.width, canvas.height == recorded.height else {
+            throw ThrobberError("\(shown) is \(recorded.width)×\(recorded.height) px, but its tEXt describes \(canvas.width)×\(canvas.height) px "
+                                + "(\(provenance.times.count) cell\(provenance.times.count == 1 ? "" : "s") of \(frameWidth)×\(frameHeight)); "
+                                + "nothing was rendered", kind: .badData)
+        }
         let chosen: Backend
         if let backend {
             chosen = backend
@@ -40,36 +53,47 @@ public struct Reproduction: Sendable {
             // "egl --device 0" and the like: the backend is the first word.
             let name = provenance.backend.split(separator: " ").first.map(String.init) ?? "cpu"
             guard let recordedBackend = Backend(rawValue: name), recordedBackend != .auto else {
-                throw ThrobberError("\(path): tEXt \(FrameText.Key.backend) '\(ThrobberError.echoed(provenance.backend, longest: 80))' "
+                throw ThrobberError("\(shown): tEXt \(FrameText.Key.backend) '\(ThrobberError.echoed(provenance.backend, longest: 80))' "
                                     + "is not a backend (\(Backend.names.filter { $0 != "auto" }.joined(separator: ", ")))", kind: .badData)
             }
             chosen = recordedBackend
         }
         let renderer = try FrameRenderer(chosen)
-        let scene = provenance.scene
-        let frames = try provenance.times.map { try renderer.render(scene.drawList(at: $0)) }
         let image: Image
         switch (provenance.layout, provenance.columns) {
         case (.contact?, let columns?):
+            let frames = try provenance.times.map { try renderer.render(scene.drawList(at: $0)) }
             image = ContactSheet.compose(frames, times: provenance.times, columns: columns)
         case (_, let columns?):
-            let layout = SpriteSheet.layout(frameCount: frames.count, frameWidth: frames[0].width, frameHeight: frames[0].height,
+            // Each cell placed as it is drawn: the sheet and one frame are held, not every frame.
+            let layout = SpriteSheet.layout(frameCount: provenance.times.count, frameWidth: frameWidth, frameHeight: frameHeight,
                                             columns: columns)
-            var builder = SpriteSheet.Builder(columns: layout.columns, rows: layout.rows,
-                                              frameWidth: frames[0].width, frameHeight: frames[0].height)
-            for (index, frame) in frames.enumerated() { builder.place(frame, at: index) }
+            var builder = SpriteSheet.Builder(columns: layout.columns, rows: layout.rows, frameWidth: frameWidth, frameHeight: frameHeight)
+            for (index, t) in provenance.times.enumerated() { builder.place(try renderer.render(scene.drawList(at: t)), at: index) }
             image = builder.image
         default:
-            image = frames[0]
-        }
-        guard image.width == recorded.width, image.height == recorded.height else {
-            throw ThrobberError("\(path) is \(recorded.width)×\(recorded.height) px, but its tEXt renders \(image.width)×\(image.height) px",
-                                kind: .badData)
+            image = try renderer.render(scene.drawList(at: provenance.times[0]))
         }
         self.provenance = provenance
         self.backend = renderer.backend
         rendererDescription = renderer.description
-        diff = ImageDiff(expected: recorded, observed: image, tolerance: tolerance)
+        // The file's pixels are decoded band by band against the new image, never held whole.
+        diff = try recorded.diff(against: image, name: shown, tolerance: tolerance)
         self.image = image
+    }
+
+    /// The size of the image the provenance describes: one frame, a sprite sheet's grid or a
+    /// contact sheet, worked out from the frame size and the cells alone.
+    static func canvas(_ provenance: FrameText.Provenance, frameWidth: Int, frameHeight: Int) -> (width: Int, height: Int) {
+        switch (provenance.layout, provenance.columns) {
+        case (.contact?, let columns?):
+            return ContactSheet.size(frames: provenance.times.count, frameWidth: frameWidth, frameHeight: frameHeight, columns: columns)
+        case (_, let columns?):
+            let layout = SpriteSheet.layout(frameCount: provenance.times.count, frameWidth: frameWidth, frameHeight: frameHeight,
+                                            columns: columns)
+            return (layout.width, layout.height)
+        default:
+            return (frameWidth, frameHeight)
+        }
     }
 }

@@ -61,6 +61,8 @@ enum BenchCommand: Subcommand {
                                  no larger than libpng 6 adaptive's at every size) and the smallest
           --json FILE            write the full report as JSON
           --plot FILE.svg        write frames/s against pixel count (log–log)
+          --overwrite            replace an existing --json or --plot file (default: refuse
+                                 before measuring, exit 73)
           --baseline OLD.json    compare each figure with a run saved by --json: its change and
                                  a verdict (faster / slower / within noise) from the spread of
                                  both runs' repeats
@@ -71,7 +73,7 @@ enum BenchCommand: Subcommand {
     static let options = PNGOptions.specs + [
         OptionSpec("--scenes"), OptionSpec("--sizes"), OptionSpec("--backends"), OptionSpec("--stages"),
         OptionSpec("--device"), OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"),
-        OptionSpec("--no-startup", value: false), OptionSpec("--png-sweep", value: false), OptionSpec("--json"), OptionSpec("--plot"), OptionSpec("--baseline"),
+        OptionSpec("--no-startup", value: false), OptionSpec("--png-sweep", value: false), OptionSpec("--json"), OptionSpec("--plot"), OptionSpec("--overwrite", value: false), OptionSpec("--baseline"),
         OptionSpec("--allow-debug", value: false),
     ]
 
@@ -90,19 +92,21 @@ enum BenchCommand: Subcommand {
         let settings = try parse(arguments)
         // Read before measuring: a bad baseline is an error in a second, not after the run.
         let baseline = try arguments.value("--baseline").map { try BenchBaseline(path: $0) }
+        // The files it writes, checked before measuring (minutes): not one another, not the
+        // baseline, and not an existing file unless --overwrite.
+        let overwrite = arguments.has("--overwrite")
+        var claims = OutputClaims()
+        if let path = arguments.value("--baseline") { try claims.claimInput(path, role: "the --baseline", source: .commandLine) }
+        let jsonFile = try arguments.value("--json").map { try ReportFile($0, role: "the --json report", overwrite: overwrite, claims: &claims) }
+        let plotFile = try arguments.value("--plot").map { try ReportFile($0, role: "the --plot", overwrite: overwrite, claims: &claims) }
         #if DEBUG
         // After the options are checked, so a usage error stays one line.
         FileHandle.standardError.write(Data("throbber bench: WARNING: this is a DEBUG build; its figures are not representative\n".utf8))
         #endif
         if arguments.has("--png-sweep") {
             try PNGSweep.run(settings, scenesGiven: arguments.value("--scenes") != nil,
-                             sizesGiven: arguments.value("--sizes") != nil, jsonPath: arguments.value("--json"))
+                             sizesGiven: arguments.value("--sizes") != nil, json: jsonFile)
             return
-        }
-        let jsonPath = arguments.value("--json")
-        let plotPath = arguments.value("--plot")
-        for path in [jsonPath, plotPath].compactMap({ $0 }) {
-            try AtomicFile.prepareDirectory(URL(fileURLWithPath: path).deletingLastPathComponent())
         }
         var report = try Benchmarks.measure(settings, configuration: configuration)
         report.fits = Benchmarks.fits(report.rows)
@@ -110,13 +114,8 @@ enum BenchCommand: Subcommand {
         if let baseline {
             print(baseline.markdown(report, baseline.compare(report)), terminator: "")
         }
-        if let jsonPath {
-            let encoder = JSONOutput.encoder
-            try AtomicFile.write(try encoder.encode(report), to: URL(fileURLWithPath: jsonPath), overwrite: true)
-        }
-        if let plotPath {
-            try AtomicFile.write(Data(report.svg.utf8), to: URL(fileURLWithPath: plotPath), overwrite: true)
-        }
+        try jsonFile?.write(try JSONOutput.encoder.encode(report))
+        try plotFile?.write(Data(report.svg.utf8))
     }
 
     static func parse(_ arguments: ParsedArguments) throws -> Benchmarks.Settings {
