@@ -125,6 +125,31 @@ extension Job {
     /// The video containers `video` outputs can write, by file extension.
     public static let videoExtensions = ["gif", "webp", "apng", "mp4"]
 
+    /// The longest render `name`, in bytes: a file name's limit on Linux file systems
+    /// (NAME_MAX), since `{name}` may be a whole path component.
+    public static let longestName = 255
+    /// The longest component of an output path, in bytes (NAME_MAX).
+    public static let longestFileName = 255
+    /// The longest output path, in bytes (PATH_MAX less its terminating NUL).
+    public static let longestPath = 4095
+
+    /// Why `path` cannot be a file name on Linux, or nil: a component over ``longestFileName``
+    /// bytes, or the whole over ``longestPath``. Checked on every output before the first frame,
+    /// so a run is refused at once instead of failing at the frame that reaches the limit.
+    public static func pathLengthProblem(_ path: String) -> String? {
+        let bytes = path.utf8
+        if bytes.count > longestPath { return "is \(bytes.count) bytes long; a path is at most \(longestPath)" }
+        var run = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "/") { run = 0; continue }
+            run += 1
+            if run > longestFileName {
+                return "has a component over \(longestFileName) bytes (the longest file name Linux takes)"
+            }
+        }
+        return nil
+    }
+
     /// Reads and validates a job file.
     ///
     /// - Parameters:
@@ -358,8 +383,11 @@ struct JobReader {
             throw fail(m["scene"]!.value, error.message)
         }
         let name = try string(m["name"]) ?? sceneID
-        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
-            throw fail(m["name"]!.value, "invalid name \"\(ThrobberError.echoed(name))\": letters, digits, '.', '_' and '-' only")
+        // A name is a path component ({name} in a pattern): never a directory of its own.
+        guard !name.isEmpty, name != ".", name != "..", name.utf8.count <= Job.longestName,
+              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+            throw fail(m["name"]!.value, "invalid name \"\(ThrobberError.echoed(name))\": letters, digits, '.', '_' and '-' only, "
+                       + "not \".\" or \"..\", at most \(Job.longestName) bytes")
         }
         if let parameters = m["parameters"] {
             guard case .object(let members) = parameters.value.value else {

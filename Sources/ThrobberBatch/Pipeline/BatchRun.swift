@@ -81,6 +81,11 @@ public final class BatchRun {
             return slash == file.startIndex ? "/" : String(file[..<slash])
         }
         var directories = Set<String>()
+        func checkLength(_ file: String, _ role: String) throws {
+            guard let problem = Job.pathLengthProblem(file) else { return }
+            let prefix = outputSource == .job && job.isFile ? "\(ThrobberError.shownPath(job.path)): " : ""
+            throw ThrobberError("\(prefix)\(role) \(ThrobberError.shownPath(file)) \(problem)", kind: outputSource == .job ? .badData : .usage)
+        }
         for unit in units {
             let clip = job.clips[unit.clip]
             let owner = "\(clip.label)'s"
@@ -94,6 +99,7 @@ public final class BatchRun {
                         let file = pattern.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k)
                         let parent = directory(file)
                         if parent != lastDirectory { directories.insert(parent); lastDirectory = parent }
+                        try checkLength(file, role)
                         try claims.claimOutput(file, role: role, source: outputSource)
                     }
                 case .video:
@@ -105,6 +111,7 @@ public final class BatchRun {
                 default:
                     // Every page of a sheet and every page's atlas, before anything is written.
                     for file in output.artifactFiles(in: clip) {
+                        try checkLength(file.path, "\(owner) \(file.role) output \(line)")
                         directories.insert(directory(file.path))
                         try claims.claimOutput(file.path, role: "\(owner) \(file.role) output \(line)", source: outputSource)
                     }
@@ -123,14 +130,60 @@ public final class BatchRun {
             }
             directories.insert(directory(manifestPath))
         }
+        // The manifest is the run's own only when it is one: a file of another kind at its path
+        // is refused (73) unless --overwrite, never replaced. One of this job is kept in mind:
+        // its hashes tell --skip-existing which streams and videos are this run's.
+        earlierArtifacts = [:]
+        if let manifestPath, AtomicFile.holdsFile(manifestPath) {
+            do {
+                let earlier = try Manifest.load(path: manifestPath)
+                if earlier.jobDigest == job.digest {
+                    earlierArtifacts = Dictionary(earlier.artifacts.map { ($0.file, $0.sha256) }, uniquingKeysWith: { first, _ in first })
+                }
+            } catch let error as ThrobberError where !overwrite {
+                throw ThrobberError("\(ThrobberError.shownPath(manifestPath)) exists and is not a Throbber manifest (\(error.message)); "
+                                    + "nothing was changed: move it, give --manifest another path, or pass --overwrite to replace it",
+                                    kind: .cannotCreate)
+            }
+        }
         for directory in directories.sorted() { try AtomicFile.prepareDirectory(URL(fileURLWithPath: directory)) }
         let lock = try lockPath.map { try RunLock(path: $0) }
+        // With the lock held no other run of this job writes here: what an earlier run left under
+        // a temporary name of one of these outputs (a run killed outright) is removed now.
+        leftoversRemoved = Leftovers.remove(in: directories, outputs: outputNames())
         if !existing.isEmpty && !overwrite && !skipExisting {
             throw ThrobberError(existing.count == 1 ? "output file \(existing[0]) exists"
                                     : "\(existing.count) output files exist (first: \(existing[0]))",
                                 kind: .cannotCreate, remedy: .overwriteOrKeep)
         }
         return lock
+    }
+
+    /// The artifacts (file → SHA-256) the job's earlier manifest lists, read by `preflight`.
+    private var earlierArtifacts: [String: String] = [:]
+    /// Temporary files of earlier runs that `preflight` removed.
+    public private(set) var leftoversRemoved: [String] = []
+
+    /// The file names (last path components) of every output of this shard, by directory.
+    private func outputNames() -> [String: Set<String>] {
+        var names: [String: Set<String>] = [:]
+        func add(_ path: String) {
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { names[".", default: []].insert(path); return }
+            let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+            names[directory, default: []].insert(String(path[path.index(after: slash)...]))
+        }
+        for unit in units {
+            let clip = job.clips[unit.clip]
+            for output in clip.outputs {
+                if case .png(let pattern, _, _) = output {
+                    for k in unit.frames { add(pattern.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k)) }
+                } else {
+                    output.artifactFiles(in: clip).forEach { add($0.path) }
+                }
+            }
+        }
+        if let manifestPath { add(manifestPath) }
+        return names
     }
 
     /// A test hook (THROBBER_TEST_PLANNING_PAUSE=SECONDS): waits at the end of planning, lock
@@ -152,6 +205,11 @@ public final class BatchRun {
         /// Rows of the PNG frames written, and how many of them were compressed: the rest were
         /// taken from a frame of the same clip encoded before (``PNGSequence``).
         public var pngRows: (compressed: Int, total: Int) = (0, 0)
+        /// Files `skipExisting` found but did not keep (they were not this run's), rendered again
+        /// and replaced, with why.
+        public var replaced: [(file: String, why: String)] = []
+        /// Temporary files of earlier runs removed before this one began (`Leftovers`).
+        public var leftoversRemoved: [String] = []
     }
 
     /// Runs the shard and writes its manifest.
@@ -190,6 +248,7 @@ public final class BatchRun {
         let began = clock.now
         var rendered = 0
         var skipped = 0
+        var replaced: [ResumeRefusal] = []
         let overwrite = self.overwrite
         // A run without a manifest (`throbber render`) records and hashes nothing.
         let keepsManifest = manifestPath != nil
@@ -210,29 +269,31 @@ public final class BatchRun {
                 return (pattern, try PNGEncoder(resolved: encoder, level: level, nameField: "pngEncoder", levelField: "level")
                     .resolved(scene: clip.scene.model.id, width: width, height: height))
             }
-            // Ordered outputs: with --skip-existing an output whose files all exist is kept as it is.
+            let extra = clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? []
+            let frameText = FrameText(clip.scene, backend: renderer.backend.rawValue, driver: renderer.driver, extra: extra)
+            // Ordered outputs: with --skip-existing an output is kept when its files are the ones
+            // this run would write (Resume); anything else is rendered again and replaced.
             var sinkOutputs: [Output] = []
             for output in clip.outputs where output.isOrdered {
                 let files = output.artifactFiles(in: clip)
-                if skipExisting && !files.isEmpty && files.allSatisfy({ AtomicFile.holdsFile($0.path) }) {
-                    pool.submit {
-                        for file in files {
-                            guard let data = FileManager.default.contents(atPath: file.path) else {
-                                throw ThrobberError("cannot read \(file.path)", kind: .missingInput)
-                            }
-                            records.add(Manifest.Artifact(clip: clip.label, type: file.type, file: file.path,
-                                                          sha256: SHA256.hex(data)))
+                if skipExisting, let present = files.first(where: { AtomicFile.holdsFile($0.path) }) {
+                    if let absent = files.first(where: { !AtomicFile.holdsFile($0.path) }) {
+                        replaced.append(ResumeRefusal(file: present.path, why: "its output is incomplete (\(absent.path) is missing)"))
+                    } else {
+                        switch Resume.artifacts(output, clip: clip, text: frameText, extra: extra, earlier: earlierArtifacts) {
+                        case .success(let artifacts):
+                            records.add(contentsOf: artifacts)
+                            continue
+                        case .failure(let refusal):
+                            replaced.append(refusal)
                         }
                     }
-                } else {
-                    sinkOutputs.append(output)
                 }
+                sinkOutputs.append(output)
             }
             // The clip's frames are one sequence: an encoder thread takes the compressed rows a
             // frame shares with the one it encoded before (PNGSequence).
             let sequence = PNGSequence()
-            let frameText = FrameText(clip.scene, backend: renderer.backend.rawValue, driver: renderer.driver,
-                                      extra: clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? [])
             let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height, text: frameText) }
             let serial = DispatchQueue(label: "throbber.sink.\(unit.clip)")
             let sinkBox = SinkBox(sinks)
@@ -240,9 +301,32 @@ public final class BatchRun {
             func frameFiles(_ k: Int) -> [(String, PNGEncoder)] {
                 pngOutputs.map { ($0.0.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k), $0.1) }
             }
-            func missingFiles(_ files: [(String, PNGEncoder)]) -> [(String, PNGEncoder)] {
-                files.filter { !(skipExisting && AtomicFile.holdsFile($0.0)) }
+            // --skip-existing: the frame files that are this run's, checked on every core first.
+            var keptFrames: [String: Manifest.Frame] = [:]
+            if skipExisting && !pngOutputs.isEmpty {
+                var candidates: [(k: Int, file: String)] = []
+                for k in unit.frames {
+                    for (file, _) in frameFiles(k) where AtomicFile.holdsFile(file) { candidates.append((k, file)) }
+                }
+                let checked = candidates
+                let verdicts = ConcurrentResults<Result<Manifest.Frame, ResumeRefusal>>(count: checked.count)
+                DispatchQueue.concurrentPerform(iterations: checked.count) { index in
+                    let (k, file) = checked[index]
+                    verdicts.set(index, Resume.frame(file, clip: clip, frame: k, t: clip.time(k), extra: extra))
+                }
+                for (candidate, verdict) in zip(candidates, verdicts.values) {
+                    switch verdict {
+                    case .success(let frame): keptFrames[candidate.file] = frame
+                    case .failure(let refusal): replaced.append(refusal)
+                    }
+                }
             }
+            let kept = keptFrames
+            func missingFiles(_ files: [(String, PNGEncoder)]) -> [(String, PNGEncoder)] {
+                files.filter { kept[$0.0] == nil }
+            }
+            // A file found but not kept is replaced: --skip-existing asked for this run's outputs.
+            let replaceFound = overwrite || skipExisting
             /// Encodes a rendered frame into each of its missing files and records every file.
             let writeFrame: @Sendable (Int, Image, [(String, PNGEncoder)], [(String, PNGEncoder)]) throws -> Void = { k, image, files, missing in
                 let t = clip.time(k)
@@ -252,7 +336,7 @@ public final class BatchRun {
                 for (file, encoder) in files {
                     guard missing.contains(where: { $0.0 == file }) else {
                         // Kept as it is (--skip-existing): the manifest records its own bytes.
-                        records.add(try BatchRun.existingFrame(file, clip: clip, frame: k, t: t))
+                        records.add(kept[file]!)
                         continue
                     }
                     let png = try encoded[encoder] ?? {
@@ -261,7 +345,7 @@ public final class BatchRun {
                         return (data, keepsManifest ? SHA256.hex(data) : "")
                     }()
                     encoded[encoder] = png
-                    try AtomicFile.write(png.data, toPath: file, overwrite: overwrite)
+                    try AtomicFile.write(png.data, toPath: file, overwrite: replaceFound)
                     if keepsManifest {
                         records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
                                                    height: image.height, sha256: png.digest))
@@ -293,15 +377,12 @@ public final class BatchRun {
                     completed = false
                     break
                 }
-                let t = clip.time(k)
                 let files = frameFiles(k)
                 let missing = missingFiles(files)
                 if missing.isEmpty && sinks.isEmpty {
-                    // Everything of this frame exists: hash what is there for the manifest.
-                    pool.submit {
-                        for (file, _) in files { records.add(try BatchRun.existingFrame(file, clip: clip, frame: k, t: t)) }
-                        progress?(1)
-                    }
+                    // Everything of this frame exists and is this run's: recorded as checked.
+                    for (file, _) in files { records.add(kept[file]!) }
+                    progress?(1)
                     skipped += 1
                     continue
                 }
@@ -325,7 +406,7 @@ public final class BatchRun {
             if completed { submitGroup() }
             if !sinks.isEmpty {
                 if completed {
-                    pool.submit(on: serial) { records.add(contentsOf: try sinkBox.finish(overwrite: overwrite)) }
+                    pool.submit(on: serial) { records.add(contentsOf: try sinkBox.finish(overwrite: replaceFound)) }
                 }
                 // Runs last on the clip's queue; after a failure or an interruption it removes
                 // the temporary files, after success it does nothing.
@@ -356,7 +437,8 @@ public final class BatchRun {
         }
         return Summary(rendered: rendered, skipped: skipped, clips: Set(units.map(\.clip)).sorted().map { job.clips[$0] },
                        seconds: (clock.now - began).seconds, rendererDescription: renderer.description,
-                       pngRows: pngRows.withLock { $0 })
+                       pngRows: pngRows.withLock { $0 }, replaced: replaced.map { ($0.file, $0.why) },
+                       leftoversRemoved: leftoversRemoved)
     }
 
     /// Bytes of frame pixels a run holds at most by default: 256 MiB, 64 frames of 1024 × 1024 px.
@@ -398,24 +480,6 @@ public final class BatchRun {
         return max(1, encoders / 8)
     }
 
-    /// The manifest entry of a frame file that is kept: its own bytes' SHA-256, once it has
-    /// decoded as a PNG (a damaged file is not recorded as a frame).
-    ///
-    /// - Throws: a data error when the file is not a readable PNG (it must be deleted, not kept).
-    static func existingFrame(_ file: String, clip: Clip, frame: Int, t: Double) throws -> Manifest.Frame {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw ThrobberError("cannot read \(file)", kind: .missingInput)
-        }
-        let image: Image
-        do {
-            image = try PNGCodec.decode(data)
-        } catch let error as ThrobberError {
-            throw ThrobberError("\(file) exists but is not a readable PNG (\(error.message)); delete it and rerun", kind: .badData)
-        }
-        return Manifest.Frame(clip: clip.label, frame: frame, t: t, file: file, width: image.width, height: image.height,
-                              sha256: SHA256.hex(data))
-    }
-
     /// The loop as values, for the `Throbber:loop` tEXt chunk: `seconds=4 frames=240
     /// choice=search maxSpeedChange=2%: amplitude cycles=2 speed=+0.00%, frontPhase cycles=4
     /// speed=-1.30%, …` (`no part retimed` when the scene has no periodic part).
@@ -446,6 +510,19 @@ final class SinkBox: @unchecked Sendable {
     func abortUnfinished() {
         if !finished { sinks.forEach { $0.abort() } }
     }
+}
+
+/// Results computed on many threads, one slot each, read once all are set.
+final class ConcurrentResults<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Value?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Value) { lock.withLock { slots[index] = value } }
+
+    /// Every slot; each must have been set.
+    var values: [Value] { lock.withLock { slots.map { $0! } } }
 }
 
 /// The manifest's entries, gathered from the encoding threads.

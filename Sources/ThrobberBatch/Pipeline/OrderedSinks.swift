@@ -105,16 +105,23 @@ final class SheetSink: OrderedSink {
         let times = page.frames.map(clip.time)
         let png = try encoder.resolved(scene: clip.scene.model.id, width: sheet.width, height: sheet.height)
             .encode(sheet, text: text.chunks(columns: page.columns, times: times))
+        return (png, SheetSink.atlas(clip: clip, files: files, number: number, page: page, frameWidth: frameWidth,
+                                     frameHeight: frameHeight, text: text))
+    }
+
+    /// The atlas of page `number`, which depends on the clip, the page and the provenance alone
+    /// (`--skip-existing` compares a kept page's atlas with it).
+    static func atlas(clip: Clip, files: [(image: String, json: String)], number: Int, page: SpriteSheet.Page,
+                      frameWidth: Int, frameHeight: Int, text: FrameText) -> Data {
         // Each page's animation lists its own frames: PixiJS looks an animation's names up in
         // that page's textures only.
         let others = files.indices.filter { $0 != number }.map { URL(fileURLWithPath: files[$0].json).lastPathComponent }
-        let atlas = SpriteSheet.textureAtlasJSON(
+        return SpriteSheet.textureAtlasJSON(
             imageName: URL(fileURLWithPath: files[number].image).lastPathComponent, frameNames: clip.frameNames(page.frames),
-            frameWidth: frameWidth, frameHeight: frameHeight, columns: page.columns, sheetWidth: sheet.width,
-            sheetHeight: sheet.height, fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale,
-            provenance: text.clipChunks.filter { $0.0.hasPrefix("Throbber:") }, times: times,
+            frameWidth: frameWidth, frameHeight: frameHeight, columns: page.columns, sheetWidth: page.columns * frameWidth,
+            sheetHeight: page.rows * frameHeight, fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale,
+            provenance: text.clipChunks.filter { $0.0.hasPrefix("Throbber:") }, times: page.frames.map(clip.time),
             relatedMultiPacks: others)
-        return (png, atlas)
     }
 
     func finish(overwrite: Bool) throws -> [Manifest.Artifact] {

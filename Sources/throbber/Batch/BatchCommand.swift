@@ -101,7 +101,19 @@ enum BatchCommand: Subcommand {
             line.finish()
             throw error
         }
+        // Said even with -q: a file replaced on a resume is a file the user had.
+        resumeNotes(summary)
         if !quiet { report(summary, shard: shard, manifestPath: manifestPath) }
+    }
+
+    /// What `--skip-existing` found that was not this run's and replaced, and the temporary files
+    /// of earlier runs removed: a line each, the first 20 of each kind.
+    static func resumeNotes(_ summary: BatchRun.Summary) {
+        var lines = summary.replaced.prefix(20).map { "batch: replaced \(ThrobberError.shownPath($0.file)): \($0.why)" }
+        if summary.replaced.count > 20 { lines.append("batch: … and \(summary.replaced.count - 20) more files replaced") }
+        lines += summary.leftoversRemoved.prefix(20).map { "batch: removed \(ThrobberError.shownPath($0)), left by an earlier run that was killed" }
+        if summary.leftoversRemoved.count > 20 { lines.append("batch: … and \(summary.leftoversRemoved.count - 20) more such files removed") }
+        for line in lines { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }
 
     /// The run's summary on stderr: frames, rate, renderer, manifest, each looping clip's retiming,

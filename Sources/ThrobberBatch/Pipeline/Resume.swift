@@ -1,0 +1,169 @@
+import Foundation
+import Throbber
+import ThrobberDigest
+import ThrobberPNG
+
+/// What `--skip-existing` keeps: a file only when it is the file this run would write, so a
+/// resumed run ends with exactly the outputs of an uninterrupted one.
+///
+/// - A PNG frame is kept when it decodes at the clip's size and its tEXt chunks are this frame's,
+///   chunk for chunk: scene, parameters, scale, background, loop speeds, version and time. The
+///   backend and driver are taken as the file records them (a frame drawn elsewhere, within
+///   parity, stays a frame of this run).
+/// - A sheet page is kept under the same rule for its cells; its atlas when its bytes are the
+///   atlas this run would write beside that page.
+/// - A raw RGBA or Y4M stream is kept when its length is the clip's (and, when the job's earlier
+///   manifest lists it, its SHA-256 is the one recorded there).
+/// - A video is kept only when the job's earlier manifest lists it with its SHA-256: nothing else
+///   in it says what it holds.
+///
+/// Anything else is rendered again and replaced, and the run says which files and why.
+enum Resume {
+    /// The verdict on one existing file.
+    enum Verdict: Sendable {
+        case keep
+        case replace(why: String)
+    }
+
+    /// The check of one PNG frame file: its manifest entry when it is kept, or why it is replaced.
+    static func frame(_ file: String, clip: Clip, frame k: Int, t: Double, extra: [(String, String)]) -> Result<Manifest.Frame, ResumeRefusal> {
+        do {
+            let data = try InputFile.readPNG(file)
+            let chunks = try PNGCodec.textChunks(data)
+            if let why = mismatch(chunks, expected: { FrameText(clip.scene, backend: $0, driver: $1, extra: extra).chunks(t: t) }) {
+                return .failure(ResumeRefusal(file: file, why: why))
+            }
+            let (width, height) = clip.scene.pixelSize
+            let reader = try PNGCodec.RowReader(data)
+            guard reader.width == width, reader.height == height else {
+                return .failure(ResumeRefusal(file: file, why: "it is \(reader.width)×\(reader.height) px, this frame \(width)×\(height)"))
+            }
+            // Every row decoded, so a damaged file is not kept.
+            var row: [UInt8] = []
+            let band = max(1, PNGCodec.RowReader.bandPixels / max(1, width))
+            var y = 0
+            while y < height {
+                let rows = min(band, height - y)
+                try reader.read(rows: rows, into: &row)
+                y += rows
+            }
+            return .success(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: width, height: height, sha256: SHA256.hex(data)))
+        } catch let error as ThrobberError {
+            return .failure(ResumeRefusal(file: file, why: error.message))
+        } catch {
+            return .failure(ResumeRefusal(file: file, why: "\(error)"))
+        }
+    }
+
+    /// The first difference between a file's chunks and the ones this run writes, in words, or
+    /// nil when they are the same. `expected` gets the backend and driver the file records.
+    static func mismatch(_ chunks: [(String, String)], expected: (String, String) -> [(String, String)]) -> String? {
+        let recorded = Dictionary(chunks, uniquingKeysWith: { first, _ in first })
+        guard let backend = recorded[FrameText.Key.backend], let driver = recorded[FrameText.Key.driver] else {
+            return "it has no Throbber provenance (tEXt)"
+        }
+        let wanted = expected(backend, driver)
+        for (index, (key, value)) in wanted.enumerated() {
+            guard let found = recorded[key] else { return "its tEXt has no \(key)" }
+            if found != value {
+                return "its tEXt \(key) is '\(ThrobberError.echoed(found))', this run writes '\(ThrobberError.echoed(value))'"
+            }
+            if index >= chunks.count || chunks[index].0 != key { return "its tEXt chunks are not in the order this run writes" }
+        }
+        if chunks.count != wanted.count { return "it has \(chunks.count) tEXt chunks, this run writes \(wanted.count)" }
+        return nil
+    }
+
+    /// Whether an ordered output's files (sheet pages and atlases, a stream, a video) are kept
+    /// whole, with their manifest entries; otherwise the output is rendered again.
+    ///
+    /// - Parameter earlier: the job's manifest from an earlier run, if one was read.
+    static func artifacts(_ output: Output, clip: Clip, text: FrameText, extra: [(String, String)],
+                          earlier: [String: String]) -> Result<[Manifest.Artifact], ResumeRefusal> {
+        let files = output.artifactFiles(in: clip)
+        var artifacts: [Manifest.Artifact] = []
+        do {
+            switch output {
+            case .sheet(let path, let json, let columns, let maxSize, _, _):
+                let (width, height) = clip.scene.pixelSize
+                let pages = SpriteSheet.pages(frameCount: clip.frameCount, frameWidth: width, frameHeight: height,
+                                              columns: columns, maxSize: maxSize)
+                let pageFiles = SpriteSheet.pageFiles(path: path, json: json, pageCount: pages.count)
+                for (number, (page, names)) in zip(pages, pageFiles).enumerated() {
+                    let data = try InputFile.readPNG(names.image)
+                    let chunks = try PNGCodec.textChunks(data)
+                    let times = page.frames.map(clip.time)
+                    var recordedText: FrameText?
+                    if let why = mismatch(chunks, expected: { backend, driver in
+                        let text = FrameText(clip.scene, backend: backend, driver: driver, extra: extra)
+                        recordedText = text
+                        return text.chunks(columns: page.columns, times: times)
+                    }) {
+                        return .failure(ResumeRefusal(file: names.image, why: why))
+                    }
+                    let reader = try PNGCodec.RowReader(data)
+                    guard reader.width == page.columns * width, reader.height == page.rows * height else {
+                        return .failure(ResumeRefusal(file: names.image, why: "it is \(reader.width)×\(reader.height) px, "
+                                                      + "this page \(page.columns * width)×\(page.rows * height)"))
+                    }
+                    let atlas = try InputFile.read(names.json, what: "sheet atlas")
+                    let wanted = SheetSink.atlas(clip: clip, files: pageFiles, number: number, page: page, frameWidth: width,
+                                                 frameHeight: height, text: recordedText!)
+                    guard atlas.elementsEqual(wanted) else {
+                        return .failure(ResumeRefusal(file: names.json, why: "it is not the atlas this run writes beside its page"))
+                    }
+                    artifacts += [Manifest.Artifact(clip: clip.label, type: "sheet", file: names.image, sha256: SHA256.hex(data)),
+                                  Manifest.Artifact(clip: clip.label, type: "atlas", file: names.json, sha256: SHA256.hex(atlas))]
+                }
+            case .rgba, .y4m:
+                let file = files[0]
+                let (digest, size) = try InputFile.digest(file.path, what: file.type)
+                let (width, height) = clip.scene.pixelSize
+                let expected = streamLength(output, width: width, height: height, clip: clip)
+                guard size == expected else {
+                    return .failure(ResumeRefusal(file: file.path, why: "it has \(size) bytes, this clip's \(file.type) stream \(expected)"))
+                }
+                if let recorded = earlier[file.path], recorded != digest {
+                    return .failure(ResumeRefusal(file: file.path, why: "its SHA-256 is not the one the job's manifest records"))
+                }
+                artifacts.append(Manifest.Artifact(clip: clip.label, type: file.type, file: file.path, sha256: digest))
+            case .video:
+                let file = files[0]
+                let (digest, _) = try InputFile.digest(file.path, what: file.type)
+                guard let recorded = earlier[file.path] else {
+                    return .failure(ResumeRefusal(file: file.path, why: "no manifest of this job records it, and a video says nothing of what it holds"))
+                }
+                guard recorded == digest else {
+                    return .failure(ResumeRefusal(file: file.path, why: "its SHA-256 is not the one the job's manifest records"))
+                }
+                artifacts.append(Manifest.Artifact(clip: clip.label, type: file.type, file: file.path, sha256: digest))
+            case .png:
+                break
+            }
+        } catch let error as ThrobberError {
+            return .failure(ResumeRefusal(file: files.first?.path ?? output.path, why: error.message))
+        } catch {
+            return .failure(ResumeRefusal(file: files.first?.path ?? output.path, why: "\(error)"))
+        }
+        return .success(artifacts)
+    }
+
+    /// The bytes of a whole raw RGBA or Y4M stream of `clip`.
+    static func streamLength(_ output: Output, width: Int, height: Int, clip: Clip) -> Int {
+        switch output {
+        case .y4m(_, let alpha):
+            let planes = width * height
+            let chroma = alpha ? planes : ((width + 1) / 2) * ((height + 1) / 2)
+            let frame = "FRAME\n".utf8.count + planes + 2 * chroma + (alpha ? planes : 0)
+            return Y4M.header(width: width, height: height, fps: clip.fps, alpha: alpha).count + clip.frameCount * frame
+        default:
+            return clip.frameCount * width * height * 4
+        }
+    }
+}
+
+/// A file `--skip-existing` found but does not keep, and why.
+struct ResumeRefusal: Error, Sendable {
+    var file: String
+    var why: String
+}
