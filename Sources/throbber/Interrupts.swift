@@ -78,6 +78,7 @@ final class Interrupts: @unchecked Sendable {
         if finishingDepth > 0 && received == nil {
             received = number
             lock.unlock()
+            InFlightFiles.shared.requestStop()
             return
         }
         let again = received != nil

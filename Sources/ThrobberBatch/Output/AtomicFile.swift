@@ -35,7 +35,7 @@ public enum AtomicFile {
         }
         // Something is there, or there was no trying: a device or FIFO is written into.
         if try writeIntoSpecialFile(path, { fd in writeAll(data, to: fd) }) { return }
-        if exists { throw ThrobberError("\(path) exists", kind: .cannotCreate, remedy: .overwrite) }
+        if exists { throw ThrobberError("\(ThrobberError.shownPath(path)) exists", kind: .cannotCreate, remedy: .overwrite) }
         let temporary = temporaryName(directory: directory, name: name)
         let (fd, token) = try createTemporary(temporary, for: path)
         defer { InFlightFiles.shared.finished(token) }
@@ -43,7 +43,7 @@ public enum AtomicFile {
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
-            throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", kind: .io, code: failure)
+            throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(failure)))", kind: .io, code: failure)
         }
         try place(temporary, at: path, overwrite: overwrite)
     }
@@ -56,7 +56,7 @@ public enum AtomicFile {
     public static func createTemporary(_ temporary: String, for path: String) throws -> (fd: Int32, token: InFlightFiles.Token) {
         var code: Int32 = 0
         guard let created = createRegistered(temporary, errno: &code) else {
-            throw ThrobberError("cannot create \(path): \(String(cString: strerror(code)))", kind: .cannotCreate, code: code)
+            throw ThrobberError("cannot create \(ThrobberError.shownPath(path)): \(String(cString: strerror(code)))", kind: .cannotCreate, code: code)
         }
         return created
     }
@@ -90,14 +90,14 @@ public enum AtomicFile {
         let failure = writeAll(data, to: fd)
         if failure != 0 {
             // Closing the descriptor frees the unnamed file: nothing partial exists anywhere.
-            throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", kind: .io, code: failure)
+            throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(failure)))", kind: .io, code: failure)
         }
         guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
             let code = errno
             if code == EEXIST { return .exists }
             // No /proc to name the descriptor by: fall back to a named temporary file.
             if code == ENOENT && access("/proc/self/fd", F_OK) != 0 { return .unsupported }
-            throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", kind: .io, code: code)
+            throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(code)))", kind: .io, code: code)
         }
         return .written
     }
@@ -146,7 +146,7 @@ public enum AtomicFile {
             guard rename(temporary, path) == 0 else {
                 let code = errno
                 unlink(temporary)
-                throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", kind: .io, code: code)
+                throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(code)))", kind: .io, code: code)
             }
             return
         }
@@ -155,9 +155,9 @@ public enum AtomicFile {
         unlink(temporary)
         guard status == 0 else {
             if code == EEXIST {
-                throw ThrobberError("\(path) exists", kind: .cannotCreate, remedy: .overwrite)
+                throw ThrobberError("\(ThrobberError.shownPath(path)) exists", kind: .cannotCreate, remedy: .overwrite)
             }
-            throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", kind: .io, code: code)
+            throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(code)))", kind: .io, code: code)
         }
     }
 
@@ -176,16 +176,40 @@ public enum AtomicFile {
         case .absent, .file:
             return false
         case .writtenInto:
-            let fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw ThrobberError("cannot open \(path) for writing: \(String(cString: strerror(errno)))", kind: .cannotCreate, code: errno)
-            }
+            let fd = try openForWriting(path)
             var failure = body(fd)
             if close(fd) != 0 && failure == 0 { failure = errno }
             guard failure == 0 else {
-                throw ThrobberError("cannot write \(path): \(String(cString: strerror(failure)))", kind: .io, code: failure)
+                throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(failure)))", kind: .io, code: failure)
             }
             return true
+        }
+    }
+
+    /// Opens a character device or FIFO for writing. A FIFO with no reader yet is waited for
+    /// without blocking in open(2) (O_NONBLOCK, retried every 20 ms), so that a process asked to
+    /// stop (`InFlightFiles.requestStop`) stops waiting within a second instead of never.
+    ///
+    /// - Throws: `cannotCreate` naming the path and the reason; `.interrupted` when the process
+    ///   stops while no reader has come.
+    static func openForWriting(_ path: String) throws -> Int32 {
+        while true {
+            let fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+            if fd >= 0 {
+                // Writes block again, as a reader of the pipe expects them to.
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+                return fd
+            }
+            let code = errno
+            // ENXIO: a FIFO no process has open for reading (yet).
+            guard code == ENXIO || code == EINTR else {
+                throw ThrobberError("cannot open \(ThrobberError.shownPath(path)) for writing: \(String(cString: strerror(code)))",
+                                    kind: .cannotCreate, code: code)
+            }
+            if InFlightFiles.shared.stopRequested {
+                throw ThrobberError("interrupted while waiting for a reader of the FIFO \(ThrobberError.shownPath(path))", kind: .interrupted)
+            }
+            usleep(20_000)
         }
     }
 
@@ -215,11 +239,11 @@ public enum AtomicFile {
         case S_IFCHR, S_IFIFO:
             return .writtenInto
         case S_IFBLK:
-            throw ThrobberError("\(path) is a block device; refusing to write into it (give a file name)", kind: .cannotCreate)
+            throw ThrobberError("\(ThrobberError.shownPath(path)) is a block device; refusing to write into it (give a file name)", kind: .cannotCreate)
         case S_IFDIR:
-            throw ThrobberError("\(path) is a directory; give a file name", kind: .cannotCreate)
+            throw ThrobberError("\(ThrobberError.shownPath(path)) is a directory; give a file name", kind: .cannotCreate)
         default:
-            throw ThrobberError("\(path) is a socket; give a file name or a FIFO", kind: .cannotCreate)
+            throw ThrobberError("\(ThrobberError.shownPath(path)) is a socket; give a file name or a FIFO", kind: .cannotCreate)
         }
     }
 
@@ -262,7 +286,7 @@ public enum AtomicFile {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw ThrobberError("output directory \(directory.path) is a file", kind: .cannotCreate)
+                throw ThrobberError("output directory \(ThrobberError.shownPath(directory.path)) is a file", kind: .cannotCreate)
             }
         } else {
             try makeDirectories(directory.path)
@@ -271,7 +295,7 @@ public enum AtomicFile {
         let probe = "\(directory.path)/.throbber-probe.\(getpid())"
         var code: Int32 = 0
         guard let created = createRegistered(probe, errno: &code) else {
-            throw ThrobberError("cannot write in output directory \(directory.path): \(String(cString: strerror(code)))",
+            throw ThrobberError("cannot write in output directory \(ThrobberError.shownPath(directory.path)): \(String(cString: strerror(code)))",
                                 kind: .cannotCreate, code: code)
         }
         close(created.fd)
@@ -290,7 +314,7 @@ public enum AtomicFile {
             var status = stat()
             if code == EEXIST, stat(prefix, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { continue }
             let why = code == EEXIST ? "\(prefix) exists and is not a directory" : "\(prefix): \(String(cString: strerror(code)))"
-            throw ThrobberError("cannot create output directory \(path): \(why)", kind: .cannotCreate, code: code)
+            throw ThrobberError("cannot create output directory \(ThrobberError.shownPath(path)): \(why)", kind: .cannotCreate, code: code)
         }
     }
 }

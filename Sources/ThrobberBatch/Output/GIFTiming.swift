@@ -10,6 +10,14 @@ public enum GIFTiming {
     /// The highest frame rate a GIF can hold: above it two frames would share a centisecond.
     public static let maximumFPS = 100.0
 
+    /// The longest delay a GIF frame can have: its Graphic Control Extension holds the delay in
+    /// 16 bits of centiseconds (655.35 s).
+    public static let longestDelay = 65_535
+
+    /// The lowest frame rate a GIF can hold: 100 / 65,535 frames/s, a frame every 655.35 s
+    /// (slower, a delay would not fit its 16 bits).
+    public static let minimumFPS = 100.0 / Double(longestDelay)
+
     /// The factor frame indices are multiplied by, in centiseconds per frame.
     ///
     /// ffmpeg's `setpts` multiplies by this same double (written with `%.17g`, which reads back

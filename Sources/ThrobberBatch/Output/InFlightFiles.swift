@@ -20,6 +20,15 @@ public final class InFlightFiles: @unchecked Sendable {
     private let lock = NSLock()
     private var undos: [Int: @Sendable () -> Void] = [:]
     private var nextToken = 0
+    private let stopLock = NSLock()
+    private var stopping = false
+
+    /// Says that the process is stopping (a first SIGINT or SIGTERM while a run finishes its
+    /// frames): a wait that may last for ever, such as opening a FIFO no one reads, gives up.
+    public func requestStop() { stopLock.withLock { stopping = true } }
+
+    /// Whether ``requestStop()`` was called.
+    public var stopRequested: Bool { stopLock.withLock { stopping } }
 
     private init() {}
 

@@ -70,7 +70,8 @@ public enum InputFile {
             ThrobberError("cannot read \(what) \(shown): \(reason)", kind: .missingInput, code: code)
         }
         func tooLarge(_ size: Int?) -> ThrobberError {
-            ThrobberError("\(shown): a \(what) is at most \(limit) bytes" + (size.map { ", this one has \($0)" } ?? ""), kind: .badData)
+            let article = what.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            return ThrobberError("\(shown): \(article) \(what) is at most \(limit) bytes" + (size.map { ", this one has \($0)" } ?? ""), kind: .badData)
         }
         // A FIFO waits here for its writer, as its user expects (a signal abandons the wait).
         let fd = open(path, O_RDONLY | O_CLOEXEC)

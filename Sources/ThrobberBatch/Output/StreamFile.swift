@@ -70,7 +70,7 @@ public final class StreamFile {
         if close(fd) != 0 {
             let code = errno
             unlink(temporary)
-            throw ThrobberError("cannot write \(path): \(String(cString: strerror(code)))", kind: .io, code: code)
+            throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(code)))", kind: .io, code: code)
         }
         try AtomicFile.place(temporary, at: path, overwrite: overwrite)
         return digest

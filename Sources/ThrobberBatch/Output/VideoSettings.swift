@@ -74,7 +74,8 @@ extension VideoSettings {
     /// these settings, so that a job is refused before its first frame rather than after.
     ///
     /// - Throws: `.usage` naming the setting: a matte on WebP or APNG, an `oddSize` other than
-    ///   `pad` on anything but MP4, `crop` of a side of 1 px, a GIF above 100 frames/s.
+    ///   `pad` on anything but MP4, `crop` of a side of 1 px, a GIF above 100 frames/s or below
+    ///   100 / 65,535.
     public func validate(path: String, width: Int, height: Int, fps: Double) throws {
         let format = URL(fileURLWithPath: path).pathExtension.lowercased()
         if matte != nil && !["gif", "mp4"].contains(format) {
@@ -86,6 +87,12 @@ extension VideoSettings {
         if format == "mp4" && oddSize == .crop && (width == 1 || height == 1) {
             throw ThrobberError("\(path): \"oddSize\": \"crop\" cannot crop a \(width)×\(height) px frame to even sides; use pad or scale",
                                 kind: .usage)
+        }
+        // Delays are ⌊100/fps⌋ or ⌈100/fps⌉ cs: the longer must fit the GIF's 16 bits.
+        if format == "gif" && (100 / fps).rounded(.up) > Double(GIFTiming.longestDelay) {
+            throw ThrobberError("\(ThrobberError.shownPath(path)): a GIF holds at least \(formatNumber(GIFTiming.minimumFPS)) frames/s "
+                                + "(a frame's delay is at most \(GIFTiming.longestDelay) cs, 655.35 s), not fps \(formatNumber(fps)); "
+                                + "raise \"fps\" or write .webp, .apng or .mp4", kind: .usage)
         }
         if format == "gif" && fps > GIFTiming.maximumFPS {
             throw ThrobberError("\(path): a GIF holds at most \(formatNumber(GIFTiming.maximumFPS)) frames/s (its delays are whole "

@@ -294,7 +294,7 @@ public final class BatchRun {
             // The clip's frames are one sequence: an encoder thread takes the compressed rows a
             // frame shares with the one it encoded before (PNGSequence).
             let sequence = PNGSequence()
-            let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height, text: frameText) }
+            let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height, text: frameText, cancellation: cancellation) }
             let serial = DispatchQueue(label: "throbber.sink.\(unit.clip)")
             let sinkBox = SinkBox(sinks)
             var completed = true
@@ -425,7 +425,9 @@ public final class BatchRun {
             failure = failure ?? error
         }
         }
-        if let failure { throw failure }
+        // Work that stopped because the run was asked to (a page compression, a FIFO no one
+        // read) is the cancellation itself, reported as such below.
+        if let failure, !((failure as? ThrobberError)?.kind == .interrupted && cancellation.cancellationReason != nil) { throw failure }
         if let reason = cancellation.cancellationReason {
             var error = ThrobberError.interrupted(reason, "after \(rendered) rendered frames; nothing partial was left")
             error.remedy = .resumeKeepingExisting

@@ -43,3 +43,39 @@ extension ThrobberError {
         ThrobberError("interrupted by \(reason) \(detail)", kind: .interrupted)
     }
 }
+
+/// Work that cannot check a cancellation itself (one call into a compressor that runs for
+/// minutes), run so that its caller need not wait for it once a run is asked to stop.
+public enum Cancellable {
+    /// Runs `work` on a thread of its own and waits for it, looking at `cancellation` every
+    /// 20 ms; once that is set, stops waiting and throws `.interrupted` (the pipeline then reports
+    /// the cancellation as usual). The abandoned work finishes on its thread and its result is
+    /// dropped: the command line exits right after, a library caller gets its thread back at once.
+    ///
+    /// - Parameter activity: what was in flight, for the error's message.
+    public static func run<T: Sendable>(_ cancellation: CancellationSource, while activity: String,
+                                        _ work: @escaping @Sendable () throws -> T) throws -> T {
+        let box = Outcome<T>()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            box.set(Result { try work() })
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        while done.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
+            if let reason = cancellation.cancellationReason {
+                throw ThrobberError.interrupted(reason, "while \(activity); it was dropped")
+            }
+        }
+        return try box.get()
+    }
+
+    private final class Outcome<T: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<T, Error>?
+
+        func set(_ value: Result<T, Error>) { lock.withLock { result = value } }
+        func get() throws -> T { try lock.withLock { result! }.get() }
+    }
+}

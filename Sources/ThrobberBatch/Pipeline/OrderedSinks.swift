@@ -17,13 +17,14 @@ protocol OrderedSink: AnyObject {
 /// Makes the sink for one ordered output of a clip.
 ///
 /// - Parameter text: the clip's provenance, which a sheet and its atlas carry.
-func makeSink(_ output: Output, clip: Clip, width: Int, height: Int, text: FrameText) throws -> OrderedSink {
+func makeSink(_ output: Output, clip: Clip, width: Int, height: Int, text: FrameText,
+              cancellation: CancellationSource = NotCancelled()) throws -> OrderedSink {
     switch output {
     case .png: preconditionFailure("PNG frames are not an ordered output")
     case .sheet(let path, let json, let columns, let maxSize, let encoder, let level):
         return SheetSink(path: path, json: json, columns: columns, maxSize: maxSize, clip: clip, width: width, height: height,
                          encoder: try PNGEncoder(resolved: encoder, level: level, nameField: "encoder", levelField: "level"),
-                         text: text)
+                         text: text, cancellation: cancellation)
     case .rgba(let path):
         return RawStreamSink(file: try StreamFile(path: path), clip: clip, type: "rgba") { image in image.pixels }
     case .y4m(let path, let alpha):
@@ -69,6 +70,7 @@ final class SheetSink: OrderedSink {
     let frameWidth: Int, frameHeight: Int
     let encoder: PNGEncoder
     let text: FrameText
+    let cancellation: CancellationSource
     /// The page being filled, and its index in `pages`.
     private var builder: SpriteSheet.Builder?
     private var current = 0
@@ -76,8 +78,9 @@ final class SheetSink: OrderedSink {
     private var encoded: [(png: Data, atlas: Data)] = []
 
     init(path: String, json: String, columns: Int?, maxSize: Int, clip: Clip, width: Int, height: Int, encoder: PNGEncoder,
-         text: FrameText) {
+         text: FrameText, cancellation: CancellationSource) {
         self.encoder = encoder
+        self.cancellation = cancellation
         self.text = text
         self.clip = clip
         frameWidth = width
@@ -103,8 +106,13 @@ final class SheetSink: OrderedSink {
     /// and so does each of its frames from the atlas (the clip's provenance, each frame's time).
     private func encode(_ page: SpriteSheet.Page, _ sheet: Image, number: Int) throws -> (png: Data, atlas: Data) {
         let times = page.frames.map(clip.time)
-        let png = try encoder.resolved(scene: clip.scene.model.id, width: sheet.width, height: sheet.height)
-            .encode(sheet, text: text.chunks(columns: page.columns, times: times))
+        let encoder = self.encoder.resolved(scene: clip.scene.model.id, width: sheet.width, height: sheet.height)
+        let chunks = text.chunks(columns: page.columns, times: times)
+        // A big page compresses for minutes on one core: a run asked to stop does not wait for it
+        // (the page would be rendered again by the resume anyway).
+        let png = try Cancellable.run(cancellation, while: "a sheet page of \(sheet.width)×\(sheet.height) px was being compressed") {
+            try encoder.encode(sheet, text: chunks)
+        }
         return (png, SheetSink.atlas(clip: clip, files: files, number: number, page: page, frameWidth: frameWidth,
                                      frameHeight: frameHeight, text: text))
     }
@@ -278,11 +286,16 @@ final class FFmpegSink: OrderedSink {
             unlink(temporary)
             throw ThrobberError("ffmpeg failed to write \(path) (status \(process.terminationStatus)): \(errorText.lastLine)", kind: .io)
         }
-        guard let data = FileManager.default.contents(atPath: temporary) else {
-            throw ThrobberError("ffmpeg wrote no \(path)", kind: .io)
+        // Hashed as it is read, 1 MiB at a time: a video may be far larger than its frames.
+        let digest: String
+        do {
+            digest = try InputFile.digest(temporary, what: "video ffmpeg wrote").sha256
+        } catch {
+            unlink(temporary)
+            throw ThrobberError("ffmpeg wrote no \(ThrobberError.shownPath(path))", kind: .io)
         }
         try AtomicFile.place(temporary, at: path, overwrite: overwrite)
-        return [Manifest.Artifact(clip: clip.label, type: format, file: path, sha256: SHA256.hex(data))]
+        return [Manifest.Artifact(clip: clip.label, type: format, file: path, sha256: digest)]
     }
 
     func abort() {

@@ -78,45 +78,40 @@ public struct ManifestVerification: Sendable {
         if artifacts.count != first.plannedArtifacts {
             problems.append("\(artifacts.count) of \(first.plannedArtifacts) planned artifacts are listed")
         }
-        // Integrity, on every core.
+        // Integrity, on every core, in bounded memory: each file's SHA-256 is streamed (one
+        // 1 MiB buffer a thread), `--quick` only looks at what is there (stat), and a file whose
+        // bytes differ is decoded band by band only to say what is wrong with it.
         let frameList = Array(frames.values)
         let artifactList = Array(artifacts.values)
         let damaged = Damaged()
         DispatchQueue.concurrentPerform(iterations: frameList.count + artifactList.count) { index in
-            if index < frameList.count {
-                let frame = frameList[index]
-                guard let data = FileManager.default.contents(atPath: frame.file) else {
-                    damaged.add("\(frame.file): missing")
-                    return
-                }
-                if quick { return }
-                // The file's bytes, when the manifest has their digest: equal bytes are the PNG
-                // that was written; other bytes are damage, named by what the decoder finds.
-                if let sha256 = frame.sha256, SHA256.hex(data) == sha256 { return }
-                let image: Image
-                do {
-                    image = try PNGCodec.decode(data)
-                } catch {
-                    // The reader's own words: truncated, corrupt, or over the pixel budget.
-                    damaged.add("\(frame.file): not a readable PNG (\((error as? ThrobberError)?.message ?? "\(error)"))")
-                    return
-                }
-                if image.width != frame.width || image.height != frame.height {
-                    damaged.add("\(frame.file): \(image.width)×\(image.height) px, the manifest says \(frame.width)×\(frame.height)")
-                } else if frame.sha256 != nil {
-                    damaged.add("\(frame.file): bytes differ from the manifest's SHA-256")
-                } else if SHA256.hex(image.pixels) != frame.pixelsSHA256 {
-                    damaged.add("\(frame.file): pixels differ from the manifest's SHA-256")
-                }
-            } else {
-                let artifact = artifactList[index - frameList.count]
-                guard let data = FileManager.default.contents(atPath: artifact.file) else {
-                    damaged.add("\(artifact.file): missing")
-                    return
-                }
-                if !quick && SHA256.hex(data) != artifact.sha256 {
-                    damaged.add("\(artifact.file): bytes differ from the manifest's SHA-256")
-                }
+            let isFrame = index < frameList.count
+            let file = isFrame ? frameList[index].file : artifactList[index - frameList.count].file
+            let shown = ThrobberError.shownPath(file)
+            if let problem = ManifestVerification.notARegularFile(file) {
+                damaged.add("\(shown): \(problem)")
+                return
+            }
+            if quick { return }
+            let digest: String
+            do {
+                digest = try InputFile.digest(file).sha256
+            } catch let error as ThrobberError {
+                damaged.add("\(shown): unreadable (\(error.message))")
+                return
+            } catch {
+                damaged.add("\(shown): unreadable (\(error))")
+                return
+            }
+            guard isFrame else {
+                if digest != artifactList[index - frameList.count].sha256 { damaged.add("\(shown): bytes differ from the manifest's SHA-256") }
+                return
+            }
+            let frame = frameList[index]
+            if let sha256 = frame.sha256, digest == sha256 { return }
+            // One damaged file is read at a time, whatever the cores: memory stays one file's.
+            if let problem = ManifestVerification.diagnosing.withLock({ ManifestVerification.frameProblem(frame) }) {
+                damaged.add("\(shown): \(problem)")
             }
         }
         problems += damaged.list
@@ -129,6 +124,56 @@ public struct ManifestVerification: Sendable {
         checkedHashes = checkHashes
         self.problems = problems
     }
+}
+
+extension ManifestVerification {
+    /// Why `path` is not a file a run could have written, in words, or nil when it is a regular
+    /// file (links followed): missing, a directory, a FIFO or device, or the system's reason.
+    static func notARegularFile(_ path: String) -> String? {
+        switch InputFile.kind(of: path) {
+        case .failure(let error): return error.code == ENOENT ? "missing" : "cannot be looked at (\(error.message))"
+        case .success(.regular): return nil
+        case .success(.directory): return "is a directory, not a regular file"
+        case .success(.stream): return "is a FIFO or device, not a regular file"
+        case .success(.other(let what)): return "is \(what), not a regular file"
+        }
+    }
+
+    /// What is wrong with a frame whose bytes are not the manifest's: not a readable PNG, the
+    /// wrong size, other bytes, or (a frame an earlier version listed by its pixels' digest)
+    /// other pixels; nil when its pixels are the ones an earlier version's manifest lists. The
+    /// file is read within ``InputFile/largestPNG`` and decoded band by band.
+    static func frameProblem(_ frame: Manifest.Frame) -> String? {
+        let reader: PNGCodec.RowReader
+        do {
+            reader = try PNGCodec.RowReader(try InputFile.readPNG(frame.file))
+        } catch let error as ThrobberError where error.kind == .badData {
+            return "not a readable PNG (\(error.message))"
+        } catch {
+            return "unreadable (\((error as? ThrobberError)?.message ?? "\(error)"))"
+        }
+        guard reader.width == frame.width, reader.height == frame.height else {
+            return "\(reader.width)×\(reader.height) px, the manifest says \(frame.width)×\(frame.height)"
+        }
+        let pixels = SHA256()
+        var band: [UInt8] = []
+        let rows = max(1, PNGCodec.RowReader.bandPixels / max(1, reader.width))
+        do {
+            while reader.rowsRead < reader.height {
+                try reader.read(rows: min(rows, reader.height - reader.rowsRead), into: &band)
+                pixels.update(band)
+            }
+        } catch let error as ThrobberError {
+            return "not a readable PNG (\(error.message))"
+        } catch {
+            return "not a readable PNG (\(error))"
+        }
+        if frame.sha256 != nil { return "bytes differ from the manifest's SHA-256" }
+        return pixels.finalizeHex() == frame.pixelsSHA256 ? nil : "pixels differ from the manifest's SHA-256"
+    }
+
+    /// Held while a damaged frame is diagnosed.
+    static let diagnosing = NSLock()
 }
 
 /// Problems found by concurrent checks, collected under a lock.
