@@ -140,10 +140,11 @@ public final class BatchRun {
                 if earlier.jobDigest == job.digest {
                     earlierArtifacts = Dictionary(earlier.artifacts.map { ($0.file, $0.sha256) }, uniquingKeysWith: { first, _ in first })
                 }
-            } catch let error as ThrobberError where !overwrite {
-                throw ThrobberError("\(ThrobberError.shownPath(manifestPath)) exists and is not a Throbber manifest (\(error.message)); "
+            } catch let error as ThrobberError {
+                // With --overwrite the file is replaced like any output.
+                guard overwrite else { throw ThrobberError("\(ThrobberError.shownPath(manifestPath)) exists and is not a Throbber manifest (\(error.message)); "
                                     + "nothing was changed: move it, give --manifest another path, or pass --overwrite to replace it",
-                                    kind: .cannotCreate)
+                                    kind: .cannotCreate) }
             }
         }
         for directory in directories.sorted() { try AtomicFile.prepareDirectory(URL(fileURLWithPath: directory)) }
