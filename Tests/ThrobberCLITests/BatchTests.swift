@@ -173,7 +173,9 @@ struct BatchTests {
         // A damaged existing frame is reported, not silently kept.
         let damaged = try runThrobber(["batch", path, "--skip-existing"])
         #expect(damaged.status == 65, "\(damaged.stderr)")
-        #expect(damaged.stderr.contains("f/2.png exists but is not a readable PNG"))
+        #expect(damaged.stderr.contains("f/2.png exists but is not a file Throbber wrote (") && damaged.stderr.contains("not a PNG"),
+                "\(damaged.stderr)")
+        #expect(try String(contentsOfFile: directory.appendingPathComponent("f/2.png").path, encoding: .utf8) == "mine")
         try FileManager.default.removeItem(at: directory.appendingPathComponent("f/2.png"))
         #expect(try runThrobber(["batch", path, "-q", "--skip-existing"]).status == 0)
         let before = try files(directory.appendingPathComponent("f"))

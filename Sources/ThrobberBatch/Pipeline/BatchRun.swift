@@ -279,6 +279,15 @@ public final class BatchRun {
                 let files = output.artifactFiles(in: clip)
                 if skipExisting, let present = files.first(where: { AtomicFile.holdsFile($0.path) }) {
                     if let absent = files.first(where: { !AtomicFile.holdsFile($0.path) }) {
+                        // A page or atlas there must still be Throbber's to be replaced.
+                        for file in files where AtomicFile.holdsFile(file.path) {
+                            do {
+                                if file.type == "sheet" { _ = try Resume.ours(file.path) }
+                                if file.type == "atlas" { _ = try Resume.oursAtlas(file.path) }
+                            } catch let refusal as ResumeRefusal {
+                                throw refusal.error
+                            }
+                        }
                         replaced.append(ResumeRefusal(file: present.path, why: "its output is incomplete (\(absent.path) is missing)"))
                     } else {
                         switch Resume.artifacts(output, clip: clip, text: frameText, extra: extra, earlier: earlierArtifacts) {
@@ -286,6 +295,7 @@ public final class BatchRun {
                             records.add(contentsOf: artifacts)
                             continue
                         case .failure(let refusal):
+                            if refusal.foreign { throw refusal.error }
                             replaced.append(refusal)
                         }
                     }
@@ -318,6 +328,7 @@ public final class BatchRun {
                 for (candidate, verdict) in zip(candidates, verdicts.values) {
                     switch verdict {
                     case .success(let frame): keptFrames[candidate.file] = frame
+                    case .failure(let refusal) where refusal.foreign: throw refusal.error
                     case .failure(let refusal): replaced.append(refusal)
                     }
                 }

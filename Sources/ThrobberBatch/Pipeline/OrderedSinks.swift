@@ -321,10 +321,16 @@ final class ErrorTail: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// What the child said last, on one line: its last three non-empty lines joined with " / "
+    /// (ffmpeg gives the reason on the lines before a closing "Error initializing output
+    /// stream 0:0 --"), at most 600 characters, the end kept.
     var lastLine: String {
         lock.lock()
         defer { lock.unlock() }
         let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-        return lines.last.map(String.init) ?? "no message"
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "--" }
+        guard !lines.isEmpty else { return "no message" }
+        let text = lines.suffix(3).joined(separator: " / ")
+        return text.count > 600 ? "…" + text.suffix(600) : text
     }
 }

@@ -17,7 +17,9 @@ import ThrobberPNG
 /// - A video is kept only when the job's earlier manifest lists it with its SHA-256: nothing else
 ///   in it says what it holds.
 ///
-/// Anything else is rendered again and replaced, and the run says which files and why.
+/// Anything else of Throbber's is rendered again and replaced, and the run says which files and
+/// why. A PNG output path holding a file that is not Throbber's at all (no PNG, or no Throbber
+/// tEXt) stops the run before the clip renders (65): it is the user's, and never replaced.
 enum Resume {
     /// The verdict on one existing file.
     enum Verdict: Sendable {
@@ -27,9 +29,15 @@ enum Resume {
 
     /// The check of one PNG frame file: its manifest entry when it is kept, or why it is replaced.
     static func frame(_ file: String, clip: Clip, frame k: Int, t: Double, extra: [(String, String)]) -> Result<Manifest.Frame, ResumeRefusal> {
+        let chunks: [(String, String)], data: Data
         do {
-            let data = try InputFile.readPNG(file)
-            let chunks = try PNGCodec.textChunks(data)
+            (data, chunks) = try ours(file)
+        } catch let refusal as ResumeRefusal {
+            return .failure(refusal)
+        } catch {
+            return .failure(ResumeRefusal(file: file, why: "\(error)", foreign: true))
+        }
+        do {
             if let why = mismatch(chunks, expected: { FrameText(clip.scene, backend: $0, driver: $1, extra: extra).chunks(t: t) }) {
                 return .failure(ResumeRefusal(file: file, why: why))
             }
@@ -53,6 +61,42 @@ enum Resume {
         } catch {
             return .failure(ResumeRefusal(file: file, why: "\(error)"))
         }
+    }
+
+    /// A PNG's bytes and chunks when it is a file Throbber wrote (a PNG with Throbber's
+    /// provenance), which a resume may replace.
+    ///
+    /// - Throws: a foreign ``ResumeRefusal`` for anything else — not a PNG, a PNG whose chunks
+    ///   cannot be read, one without Throbber's tEXt: a file of the user's, never replaced.
+    static func ours(_ file: String) throws -> (Data, [(String, String)]) {
+        do {
+            let data = try InputFile.readPNG(file)
+            let chunks = try PNGCodec.textChunks(data)
+            guard chunks.contains(where: { $0.0 == FrameText.Key.scene }) else {
+                throw ResumeRefusal(file: file, why: "it is a PNG without Throbber's tEXt, not a file a run wrote", foreign: true)
+            }
+            return (data, chunks)
+        } catch let error as ThrobberError {
+            throw ResumeRefusal(file: file, why: error.message, foreign: true)
+        }
+    }
+
+    /// Checks that the atlas at `file` is one Throbber wrote (JSON whose `meta.app` is
+    /// "Throbber"), which a resume may replace.
+    ///
+    /// - Throws: a foreign ``ResumeRefusal`` for anything else.
+    static func oursAtlas(_ file: String) throws -> [UInt8] {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(file, what: "sheet atlas")
+        } catch let error as ThrobberError {
+            throw ResumeRefusal(file: file, why: error.message, foreign: true)
+        }
+        guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+              let meta = root["meta"] as? [String: Any], meta["app"] as? String == "Throbber" else {
+            throw ResumeRefusal(file: file, why: "it is not a texture atlas Throbber wrote", foreign: true)
+        }
+        return bytes
     }
 
     /// The first difference between a file's chunks and the ones this run writes, in words, or
@@ -90,8 +134,7 @@ enum Resume {
                                               columns: columns, maxSize: maxSize)
                 let pageFiles = SpriteSheet.pageFiles(path: path, json: json, pageCount: pages.count)
                 for (number, (page, names)) in zip(pages, pageFiles).enumerated() {
-                    let data = try InputFile.readPNG(names.image)
-                    let chunks = try PNGCodec.textChunks(data)
+                    let (data, chunks) = try ours(names.image)
                     let times = page.frames.map(clip.time)
                     var recordedText: FrameText?
                     if let why = mismatch(chunks, expected: { backend, driver in
@@ -106,7 +149,7 @@ enum Resume {
                         return .failure(ResumeRefusal(file: names.image, why: "it is \(reader.width)×\(reader.height) px, "
                                                       + "this page \(page.columns * width)×\(page.rows * height)"))
                     }
-                    let atlas = try InputFile.read(names.json, what: "sheet atlas")
+                    let atlas = try oursAtlas(names.json)
                     let wanted = SheetSink.atlas(clip: clip, files: pageFiles, number: number, page: page, frameWidth: width,
                                                  frameHeight: height, text: recordedText!)
                     guard atlas.elementsEqual(wanted) else {
@@ -140,6 +183,8 @@ enum Resume {
             case .png:
                 break
             }
+        } catch let refusal as ResumeRefusal {
+            return .failure(refusal)
         } catch let error as ThrobberError {
             return .failure(ResumeRefusal(file: files.first?.path ?? output.path, why: error.message))
         } catch {
@@ -166,4 +211,13 @@ enum Resume {
 struct ResumeRefusal: Error, Sendable {
     var file: String
     var why: String
+    /// Not a file a run wrote (a PNG output path holding something without Throbber's
+    /// provenance): the run is refused instead of replacing it.
+    var foreign = false
+
+    /// The refusal of the run a foreign file stops.
+    var error: ThrobberError {
+        ThrobberError("\(ThrobberError.shownPath(file)) exists but is not a file Throbber wrote (\(why)); move or delete it and rerun",
+                      kind: .badData)
+    }
 }
