@@ -277,20 +277,24 @@ struct OwnershipTests {
     // MARK: 4. Signals within a second
 
     /// A first SIGINT while a big sheet page compresses (tens of seconds on one core) ends the
-    /// run within a second with 130 and nothing left; so does one while a FIFO output waits for a
-    /// reader that never comes.
-    @Test(arguments: ["sheet", "fifo"])
+    /// run within a second with 130 and nothing partial left; so does one while a FIFO output
+    /// waits for a reader that never comes, and one while 3000 px frames compress at libdeflate 12.
+    @Test(arguments: ["sheet", "fifo", "frame"])
     func aFirstSignalEndsLongWaitsWithinASecond(kind: String) throws {
         let directory = try temporaryDirectory("signal-\(kind)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outputs = kind == "sheet" ? #"[{"type":"sheet","maxSize":16384,"encoder":"small"}]"# : #"[{"type":"rgba","path":"fifo"}]"#
+        let render = switch kind {
+        case "sheet": #"{"scene":"wave-ball","scale":0.6,"frames":1600,"outputs":[{"type":"sheet","maxSize":16384,"encoder":"small"}]}"#
+        case "fifo": #"{"scene":"wave-ball","scale":0.6,"frames":2,"outputs":[{"type":"rgba","path":"fifo"}]}"#
+        // 3000 × 3000 px frames at libdeflate 12: seconds each.
+        default: #"{"scene":"wave-ball","scale":10,"frames":20,"outputs":[{"type":"png","encoder":"libdeflate","level":12}]}"#
+        }
         if kind == "fifo" { #expect(mkfifo(directory.appendingPathComponent("fifo").path, 0o644) == 0) }
-        let job = try write(#"{"renders":[{"scene":"wave-ball","scale":0.6,"frames":\#(kind == "sheet" ? 1600 : 2),"outputs":\#(outputs)}]}"#,
-                            "j.json", in: directory)
+        let job = try write(#"{"renders":[\#(render)]}"#, "j.json", in: directory)
         let child = try SpawnedThrobber(["batch", job, "--backend", "cpu", "-q"], stderrIn: directory)
         #expect(child.waitUntilSignalsAreCaught(), "batch never caught SIGINT")
         // Every frame rendered and the page in the compressor, or the stream waiting at the FIFO.
-        Thread.sleep(forTimeInterval: kind == "sheet" ? 6 : 2)
+        Thread.sleep(forTimeInterval: kind == "fifo" ? 2 : kind == "frame" ? 4 : 6)
         let clock = ContinuousClock(), sent = clock.now
         child.send(SIGINT)
         let status = child.finish(seconds: 60)
@@ -300,7 +304,11 @@ struct OwnershipTests {
         #expect(child.stderr.split(separator: "\n").count == 1 && child.stderr.contains("interrupted by SIGINT"), "\(child.stderr)")
         #expect(hiddenFiles(under: directory).isEmpty, "left: \(hiddenFiles(under: directory))")
         let left = try listing(directory).filter { !$0.hasPrefix("stderr-") }
-        #expect(Set(left).isSubset(of: ["j.json", "fifo"]), "\(left)")
+        // Frames that landed before the signal are whole files; nothing else is there.
+        #expect(Set(left.filter { !$0.hasSuffix(".png") }).isSubset(of: ["j.json", "fifo"]), "\(left)")
+        for name in left where name.hasSuffix(".png") {
+            #expect((try? PNGCodec.decode(Data(contentsOf: directory.appendingPathComponent(name)))) != nil, "\(name) is not whole")
+        }
     }
 
     // MARK: 5. Refuse early what cannot be written

@@ -76,6 +76,9 @@ extension VideoSettings {
     /// - Throws: `.usage` naming the setting: a matte on WebP or APNG, an `oddSize` other than
     ///   `pad` on anything but MP4, `crop` of a side of 1 px, a GIF above 100 frames/s or below
     ///   100 / 65,535.
+    /// The widest or tallest WebP libwebp writes.
+    public static let largestWebPSide = 16_383
+
     public func validate(path: String, width: Int, height: Int, fps: Double) throws {
         let format = URL(fileURLWithPath: path).pathExtension.lowercased()
         if matte != nil && !["gif", "mp4"].contains(format) {
@@ -87,6 +90,12 @@ extension VideoSettings {
         if format == "mp4" && oddSize == .crop && (width == 1 || height == 1) {
             throw ThrobberError("\(path): \"oddSize\": \"crop\" cannot crop a \(width)×\(height) px frame to even sides; use pad or scale",
                                 kind: .usage)
+        }
+        // libwebp takes at most 16,383 px a side (measured: 16,384 fails in ffmpeg after every
+        // frame was rendered); GIF, APNG and MP4 take the whole canvas range.
+        if format == "webp" && max(width, height) > VideoSettings.largestWebPSide {
+            throw ThrobberError("\(ThrobberError.shownPath(path)): a WebP is at most \(VideoSettings.largestWebPSide) px a side (libwebp), "
+                                + "these frames are \(width)×\(height); write .apng, .gif or .mp4, or lower the scale", kind: .usage)
         }
         // Delays are ⌊100/fps⌋ or ⌈100/fps⌉ cs: the longer must fit the GIF's 16 bits.
         if format == "gif" && (100 / fps).rounded(.up) > Double(GIFTiming.longestDelay) {

@@ -352,7 +352,8 @@ public final class BatchRun {
                         continue
                     }
                     let png = try encoded[encoder] ?? {
-                        let (data, reused) = try encoder.encodeCounting(image, text: text, sequence: sequence)
+                        let (data, reused) = try BatchRun.encode(image, encoder: encoder, text: text, sequence: sequence,
+                                                                 cancellation: cancellation)
                         pngRows.withLock { $0 = ($0.compressed + image.height - reused, $0.total + image.height) }
                         return (data, keepsManifest ? SHA256.hex(data) : "")
                     }()
@@ -453,6 +454,34 @@ public final class BatchRun {
                        seconds: (clock.now - began).seconds, rendererDescription: renderer.description,
                        pngRows: pngRows.withLock { $0 }, replaced: replaced.map { ($0.file, $0.why) },
                        leftoversRemoved: leftoversRemoved)
+    }
+
+    /// Frames of at least this many pixels are encoded, by libpng or libdeflate (one call for
+    /// the whole frame), on a thread of their own that a stopping run does not wait for
+    /// (``Cancellable``): 2²² px, 2048 × 2048, tens of milliseconds at libdeflate 1 and seconds
+    /// at the smallest settings; a smaller frame lands whole well within a second.
+    public static let cancellableFramePixels = 1 << 22
+
+    /// Encodes one frame of a clip; a large one through ``Cancellable``, so that a first signal
+    /// ends the run within a second whatever encoder is at work (the frame is then not written).
+    static func encode(_ image: Image, encoder: PNGEncoder, text: [(String, String)], sequence: PNGSequence,
+                       cancellation: CancellationSource) throws -> (Data, Int) {
+        // igzip takes a frame's unchanged segments from the one its thread encoded before: it
+        // stays on the pool's thread (and compresses in ~128 KiB segments, each quick).
+        let segmented = if case .isal = encoder { true } else { false }
+        guard image.width * image.height >= cancellableFramePixels, !segmented else {
+            return try encoder.encodeCounting(image, text: text, sequence: sequence)
+        }
+        let counted = try Cancellable.run(cancellation, while: "a \(image.width)×\(image.height) px frame was being compressed") {
+            let (data, reused) = try encoder.encodeCounting(image, text: text, sequence: sequence)
+            return Counted(data: data, reused: reused)
+        }
+        return (counted.data, counted.reused)
+    }
+
+    private struct Counted: Sendable {
+        var data: Data
+        var reused: Int
     }
 
     /// Bytes of frame pixels a run holds at most by default: 256 MiB, 64 frames of 1024 × 1024 px.
