@@ -151,6 +151,27 @@ struct OwnershipTests {
         #expect(try runThrobber(["batch", job, "--backend", "cpu", "-q", "--overwrite"]).status == 0)
     }
 
+    /// A symbolic link to a directory at the manifest's path, or at a stream's path on a resume,
+    /// is the user's: refused, and left pointing where it pointed (found by the fuzzer, seed 90211).
+    @Test func aLinkToADirectoryAtTheManifestOrAStreamIsLeftAlone() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let victim = directory.appendingPathComponent("victim")
+        try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
+        let job = try write(#"{"renders":[{"scene":"ring","frames":2,"outputs":[{"type":"rgba","path":"s.rgba"}]}]}"#, "j.json", in: directory)
+        let manifest = directory.appendingPathComponent("j.manifest.json").path
+        #expect(symlink(victim.path, manifest) == 0)
+        let refused = try runThrobber(["batch", job, "--backend", "cpu", "-q"])
+        #expect(refused.status == 73 && refused.stderr.contains("not a Throbber manifest"), "\(refused.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: manifest)) == victim.path)
+        try FileManager.default.removeItem(atPath: manifest)
+        let stream = directory.appendingPathComponent("s.rgba").path
+        #expect(symlink(victim.path, stream) == 0)
+        let resumed = try runThrobber(["batch", job, "--backend", "cpu", "-q", "--skip-existing"])
+        #expect(resumed.status == 65 && resumed.stderr.contains("symbolic link"), "\(resumed.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: stream)) == victim.path)
+    }
+
     // MARK: 2. Every reader bounded before it allocates
 
     /// A real frame with a tEXt chunk whose length field says 2³¹ − 1.

@@ -134,7 +134,7 @@ public final class BatchRun {
         // is refused (73) unless --overwrite, never replaced. One of this job is kept in mind:
         // its hashes tell --skip-existing which streams and videos are this run's.
         earlierArtifacts = [:]
-        if let manifestPath, AtomicFile.holdsFile(manifestPath) {
+        if let manifestPath, (try? AtomicFile.existing(at: manifestPath)) == .file {
             do {
                 let earlier = try Manifest.load(path: manifestPath)
                 if earlier.jobDigest == job.digest {
@@ -145,6 +145,14 @@ public final class BatchRun {
                 guard overwrite else { throw ThrobberError("\(ThrobberError.shownPath(manifestPath)) exists and is not a Throbber manifest (\(error.message)); "
                                     + "nothing was changed: move it, give --manifest another path, or pass --overwrite to replace it",
                                     kind: .cannotCreate) }
+            }
+        }
+        // A resume replaces only files of Throbber's: a symbolic link at an output path that does
+        // not lead to a regular file (a directory, nothing) is the user's, and stops the run.
+        if skipExisting {
+            for path in existing where !AtomicFile.holdsFile(path) {
+                throw ThrobberError("output \(ThrobberError.shownPath(path)) is a symbolic link to something that is not a file; "
+                                    + "a resume never replaces it: move it and rerun", kind: .badData)
             }
         }
         for directory in directories.sorted() { try AtomicFile.prepareDirectory(URL(fileURLWithPath: directory)) }
