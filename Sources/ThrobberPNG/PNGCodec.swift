@@ -157,6 +157,19 @@ public enum PNGCodec {
             bytes.deallocate()
         }
 
+        /// Decodes every row not read yet, a band of about ``bandPixels`` pixels at a time, handing
+        /// each band to `body`: the whole image checked (and, say, hashed) in one band's memory.
+        ///
+        /// - Throws: what ``read(rows:into:)`` throws.
+        public func forEachBand(_ body: ([UInt8]) throws -> Void) throws {
+            let rows = max(1, PNGCodec.RowReader.bandPixels / max(1, width))
+            var band: [UInt8] = []
+            while rowsRead < height {
+                try read(rows: min(rows, height - rowsRead), into: &band)
+                try body(band)
+            }
+        }
+
         /// Decodes the next `count` rows into `pixels` (resized to `count × width × 4` bytes).
         ///
         /// - Throws: a data error with libpng's reason (a truncated or corrupt file); the reader is

@@ -125,12 +125,6 @@ extension Job {
     /// The video containers `video` outputs can write, by file extension.
     public static let videoExtensions = ["gif", "webp", "apng", "mp4"]
 
-    /// Whether `path` names a character device now (links followed), such as `/dev/null`.
-    static func isCharacterDevice(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR
-    }
-
     /// The longest render `name`, in bytes: a file name's limit on Linux file systems
     /// (NAME_MAX), since `{name}` may be a whole path component.
     public static let longestName = 255
@@ -312,7 +306,7 @@ struct JobReader {
                     throw fail(render, "\(clip.label) brings the job's frames to \(totalFrames) in all; at most \(Limits.frames)")
                 }
                 // A character device (/dev/null) is written into by any number of outputs.
-                for output in clip.outputs where output.path != "-" && !Job.isCharacterDevice(output.path) {
+                for output in clip.outputs where output.path != "-" && !AtomicFile.isCharacterDevice(output.path) {
                     let key = output.path
                     if let other = claimed[key] {
                         throw fail(render, "\(clip.label) writes \(key), which \(other.label) (line \(other.line)) writes too; give the renders different names or paths")

@@ -247,6 +247,13 @@ public enum AtomicFile {
         }
     }
 
+    /// Whether `path` itself is a character device (`/dev/null`; lstat: a link to one is a name
+    /// of ours, like a file), which any number of outputs may write into.
+    public static func isCharacterDevice(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR
+    }
+
     /// Whether `path` holds a file that `--skip-existing` keeps (a regular file, or a symbolic
     /// link to something); a device or FIFO is always written, and never read back.
     public static func holdsFile(_ path: String) -> Bool {

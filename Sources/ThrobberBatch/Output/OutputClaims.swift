@@ -78,8 +78,7 @@ public struct OutputClaims {
     @discardableResult
     public mutating func claimOutput(_ path: String, role: String, source: Source) throws -> AtomicFile.Existing {
         let (identity, existing) = try resolve(path, checkType: true)
-        var status = stat()
-        let device = existing == .writtenInto && lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFCHR
+        let device = existing == .writtenInto && AtomicFile.isCharacterDevice(path)
         try claim(identity, Claim(path: path, role: role, source: source, isInput: false, isDevice: device))
         if existing == .file { existingFiles.append(path) }
         return existing

@@ -36,6 +36,13 @@ public enum Y4M {
         return Data(line.utf8)
     }
 
+    /// The bytes of one frame as ``frame(_:alpha:)`` writes it: the `FRAME` line and the planes.
+    public static func frameLength(width: Int, height: Int, alpha: Bool) -> Int {
+        let planeSize = width * height
+        let chromaSize = alpha ? planeSize : ((width + 1) / 2) * ((height + 1) / 2)
+        return "FRAME\n".utf8.count + planeSize + 2 * chromaSize + (alpha ? planeSize : 0)
+    }
+
     /// One frame: `FRAME`, a newline, then the planes.
     ///
     /// Without alpha the planes are Y (width × height), then Cb and Cr (⌈width/2⌉ × ⌈height/2⌉
@@ -54,7 +61,7 @@ public enum Y4M {
         let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
         let chromaSize = alpha ? planeSize : chromaWidth * chromaHeight
         let marker = Array("FRAME\n".utf8)
-        var data = Data(count: marker.count + planeSize + 2 * chromaSize + (alpha ? planeSize : 0))
+        var data = Data(count: frameLength(width: width, height: height, alpha: alpha))
         data.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
             let out = out.bindMemory(to: UInt8.self)
             for (i, byte) in marker.enumerated() { out[i] = byte }

@@ -159,7 +159,13 @@ public final class BatchRun {
         let lock = try lockPath.map { try RunLock(path: $0) }
         // With the lock held no other run of this job writes here: what an earlier run left under
         // a temporary name of one of these outputs (a run killed outright) is removed now.
-        leftoversRemoved = Leftovers.remove(in: directories, outputs: outputNames())
+        // The outputs' names are worked out only if a directory holds such a file (rarely): a
+        // sequence's every path was already made once above.
+        var names: [String: Set<String>]?
+        leftoversRemoved = Leftovers.remove(in: directories) { directory, name in
+            if names == nil { names = outputNames() }
+            return names![directory, default: []].contains(name)
+        }
         if !existing.isEmpty && !overwrite && !skipExisting {
             throw ThrobberError(existing.count == 1 ? "output file \(existing[0]) exists"
                                     : "\(existing.count) output files exist (first: \(existing[0]))",
@@ -298,7 +304,7 @@ public final class BatchRun {
                         }
                         replaced.append(ResumeRefusal(file: present.path, why: "its output is incomplete (\(absent.path) is missing)"))
                     } else {
-                        switch Resume.artifacts(output, clip: clip, text: frameText, extra: extra, earlier: earlierArtifacts) {
+                        switch Resume.artifacts(output, clip: clip, extra: extra, earlier: earlierArtifacts) {
                         case .success(let artifacts):
                             records.add(contentsOf: artifacts)
                             continue
@@ -480,16 +486,9 @@ public final class BatchRun {
         guard image.width * image.height >= cancellableFramePixels, !segmented else {
             return try encoder.encodeCounting(image, text: text, sequence: sequence)
         }
-        let counted = try Cancellable.run(cancellation, while: "a \(image.width)×\(image.height) px frame was being compressed") {
-            let (data, reused) = try encoder.encodeCounting(image, text: text, sequence: sequence)
-            return Counted(data: data, reused: reused)
+        return try Cancellable.run(cancellation, while: "a \(image.width)×\(image.height) px frame was being compressed") {
+            try encoder.encodeCounting(image, text: text, sequence: sequence)
         }
-        return (counted.data, counted.reused)
-    }
-
-    private struct Counted: Sendable {
-        var data: Data
-        var reused: Int
     }
 
     /// Bytes of frame pixels a run holds at most by default: 256 MiB, 64 frames of 1024 × 1024 px.

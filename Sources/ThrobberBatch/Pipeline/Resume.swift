@@ -21,12 +21,6 @@ import ThrobberPNG
 /// why. A PNG output path holding a file that is not Throbber's at all (no PNG, or no Throbber
 /// tEXt) stops the run before the clip renders (65): it is the user's, and never replaced.
 enum Resume {
-    /// The verdict on one existing file.
-    enum Verdict: Sendable {
-        case keep
-        case replace(why: String)
-    }
-
     /// The check of one PNG frame file: its manifest entry when it is kept, or why it is replaced.
     static func frame(_ file: String, clip: Clip, frame k: Int, t: Double, extra: [(String, String)]) -> Result<Manifest.Frame, ResumeRefusal> {
         let chunks: [(String, String)], data: Data
@@ -38,24 +32,18 @@ enum Resume {
             return .failure(ResumeRefusal(file: file, why: "\(error)", foreign: true))
         }
         do {
-            if let why = mismatch(chunks, expected: { FrameText(clip.scene, backend: $0, driver: $1, extra: extra).chunks(t: t) }) {
-                return .failure(ResumeRefusal(file: file, why: why))
-            }
+            let text = try recordedText(chunks, file: file, clip: clip, extra: extra)
+            if let why = mismatch(chunks, wanted: text.chunks(t: t)) { return .failure(ResumeRefusal(file: file, why: why)) }
             let (width, height) = clip.scene.pixelSize
             let reader = try PNGCodec.RowReader(data)
             guard reader.width == width, reader.height == height else {
                 return .failure(ResumeRefusal(file: file, why: "it is \(reader.width)×\(reader.height) px, this frame \(width)×\(height)"))
             }
             // Every row decoded, so a damaged file is not kept.
-            var row: [UInt8] = []
-            let band = max(1, PNGCodec.RowReader.bandPixels / max(1, width))
-            var y = 0
-            while y < height {
-                let rows = min(band, height - y)
-                try reader.read(rows: rows, into: &row)
-                y += rows
-            }
+            try reader.forEachBand { _ in }
             return .success(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: width, height: height, sha256: SHA256.hex(data)))
+        } catch let refusal as ResumeRefusal {
+            return .failure(refusal)
         } catch let error as ThrobberError {
             return .failure(ResumeRefusal(file: file, why: error.message))
         } catch {
@@ -99,14 +87,22 @@ enum Resume {
         return bytes
     }
 
-    /// The first difference between a file's chunks and the ones this run writes, in words, or
-    /// nil when they are the same. `expected` gets the backend and driver the file records.
-    static func mismatch(_ chunks: [(String, String)], expected: (String, String) -> [(String, String)]) -> String? {
-        let recorded = Dictionary(chunks, uniquingKeysWith: { first, _ in first })
-        guard let backend = recorded[FrameText.Key.backend], let driver = recorded[FrameText.Key.driver] else {
-            return "it has no Throbber provenance (tEXt)"
+    /// The clip's provenance with the backend and driver a file records: what this run would
+    /// write into that file, had it drawn it where the file was drawn.
+    ///
+    /// - Throws: a ``ResumeRefusal`` (replaceable) when the file records no backend or driver.
+    static func recordedText(_ chunks: [(String, String)], file: String, clip: Clip, extra: [(String, String)]) throws -> FrameText {
+        guard let backend = chunks.first(where: { $0.0 == FrameText.Key.backend })?.1,
+              let driver = chunks.first(where: { $0.0 == FrameText.Key.driver })?.1 else {
+            throw ResumeRefusal(file: file, why: "it has no Throbber backend and driver (tEXt)")
         }
-        let wanted = expected(backend, driver)
+        return FrameText(clip.scene, backend: backend, driver: driver, extra: extra)
+    }
+
+    /// The first difference between a file's chunks and the ones this run writes, in words, or
+    /// nil when they are the same.
+    static func mismatch(_ chunks: [(String, String)], wanted: [(String, String)]) -> String? {
+        let recorded = Dictionary(chunks, uniquingKeysWith: { first, _ in first })
         for (index, (key, value)) in wanted.enumerated() {
             guard let found = recorded[key] else { return "its tEXt has no \(key)" }
             if found != value {
@@ -122,7 +118,7 @@ enum Resume {
     /// whole, with their manifest entries; otherwise the output is rendered again.
     ///
     /// - Parameter earlier: the job's manifest from an earlier run, if one was read.
-    static func artifacts(_ output: Output, clip: Clip, text: FrameText, extra: [(String, String)],
+    static func artifacts(_ output: Output, clip: Clip, extra: [(String, String)],
                           earlier: [String: String]) -> Result<[Manifest.Artifact], ResumeRefusal> {
         let files = output.artifactFiles(in: clip)
         var artifacts: [Manifest.Artifact] = []
@@ -135,13 +131,8 @@ enum Resume {
                 let pageFiles = SpriteSheet.pageFiles(path: path, json: json, pageCount: pages.count)
                 for (number, (page, names)) in zip(pages, pageFiles).enumerated() {
                     let (data, chunks) = try ours(names.image)
-                    let times = page.frames.map(clip.time)
-                    var recordedText: FrameText?
-                    if let why = mismatch(chunks, expected: { backend, driver in
-                        let text = FrameText(clip.scene, backend: backend, driver: driver, extra: extra)
-                        recordedText = text
-                        return text.chunks(columns: page.columns, times: times)
-                    }) {
+                    let text = try recordedText(chunks, file: names.image, clip: clip, extra: extra)
+                    if let why = mismatch(chunks, wanted: text.chunks(columns: page.columns, times: page.frames.map(clip.time))) {
                         return .failure(ResumeRefusal(file: names.image, why: why))
                     }
                     let reader = try PNGCodec.RowReader(data)
@@ -151,7 +142,7 @@ enum Resume {
                     }
                     let atlas = try oursAtlas(names.json)
                     let wanted = SheetSink.atlas(clip: clip, files: pageFiles, number: number, page: page, frameWidth: width,
-                                                 frameHeight: height, text: recordedText!)
+                                                 frameHeight: height, text: text)
                     guard atlas.elementsEqual(wanted) else {
                         return .failure(ResumeRefusal(file: names.json, why: "it is not the atlas this run writes beside its page"))
                     }
@@ -197,10 +188,8 @@ enum Resume {
     static func streamLength(_ output: Output, width: Int, height: Int, clip: Clip) -> Int {
         switch output {
         case .y4m(_, let alpha):
-            let planes = width * height
-            let chroma = alpha ? planes : ((width + 1) / 2) * ((height + 1) / 2)
-            let frame = "FRAME\n".utf8.count + planes + 2 * chroma + (alpha ? planes : 0)
-            return Y4M.header(width: width, height: height, fps: clip.fps, alpha: alpha).count + clip.frameCount * frame
+            return Y4M.header(width: width, height: height, fps: clip.fps, alpha: alpha).count
+                + clip.frameCount * Y4M.frameLength(width: width, height: height, alpha: alpha)
         default:
             return clip.frameCount * width * height * 4
         }

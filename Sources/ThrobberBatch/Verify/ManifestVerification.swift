@@ -156,13 +156,8 @@ extension ManifestVerification {
             return "\(reader.width)×\(reader.height) px, the manifest says \(frame.width)×\(frame.height)"
         }
         let pixels = SHA256()
-        var band: [UInt8] = []
-        let rows = max(1, PNGCodec.RowReader.bandPixels / max(1, reader.width))
         do {
-            while reader.rowsRead < reader.height {
-                try reader.read(rows: min(rows, reader.height - reader.rowsRead), into: &band)
-                pixels.update(band)
-            }
+            try reader.forEachBand { pixels.update($0) }
         } catch let error as ThrobberError {
             return "not a readable PNG (\(error.message))"
         } catch {
