@@ -1,7 +1,8 @@
 #version 330 core
+#include "constants.glsl"
 // Instanced rounded boxes (tick marks, spinner leaves, HUDs): one instance per box, of every
-// frame of the stack. The quad is the box enlarged by 1 px for its anti-aliased edge (SPEC §0):
-// twice the anti-aliasing reach (`antialiasReach` in Shading.swift), room for rounding too.
+// frame of the stack. The quad is the box enlarged by BOX_QUAD_GROWTH (1 px) for its anti-aliased
+// edge (SPEC §0): twice the anti-aliasing reach, room for rounding too (Antialiasing.boxQuadGrowth).
 layout(location = 0) in vec2 i_center;      // px, in the frame's image coordinates
 layout(location = 1) in vec2 i_half;        // half extents along the box's x and y axes (px)
 layout(location = 2) in vec2 i_axis;        // (cos θ, sin θ): the box's x axis (y down, clockwise)
@@ -15,7 +16,7 @@ flat out vec4 v_background;
 
 void main() {
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
-    vec2 local = corner * (i_half + 1.0);
+    vec2 local = corner * (i_half + BOX_QUAD_GROWTH);
     vec2 p = i_center + vec2(local.x * i_axis.x - local.y * i_axis.y, local.x * i_axis.y + local.y * i_axis.x);
     gl_Position = vec4((p + vec2(0.0, float(i_list.z))) / u_resolution * 2.0 - 1.0, 0.0, 1.0);
     v_list = i_list.xy;

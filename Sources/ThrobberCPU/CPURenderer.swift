@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Throbber
 
 /// The reference renderer: pure Swift, evaluating the same SPEC formulas as the shaders on the
@@ -34,6 +33,10 @@ public struct CPURenderer: Sendable {
     private let scratch = ScratchPool()
     /// The latest frames rendered, for `reusesUnchangedRows`.
     private let memory: FrameMemory
+    /// What the last frame's items were prepared into, by identity.
+    private let prepared = PreparedItems()
+    /// What became of the bands of every frame drawn by this renderer and the workers made like it.
+    let counter: ReuseCounter
 
     /// Creates a renderer using `threadCount` threads.
     ///
@@ -44,8 +47,23 @@ public struct CPURenderer: Sendable {
     /// - Parameter threadCount: threads sharing the rows (at least 1); it also sets how many
     ///   frames are kept at first (`keptFrames`: twice as many, plus 4).
     public init(threadCount: Int = 1) {
+        self.init(threadCount: threadCount, counter: ReuseCounter())
+    }
+
+    init(threadCount: Int, counter: ReuseCounter) {
         self.threadCount = max(1, threadCount)
         memory = FrameMemory(capacity: 2 * self.threadCount + 4)
+        self.counter = counter
+    }
+
+    /// A renderer of the same settings with memory of its own, counting into this one's
+    /// `reuseStatistics`: for drawing whole frames on another thread at once.
+    public func worker(threadCount: Int = 1) -> CPURenderer {
+        var fresh = CPURenderer(threadCount: threadCount, counter: counter)
+        fresh.shortcuts = shortcuts
+        fresh.solidRunsPerRow = solidRunsPerRow
+        fresh.reusesUnchangedRows = reusesUnchangedRows
+        return fresh
     }
 
     /// How many of its latest frames the renderer keeps (at least 2, at most 512 MB of them; none
@@ -74,13 +92,8 @@ public struct CPURenderer: Sendable {
         let threadCount = max(1, min(threads, list.width * list.height / Self.pixelsPerThread))
         let width = list.width, height = list.height
         guard width > 0, height > 0 else { return Image(width: width, height: height) }
-        // A wave's height and slope depend on x only: evaluate sin and cos once per column, not
-        // once per pixel (the same single-precision expressions, so the same values).
-        // Only the fast path reads them; the reference path evaluates waveCoverage per pixel.
-        let columns = list.items.map { item -> WaveColumns? in
-            if shortcuts, case .wave(let wave) = item { return WaveColumns(wave) }
-            return nil
-        }
+        // The renderer's own data for every item: kept from the last frame where an item is unchanged.
+        let items = prepared.prepare(list, shortcuts: shortcuts)
         // Bands of a few rows: small enough to balance the load; the result does not depend on
         // how rows are split.
         let bandHeight = CPURenderer.bandHeight(height: height, threads: threadCount)
@@ -89,43 +102,47 @@ public struct CPURenderer: Sendable {
         let runCapacity = max(1, solidRunsPerRow)
         let reuse = shortcuts && reusesUnchangedRows
         var lent = reuse ? memory.lend(byteCount: byteCount) : FrameMemory.Lent()
-        let latest = lent.latest.flatMap { $0.list.sameCanvas(as: list) ? $0 : nil }
-        // The oldest frame's list and row stamps, not its pixels: a second reference to them would
-        // make drawing into that memory copy it first.
-        let kept = lent.oldest.flatMap { $0.list.sameCanvas(as: list) ? (list: $0.list, stamps: $0.stamps) : nil }
-        // Which items each earlier frame shares with this one, worked out once for every band.
-        let keptSame = kept?.list.sameItems(as: list), latestSame = latest?.list.sameItems(as: list)
-        let outcomes = UnsafeMutableBufferPointer<BandOutcome>.allocate(capacity: bands)
+        // How each earlier frame's items stand to this one's, worked out once for every band. Of
+        // the oldest frame only its items and row stamps are read, not its pixels: a second
+        // reference to them would make drawing into that memory copy it first.
+        let latest = FrameMatch(lent.latest, list, items)
+        let kept = FrameMatch(lent.oldest, list, items)
+                let outcomes = UnsafeMutableBufferPointer<BandOutcome>.allocate(capacity: bands)
         outcomes.initialize(repeating: .painted)
         defer { outcomes.deallocate() }
         let record = SharedOutcomes(outcomes)
-        // Each row's stamp (Image.rowStamps): a painted band's rows a new one, a kept or copied
-        // band's rows those of the frame whose bytes they hold.
+        // Each row's stamp (RowStamps): a painted band's rows a new one, a kept or copied band's
+        // rows those of the frame whose bytes they hold.
         var stamps = [UInt64](repeating: 0, count: height)
+        let latestPixels = lent.latest?.pixels
 
         /// Draws every band into `out`, which holds the frame `kept` was rendered from (recycled
         /// memory) or nothing yet (fresh memory, `kept` nil).
         func draw(into out: SharedBuffer, stamps rowStamps: SharedStamps) {
             let work: @Sendable (Int) -> Void = { band in
                 let y0 = band * bandHeight, y1 = min(height, y0 + bandHeight)
-                if let kept, kept.list.paintsTheSame(rows: y0..<y1, as: list, sameItems: keptSame) {
+                if let kept, kept.paintsTheSame(rows: y0..<y1) {
                     record.buffer[band] = .kept
-                    for y in y0..<y1 { rowStamps.buffer[y] = kept.stamps[y] }
+                    for y in y0..<y1 { rowStamps.buffer[y] = kept.earlierStamps[y] }
                     return
                 }
-                if let latest, latest.list.paintsTheSame(rows: y0..<y1, as: list, sameItems: latestSame) {
+                if let latest, let latestPixels, latest.paintsTheSame(rows: y0..<y1) {
                     let start = y0 * width * 4
-                    latest.pixels.withUnsafeBufferPointer { (out.pointer + start).update(from: $0.baseAddress! + start, count: (y1 - y0) * width * 4) }
+                    latestPixels.withUnsafeBufferPointer { (out.pointer + start).update(from: $0.baseAddress! + start, count: (y1 - y0) * width * 4) }
                     record.buffer[band] = .copied
-                    for y in y0..<y1 { rowStamps.buffer[y] = latest.stamps[y] }
+                    for y in y0..<y1 { rowStamps.buffer[y] = latest.earlierStamps[y] }
                     return
                 }
-                let stamp = CPURenderer.newStamp()
+                let stamp = RowStamps.fresh()
                 for y in y0..<y1 { rowStamps.buffer[y] = stamp }
                 let storage = scratch.take(byteCount: Band.byteCount(width: width, rows: bandHeight, runCapacity: runCapacity))
                 let band = Band(width: width, y0: y0, y1: y1, background: list.background, shortcuts: shortcuts,
                                 runCapacity: runCapacity, storage: storage)
-                for (index, item) in list.items.enumerated() { band.paint(item, columns[index]) }
+                if shortcuts {
+                    for item in items { item.paint(band) }
+                } else {
+                    for item in items { item.paintReference(band) }
+                }
                 band.resolve(into: out.pointer)
                 scratch.give(storage)
             }
@@ -156,24 +173,14 @@ public struct CPURenderer: Sendable {
                 initialized = byteCount
             }
         }
-        if reuse {
-            memory.keep(FrameMemory.Frame(list: list, pixels: output, stamps: stamps), outcomes: UnsafeBufferPointer(outcomes),
-                        recycled: recycling, duplicated: duplicated)
-        }
-        var image = Image(width: width, height: height, pixels: output)
-        image.rowStamps = stamps
-        return image
+        if reuse { memory.keep(FrameMemory.Frame(list: list, prepared: items, pixels: output, stamps: stamps)) }
+        counter.count(UnsafeBufferPointer(outcomes), recycled: recycling, duplicated: duplicated)
+        return Image(width: width, height: height, pixels: output).promising(RowStamps(stamps))
     }
 
-    /// Stamps handed out so far, by every renderer of the process: a painted band's rows get the
-    /// next, so no two paintings share one.
-    private static let stamps = Atomic<UInt64>(0)
-
-    /// A stamp no row has had before (never 0, which stands for none).
-    static func newStamp() -> UInt64 { stamps.add(1, ordering: .relaxed).newValue }
-
-    /// What `reusesUnchangedRows` has done over this renderer's life (shared by its copies).
-    public var reuseStatistics: ReuseStatistics { memory.statistics }
+    /// What `reusesUnchangedRows` has done over this renderer's life, and its workers' (shared
+    /// by its copies).
+    public var reuseStatistics: ReuseStatistics { counter.statistics }
 }
 
 extension CPURenderer {

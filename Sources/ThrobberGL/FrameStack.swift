@@ -1,13 +1,15 @@
 import Foundation
 import Throbber
 
-/// The rounded boxes the layers pass leaves out (`LayerPlan.boxItems`: batches that are not a
+/// The rounded boxes the layers pass leaves out (`LayerPlan.boxItems`: boxes that are not a
 /// usable ring), for the boxes pass (Shaders/boxes.frag), over frames of one canvas size laid
 /// one above the other in one target.
 ///
-/// Every item of every frame becomes a record (a box per instance); each left-out box is an
-/// instance carrying the list of the records that reach its bounds, in paint order, so its
-/// pixels get their whole stack. Pure Swift and free of GL, so it can be tested without a driver.
+/// Every item of every frame becomes records through its kind's row (`GLItem.addRecords`: a
+/// record per disc, wave or arc, one per box); each left-out box is an instance carrying the list
+/// of the records that reach its bounds, in paint order, so its pixels get their whole stack. A
+/// box record is (kind, cx, cy, cornerRadius), (halfX, halfY, cos θ, sin θ), which the instances
+/// read back (`appendLists`). Pure Swift and free of GL, so it can be tested without a driver.
 struct FrameStack {
     /// Floats per record: 5 vec4s (Shaders/common.glsl's layout).
     static let recordFloats = 20
@@ -36,43 +38,43 @@ struct FrameStack {
     /// How many boxes the boxes pass draws.
     var instanceCount: Int { instances.count / FrameStack.instanceWords }
 
-    /// Lays out `lists`, which must all have the canvas `width` × `height`; `boxItems[f]` are
+    /// Where the records of the frame being laid out reach, and which are its boxes drawn as instances.
+    private var reach: [Reach] = []
+    private var frameBoxes: [Int] = []
+
+    /// Lays out `frames`, which must all have the canvas `width` × `height`; `boxItems[f]` are
     /// the items of frame f whose boxes are instances.
-    init(_ lists: ArraySlice<DrawList>, boxItems: [[Int]], width: Int, height: Int) {
+    init(_ frames: [GLFrame], boxItems: [[Int]], width: Int, height: Int) {
         self.width = width
         self.height = height
-        var reach: [Reach] = []
-        for (f, list) in zip(0..., lists) {
+        for (f, frame) in frames.enumerated() {
             reach.removeAll(keepingCapacity: true)
+            frameBoxes.removeAll(keepingCapacity: true)
             let first = recordCount
-            var boxes: [Int] = []
-            func layer(_ fields: [Float], _ color: PaintColor, _ bounds: PixelRect, _ annulus: Annulus?) {
-                add(fields, color, bounds, annulus, isBox: false, &reach)
+            for (index, item) in frame.items.enumerated() {
+                item.addRecords(to: &self, asInstances: boxItems[f].contains(index))
             }
-            for (index, item) in list.items.enumerated() {
-                switch item {
-                case .disc(let d):
-                    layer([0, d.centerX, d.centerY, d.radius], d.color, d.bounds, item.annulus)
-                case .wave(let w):
-                    layer([1, w.originX, w.amplitude, w.k, w.phase, w.baseline, w.bottom, w.clipRadius, w.clipCenterX, w.clipCenterY],
-                          w.color, w.bounds, item.annulus)
-                case .arc(let a):
-                    layer([2, a.centerX, a.centerY, a.radius, a.lineWidth, a.start, a.sweep, a.maskRotation, a.maskDirectionX, a.maskDirectionY],
-                          a.color, a.bounds,
-                          item.annulus)
-                case .quads(let batch):
-                    for (q, bounds) in zip(batch.instances, batch.instanceBounds) where !bounds.isEmpty {
-                        // cos θ and sin θ in single precision, as the CPU renderer computes them.
-                        let fields: [Float] = [3, q.centerX, q.centerY, q.cornerRadius, q.halfX, q.halfY, cos(q.rotation), sin(q.rotation)]
-                        if boxItems[f].contains(index) { boxes.append(reach.count) }
-                        add(fields, q.color, bounds, nil, isBox: true, &reach)
-                    }
-                }
-            }
-            appendLists(boxes: boxes, reach: reach, firstRecord: first, top: f * height, background: list.background)
+            appendLists(boxes: frameBoxes, reach: reach, firstRecord: first, top: f * height, background: frame.list.background)
         }
+        reach = []
         FrameStack.padToTextureRows(&records, components: 4)
         FrameStack.padToTextureRows(&entries, components: 1)
+    }
+
+    /// Lays out `lists`, every item prepared afresh.
+    init(_ lists: ArraySlice<DrawList>, boxItems: [[Int]], width: Int, height: Int) {
+        self.init(lists.map(GLFrame.init), boxItems: boxItems, width: width, height: height)
+    }
+
+    /// Appends a record of kind `kind` (`GLPrimitiveRows.recordKind`) with its `fields` after the
+    /// kind (at most 11 floats: head.yzw, a, b), its colour, bounds and annulus; a box drawn as an
+    /// instance (`instance`) also gets the list of the records reaching it. Nothing when its
+    /// bounds are empty.
+    mutating func addRecord(kind: Float, _ fields: [Float], _ color: PaintColor, _ bounds: PixelRect, _ annulus: Annulus?,
+                            isBox: Bool = false, instance: Bool = false) {
+        guard !bounds.isEmpty else { return }
+        if instance { frameBoxes.append(reach.count) }
+        add([kind] + fields, color, bounds, annulus, isBox: isBox)
     }
 
     /// Pads `values` (texels of `components` numbers each) with zeros to whole rows of
@@ -83,8 +85,7 @@ struct FrameStack {
     }
 
     /// Appends one record and where it reaches (nothing when its bounds are empty).
-    private mutating func add(_ fields: [Float], _ color: PaintColor, _ bounds: PixelRect, _ annulus: Annulus?,
-                              isBox: Bool, _ reach: inout [Reach]) {
+    private mutating func add(_ fields: [Float], _ color: PaintColor, _ bounds: PixelRect, _ annulus: Annulus?, isBox: Bool) {
         guard !bounds.isEmpty else { return }
         var record: [Float] = [Float(bounds.x0), Float(bounds.y0), Float(bounds.x1), Float(bounds.y1)]
         record += fields
@@ -156,9 +157,3 @@ struct FrameStack {
     }
 }
 
-extension PixelRect {
-    /// Whether the two rectangles share a pixel.
-    func intersects(_ other: PixelRect) -> Bool {
-        x0 < other.x1 && other.x0 < x1 && y0 < other.y1 && other.y0 < y1
-    }
-}

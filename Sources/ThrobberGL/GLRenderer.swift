@@ -81,6 +81,8 @@ public final class GLRenderer {
     /// How many coverage textures are kept, and their bytes (for tests).
     var coverageTextureCount: Int { coverageTextures.count }
     var coverageBytes: Int { coverageTextures.values.reduce(0) { $0 + $1.bytes } }
+    /// What the items of the frames drawn last were prepared into, by identity (`GLPreparedItems`).
+    private var preparedItems = GLPreparedItems()
     /// Where `render(_ lists:)` reads a whole stack back at once.
     private var stackPixels: [UInt8] = []
     private var pending: [(buffer: GLuint, fence: GLsync?, width: Int, height: Int)] = []
@@ -246,7 +248,8 @@ public final class GLRenderer {
             throw ThrobberError.invalid("canvas", "\(width)×\(height) px",
                                         allowed: "each side between 1 and \(info.maxCanvasSide) px on \(info.renderer)")
         }
-        var plans = lists.map(LayerPlan.init)
+        let frames = lists.map { preparedItems.frame($0) }
+        var plans = frames.map(LayerPlan.init)
         let coverage = try useRingCoverage(&plans, width: width, height: height)
         let stackHeight = height * lists.count
         try prepareTarget(width: width, height: stackHeight)
@@ -318,7 +321,7 @@ public final class GLRenderer {
         }
         guard plans.contains(where: { !$0.boxItems.isEmpty }) else { return }
         gl.BindVertexArray(vertexArray)
-        let stack = FrameStack(lists, boxItems: plans.map(\.boxItems), width: width, height: height)
+        let stack = FrameStack(frames, boxItems: plans.map(\.boxItems), width: width, height: height)
         guard stack.records.count / 4 <= maxTexels, stack.entries.count <= maxTexels else {
             throw ThrobberError.invalid("draw list", "\(stack.recordCount) primitives",
                                         allowed: "at most \(maxTexels / 5) primitives in a stack on \(info.renderer)")

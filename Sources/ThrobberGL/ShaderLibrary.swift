@@ -19,55 +19,89 @@ public struct ShaderLibrary: Sendable {
         self.origin = origin
     }
 
-    /// Loads every `.vert`, `.frag` and `.glsl` file of `directory`.
+    /// Loads every `.vert`, `.frag` and `.glsl` file of `directory` and of its `Primitives/`.
     ///
     /// - Parameter field: how the caller names the directory in messages (the command line: its flag).
     /// - Throws: a usage error when the directory cannot be read or lacks a shader Throbber needs.
     public init(directory: URL, field: String = "shader directory") throws {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch {
-            throw ThrobberError.invalid(field, directory.path, allowed: "a readable directory of shaders")
-        }
         var sources: [String: String] = [:]
-        for name in names where [".vert", ".frag", ".glsl"].contains(where: name.hasSuffix) {
-            let url = directory.appendingPathComponent(name)
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                throw ThrobberError("cannot read shader \(url.path)", kind: .missingInput)
+        for folder in [directory, directory.appendingPathComponent("Primitives")] {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            } catch {
+                if folder != directory { continue }
+                throw ThrobberError.invalid(field, directory.path, allowed: "a readable directory of shaders")
             }
-            sources[name] = text
+            for name in names where [".vert", ".frag", ".glsl"].contains(where: name.hasSuffix) {
+                let url = folder.appendingPathComponent(name)
+                guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                    throw ThrobberError("cannot read shader \(url.path)", kind: .missingInput)
+                }
+                sources[name] = text
+            }
         }
         for required in EmbeddedShaders.sources.keys where sources[required] == nil {
             throw ThrobberError.invalid(field, directory.path,
-                                        allowed: "a directory holding every shader of Shaders/ (missing \(required))")
+                                        allowed: "a directory holding every shader of Shaders/ and Shaders/Primitives/ (missing \(required))")
         }
         self.init(sources: sources, origin: directory.path)
     }
 
-    /// The source of `name` with `#include "file"` lines expanded.
+    /// The files no directory holds, made from the Swift side: the core's constants
+    /// (`Antialiasing`) and every primitive's GLSL with boxes.frag's `itemCoverage`
+    /// (`GLPrimitiveRows`).
+    private func generated(_ name: String) throws -> String? {
+        switch name {
+        case "constants.glsl":
+            return """
+                // The core's constants (Throbber's Antialiasing), written by ShaderLibrary.
+                #define ANTIALIAS_REACH \(Antialiasing.reach)
+                #define BOX_QUAD_GROWTH \(Antialiasing.boxQuadGrowth)
+                """
+        case "primitives.glsl":
+            return try GLPrimitiveRows.primitivesSource { file in
+                guard let text = sources[file] else {
+                    throw ThrobberError("primitive shader \(file) is missing from \(origin)", kind: .backendFailure)
+                }
+                return text
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The source of `name` with `#include "file"` lines expanded, the included files' own
+    /// includes too (each file once).
     ///
     /// `#line` directives keep the driver's line numbers true: source string 0 is the file
-    /// itself, 1 the included file.
+    /// itself, 1 an included file.
     func source(_ name: String) throws -> String {
-        guard let text = sources[name] else {
+        var included: Set<String> = []
+        return try expand(name, from: nil, included: &included)
+    }
+
+    private func expand(_ name: String, from parent: (file: String, line: Int)?, included: inout Set<String>) throws -> String {
+        guard let text = try sources[name] ?? generated(name) else {
+            if let parent {
+                throw ThrobberError("shader \(parent.file) line \(parent.line) includes \(name), which \(origin) lacks",
+                                    kind: .backendFailure)
+            }
             throw ThrobberError("shader \(name) is missing from \(origin)", kind: .backendFailure)
         }
         var output: [String] = []
+        let source = parent == nil ? 0 : 1
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard trimmed.hasPrefix("#include") else {
                 output.append(String(line))
                 continue
             }
-            let included = trimmed.dropFirst("#include".count).trimmingCharacters(in: CharacterSet(charactersIn: " \""))
-            guard let body = sources[included] else {
-                throw ThrobberError("shader \(name) line \(index + 1) includes \(included), which \(origin) lacks",
-                                    kind: .backendFailure)
-            }
+            let file = trimmed.dropFirst("#include".count).trimmingCharacters(in: CharacterSet(charactersIn: " \""))
+            guard included.insert(file).inserted else { continue }
             output.append("#line 1 1")
-            output.append(body)
-            output.append("#line \(index + 2) 0")
+            output.append(try expand(file, from: (name, index + 1), included: &included))
+            output.append("#line \(index + 2) \(source)")
         }
         return output.joined(separator: "\n")
     }

@@ -249,7 +249,7 @@ public enum PNGEncoder: Sendable, Hashable {
         let status = withCText(text) { pairs in
             let chunks = pairs.map { CPNGWriter_Text(key: $0.key, text: $0.text) }
             // Stamps only matter in a sequence, and only when there is one per row.
-            let stamps = sequence != nil ? image.rowStamps.flatMap { $0.count == image.height ? $0 : nil } : nil
+            let stamps = sequence != nil ? image.rowStamps.map(\.values) : nil
             return image.pixels.withUnsafeBufferPointer { pixels in
                 chunks.withUnsafeBufferPointer { chunkPointer in
                     withStamps(stamps) { stampPointer in

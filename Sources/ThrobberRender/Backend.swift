@@ -48,3 +48,32 @@ public enum BackendChoice {
         return list
     }
 }
+
+extension BackendChoice {
+    /// `auto`'s choice, made once for the renderer that opens it and for `throbber info`, which
+    /// only looks up what it opened already: the first candidate (`candidates`) that `open`
+    /// opens, else the CPU renderer; with why, and each candidate skipped (`open` threw
+    /// backend-unavailable) with its reason appended to `skipped`.
+    ///
+    /// - Throws: whatever else `open` throws (a shader that does not compile).
+    public static func choose<Opened>(devices: [EGLDeviceDescription], glWanted: Bool, skipped: inout [String],
+                                      open: (GLPlatform) throws -> Opened) throws -> (backend: Backend, opened: Opened?, reason: String) {
+        for candidate in candidates(devices: devices, glWanted: glWanted) {
+            do {
+                let opened = try open(candidate.platform)
+                return (candidate.backend, opened, candidate.platform.isHardwareDevice(in: devices) ? gpuReason : softwareGLReason)
+            } catch let error as ThrobberError where error.kind == .backendUnavailable {
+                skipped.append("\(candidate.platform): \(error.message)")
+            }
+        }
+        return (.cpu, nil, glWanted ? noGLReason : autoReason)
+    }
+}
+
+extension GLPlatform {
+    /// Whether this platform is one of `devices` that is not a software rasterizer.
+    func isHardwareDevice(in devices: [EGLDeviceDescription]) -> Bool {
+        if case .eglDevice(let index) = self { return devices.contains { $0.index == index && !$0.isSoftware } }
+        return false
+    }
+}

@@ -70,16 +70,18 @@ public struct BackendProbe: Codable, Sendable {
                              version: throbberVersion, maxCanvasSide: Scene.maximumPixelSide))
 
         func choice(glWanted: Bool, skipped: inout [String]) -> String {
-            for candidate in BackendChoice.candidates(devices: devices, glWanted: glWanted) {
-                guard let entry = opened[candidate.platform.description] else { continue }
-                guard entry.available else {
-                    skipped.append("\(candidate.platform): \(entry.reason ?? "unavailable")")
-                    continue
+            // The choice FrameRenderer makes, from what was opened above.
+            let chosen = try? BackendChoice.choose(devices: devices, glWanted: glWanted, skipped: &skipped) { platform -> Entry in
+                guard let entry = opened[platform.description] else {
+                    throw ThrobberError("not probed", kind: .backendUnavailable)
                 }
-                let reason = candidate.platform.isHardwareDevice(in: devices) ? BackendChoice.gpuReason : BackendChoice.softwareGLReason
-                return "\(candidate.backend.rawValue): \(entry.renderer ?? "") (\(entry.version ?? ""), \(entry.platform)) [auto: \(reason)]"
+                guard entry.available else { throw ThrobberError(entry.reason ?? "unavailable", kind: .backendUnavailable) }
+                return entry
             }
-            return "cpu: \(cpu.rendererDescription) [auto: \(glWanted ? BackendChoice.noGLReason : BackendChoice.autoReason)]"
+            guard let chosen, let entry = chosen.opened else {
+                return "cpu: \(cpu.rendererDescription) [auto: \(chosen?.reason ?? BackendChoice.autoReason)]"
+            }
+            return "\(chosen.backend.rawValue): \(entry.renderer ?? "") (\(entry.version ?? ""), \(entry.platform)) [auto: \(chosen.reason)]"
         }
         var ignored: [String] = []
         let auto = choice(glWanted: false, skipped: &autoSkipped)

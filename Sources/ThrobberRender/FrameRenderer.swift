@@ -66,19 +66,12 @@ public final class FrameRenderer: Renderer {
                 skipped.append("EGL devices: \(error.message)")
             }
             let wantsGL = glWanted || shaders != nil
-            for candidate in BackendChoice.candidates(devices: devices, glWanted: wantsGL) where chosen == nil {
-                do {
-                    chosen = (candidate.backend, try openGL(candidate.platform))
-                    reason = candidate.platform.isHardwareDevice(in: devices) ? BackendChoice.gpuReason : BackendChoice.softwareGLReason
-                } catch let error as ThrobberError where error.kind == .backendUnavailable {
-                    skipped.append("\(candidate.platform): \(error.message)")
-                }
+            let choice = try BackendChoice.choose(devices: devices, glWanted: wantsGL, skipped: &skipped) { try openGL($0) }
+            if choice.opened == nil && shaders != nil {
+                throw ThrobberError("no GL backend could be opened for the given shaders", kind: .backendUnavailable)
             }
-            if chosen == nil {
-                if shaders != nil { throw ThrobberError("no GL backend could be opened for the given shaders", kind: .backendUnavailable) }
-                chosen = (.cpu, nil)
-                reason = wantsGL ? BackendChoice.noGLReason : BackendChoice.autoReason
-            }
+            chosen = (choice.backend, choice.opened)
+            reason = choice.reason
         }
         backend = chosen!.0
         gl = chosen!.1
@@ -98,25 +91,15 @@ public final class FrameRenderer: Renderer {
     /// The largest canvas side this backend renders.
     public var maxCanvasSide: Int { gl?.maxCanvasSide ?? Scene.maximumPixelSide }
 
-    public func render(_ list: DrawList) throws -> Image { try render(list, cpuThreads: nil) }
-
-    public func render(_ lists: [DrawList]) throws -> [Image] { try render(lists, cpuThreads: nil) }
-
-    /// Renders one frame.
-    ///
-    /// - Parameter cpuThreads: how many threads the CPU renderer uses for it (nil: its own count);
-    ///   the GL backends ignore it.
-    public func render(_ list: DrawList, cpuThreads: Int?) throws -> Image {
+    public func render(_ list: DrawList) throws -> Image {
         if let gl { return try gl.render(list) }
-        return cpu!.render(list, threads: cpuThreads ?? cpu!.threadCount)
+        return cpu!.render(list)
     }
 
     /// Renders frames in order, as many per draw as the backend takes (GL: a stack per draw).
-    ///
-    /// - Parameter cpuThreads: as `render(_:cpuThreads:)`.
-    public func render(_ lists: [DrawList], cpuThreads: Int?) throws -> [Image] {
+    public func render(_ lists: [DrawList]) throws -> [Image] {
         if let gl { return try gl.render(lists) }
-        return lists.map { cpu!.render($0, threads: cpuThreads ?? cpu!.threadCount) }
+        return cpu!.render(lists)
     }
 
     /// How many frames of `width` × `height` px to hand `render(_:)` at once: a GL stack's worth,
@@ -125,25 +108,18 @@ public final class FrameRenderer: Renderer {
         gl?.framesPerDraw(width: width, height: height) ?? 1
     }
 
-    /// For the CPU backend, renderers that encode jobs draw whole frames with, on every core at
-    /// once (one thread per frame, each renderer its own frame memory), instead of this thread
-    /// drawing row bands of one frame at a time while the jobs wait; nil for the GL backends,
-    /// which draw on their context's thread.
-    public func frameWorkers() -> CPUFrameWorkers? {
-        cpu.map { CPUFrameWorkers(like: $0) }
+    /// The backend's own way of drawing a pipeline's frames (`Renderer.render(_:on:)`).
+    public func render(_ sequence: FrameSequence, on executor: some FrameExecutor) throws -> Int {
+        if let gl { return try gl.render(sequence, on: executor) }
+        return try cpu!.render(sequence, on: executor)
     }
+
+    /// What the CPU renderer (and the workers it drew with) did with its bands; nil for GL.
+    public var reuseStatistics: ReuseStatistics? { cpu?.reuseStatistics }
 
     /// The GL renderer, for the benchmark's per-stage timings; nil for the CPU backend.
     public var glRenderer: GLRenderer? { gl }
 
     /// The CPU renderer; nil for the GL backends.
     public var cpuRenderer: CPURenderer? { cpu }
-}
-
-extension GLPlatform {
-    /// Whether this platform is one of `devices` that is not a software rasterizer.
-    func isHardwareDevice(in devices: [EGLDeviceDescription]) -> Bool {
-        if case .eglDevice(let index) = self { return devices.contains { $0.index == index && !$0.isSoftware } }
-        return false
-    }
 }

@@ -70,10 +70,7 @@ enum RenderCommand: Subcommand {
         let renderer = try FrameRenderer(backend, device: device, shaders: BackendOptions.shaders(arguments.value("--shader-dir"), backend: backend),
                                          cpuThreads: threads)
         let (width, height) = scene.pixelSize
-        guard width <= renderer.maxCanvasSide, height <= renderer.maxCanvasSide else {
-            throw ThrobberError.invalid("canvas", "\(width)×\(height) px",
-                                        allowed: "each side at most \(renderer.maxCanvasSide) px on \(renderer.description)")
-        }
+        try renderer.checkCanvas(width: width, height: height)
         // A one-clip job without a manifest: the same PNG-sequence writer as `batch`.
         let pattern = FramePattern(literalPrefix: directory.appendingPathComponent("\(sceneID)_").path, width: 5, suffix: ".png")
         let clip = try Clip(scene: scene, frames: frames, fps: fps, start: start,

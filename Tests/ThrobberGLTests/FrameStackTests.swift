@@ -35,10 +35,10 @@ struct FrameStackTests {
                          color: RGBA(generator.next(in: 0...1), generator.next(in: 0...1), generator.next(in: 0...1), generator.next(in: 0...1)))
         }
         return DrawList(width: side, height: side, background: PaintColor(RGBA(0.2, 0.3, 0.4, 0.5)), items: [
-            .disc(Disc(centerX: 30, centerY: 30, radius: 20, color: RGBA(1, 0.5, 0, 0.7), width: side, height: side)),
-            .quads(QuadBatch(boxes, width: side, height: side)),
-            .arc(Arc(centerX: 32, centerY: 32, radius: 15, lineWidth: 3, start: 1, sweep: 4, maskRotation: 0.5,
-                     color: RGBA(0, 0, 1, 0.8), width: side, height: side)),
+            DrawItem("disc", Disc(centerX: 30, centerY: 30, radius: 20, color: RGBA(1, 0.5, 0, 0.7), width: side, height: side)),
+            DrawItem("boxes", Boxes(boxes, width: side, height: side)),
+            DrawItem("arc", Arc(centerX: 32, centerY: 32, radius: 15, lineWidth: 3, start: 1, sweep: 4, maskRotation: 0.5,
+                                color: RGBA(0, 0, 1, 0.8), width: side, height: side)),
         ])
     }
 
@@ -53,19 +53,18 @@ struct FrameStackTests {
         let list = FrameStackTests.scatteredBoxes(count: 40)
         #expect(LayerPlan(list).boxItems == [1])
         // A few boxes are layers of their own.
-        #expect(LayerPlan(FrameStackTests.scatteredBoxes(count: LayerPlan.maximumSingleBoxes)).boxItems.isEmpty)
+        #expect(LayerPlan(FrameStackTests.scatteredBoxes(count: Boxes.maximumSingleBoxes)).boxItems.isEmpty)
     }
 
     @Test func aRingWithAGapInItsStepsGoesToTheBoxesPass() {
         let list = Scene(WaveBall()).drawList(at: 1)
-        guard case .quads(var batch) = list.items[3], var ring = batch.ring else {
+        guard var ring = list.items[3].primitive(as: BoxRing.self) else {
             Issue.record("the wave ball's fourth item is not its tick ring")
             return
         }
         ring.slots[5] = ring.slots[4]
-        batch.ring = ring
         var broken = list
-        broken.items[3] = .quads(batch)
+        broken.items[3] = DrawItem(list.items[3].id, ring)
         #expect(LayerPlan(broken).boxItems == [3])
     }
 
@@ -102,12 +101,12 @@ struct FrameStackTests {
     @Test func onlyEqualBitsShareAPlace() throws {
         let list = Scene(WaveBall()).drawList(at: 2)
         var nudged = list
-        guard case .wave(var wave) = nudged.items[1] else {
+        guard var wave = nudged.items[1].primitive(as: Wave.self) else {
             Issue.record("the wave ball's second item is not its front wave")
             return
         }
         wave.clipRadius = wave.clipRadius.nextUp
-        nudged.items[1] = .wave(wave)
+        nudged.items[1] = DrawItem(list.items[1].id, wave)
         let (plan, nudgedPlan) = (LayerPlan(list), LayerPlan(nudged))
         let all = Array(plan.layers.indices)
         let (places, _, vectors, _) = plan.layout(all)
@@ -118,9 +117,9 @@ struct FrameStackTests {
         #expect(plan.code(all) != nudgedPlan.code(all))
     }
 
-    /// Every quad item of `list`, as the boxes pass's items.
+    /// Every item of `list` made of boxes (Boxes, BoxRing), as the boxes pass's items.
     static func quadItems(_ list: DrawList) -> [Int] {
-        list.items.indices.filter { if case .quads = list.items[$0] { return true } else { return false } }
+        list.items.indices.filter { GLPreparedItems.prepare(list.items[$0]) is BoxBatch }
     }
 
     @Test func everyRecordThatCanCoverABoxIsInItsList() throws {
@@ -134,15 +133,15 @@ struct FrameStackTests {
             var boxRecords: [Int] = []
             for _ in 0..<2 {
                 for (index, item) in list.items.enumerated() {
-                    if case .quads(let batch) = item {
-                        for rect in batch.instanceBounds where !rect.isEmpty {
+                    if let batch = GLPreparedItems.prepare(item) as? BoxBatch {
+                        for rect in batch.boxBounds where !rect.isEmpty {
                             if boxItems.contains(index) { boxRecords.append(bounds.count) }
                             bounds.append(rect)
                             annuli.append(nil)
                         }
                     } else if !item.bounds.isEmpty {
                         bounds.append(item.bounds)
-                        annuli.append(item.annulus)
+                        annuli.append(item.primitive.annulus)
                     }
                 }
             }

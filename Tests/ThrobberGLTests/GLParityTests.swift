@@ -70,10 +70,11 @@ struct GLParityTests {
     /// More layers reach one tile than the driver has varyings for: they are read as uniforms.
     @Test func manyLayersOnOneTileMatchTheCPUReference() throws {
         var generator = SplitMix64(seed: 3)
-        let items = (0..<60).map { _ in
-            DrawItem.disc(Disc(centerX: generator.next(in: 10...30), centerY: generator.next(in: 10...30), radius: generator.next(in: 2...12),
-                               color: RGBA(generator.next(in: 0...1), generator.next(in: 0...1), generator.next(in: 0...1), generator.next(in: 0.1...0.6)),
-                               width: 40, height: 40))
+        let items = (0..<60).map { n in
+            DrawItem(ItemID("disc \(n)"), Disc(centerX: generator.next(in: 10...30), centerY: generator.next(in: 10...30), radius: generator.next(in: 2...12),
+                                   color: RGBA(generator.next(in: 0...1), generator.next(in: 0...1), generator.next(in: 0...1),
+                                               generator.next(in: 0.1...0.6)),
+                                   width: 40, height: 40))
         }
         let list = DrawList(width: 40, height: 40, background: PaintColor(.clear), items: items)
         let diff = ImageDiff(expected: CPURenderer().render(list), observed: try GLRenderer().render(list), tolerance: 2)

@@ -5,6 +5,30 @@ import ThrobberCPU
 import ThrobberPNG
 import ThrobberRender
 
+/// How large the byte-identity sweeps below draw. `swift test` (a debug build) meets the same
+/// invariants with the same cases at small scales — the scales given times 0.3–0.5, random cases
+/// at 0.4 of theirs — where every path (solid runs, kept and copied bands, recycled memory, boxes
+/// at every angle) is still taken; CI's release run (`THROBBER_FULL_SWEEPS=1`, .ci/run) draws them
+/// at full size.
+enum Sweep {
+    static let full = ProcessInfo.processInfo.environment["THROBBER_FULL_SWEEPS"] == "1"
+
+    /// `scales` in a full sweep; otherwise as many of 0.3, 0.43 (fractional pixels everywhere)
+    /// and 0.5.
+    static func scales(_ scales: [Double]) -> [Double] {
+        full ? scales : Array([0.3, 0.43, 0.5].prefix(scales.count))
+    }
+
+    /// A random case's scene as the sweep draws it: itself in a full sweep, else at 0.4 of its
+    /// scale when that scale is allowed.
+    static func scaled(_ scene: Scene) -> Scene {
+        guard !full, Limits.scaleRange.contains(scene.scale * 0.4) else { return scene }
+        var small = scene
+        small.scale *= 0.4
+        return (try? small.validate()) == nil ? scene : small
+    }
+}
+
 struct CPURendererTests {
     @Test(arguments: [1, 3, 7])
     func sameBytesWhateverTheThreadCount(threads: Int) throws {
@@ -49,9 +73,9 @@ struct CPURendererTests {
         let side = 96
         let renderer = CPURenderer(threadCount: 2)
         let cover = DrawList(width: side, height: side, background: PaintColor(RGBA(1, 1, 1, 1)),
-                             items: [.disc(Disc(centerX: 48, centerY: 48, radius: 90, color: RGBA(0.9, 0.1, 0.3, 1), width: side, height: side))])
+                             items: [DrawItem("cover", Disc(centerX: 48, centerY: 48, radius: 90, color: RGBA(0.9, 0.1, 0.3, 1), width: side, height: side))])
         let small = DrawList(width: side, height: side, background: PaintColor(background),
-                             items: [.disc(Disc(centerX: 30, centerY: 40, radius: 6, color: RGBA(0, 1, 0, 1), width: side, height: side))])
+                             items: [DrawItem("small", Disc(centerX: 30, centerY: 40, radius: 6, color: RGBA(0, 1, 0, 1), width: side, height: side))])
         let paint = PaintColor(background)
         let expected = resolvePixel(paint.r * paint.a, paint.g * paint.a, paint.b * paint.a, paint.a)
         for _ in 0..<4 {
@@ -79,7 +103,7 @@ struct CPURendererTests {
                                           rotation: angle, cornerRadius: Double(k % 2) * 0.6, color: RGBA(0.9, 0.8, 0.1, k % 5 == 0 ? 0.6 : 1)))
         }
         let list = DrawList(width: side, height: side, background: PaintColor(.clear),
-                            items: [.quads(QuadBatch(instances, width: side, height: side))])
+                            items: [DrawItem("boxes", Boxes(instances, width: side, height: side))])
         let image = CPURenderer(threadCount: 1).render(list)
         // Reference: the same renderer shading every pixel centre of every bounding square.
         var whole = CPURenderer(threadCount: 1)
@@ -95,7 +119,7 @@ struct CPURendererTests {
         let box = QuadInstance(centerX: 5.5116315, centerY: 191.8068, halfX: 0.120802, halfY: 48.45, rotation: 2.936593,
                                cornerRadius: 0, color: RGBA(1, 0.415, 0, 1))
         let list = DrawList(width: 40, height: 300, background: PaintColor(.clear),
-                            items: [.quads(QuadBatch([box], width: 40, height: 300))])
+                            items: [DrawItem("box", Boxes([box], width: 40, height: 300))])
         let image = CPURenderer(threadCount: 1).render(list)
         var whole = CPURenderer(threadCount: 1)
         whole.shortcuts = false
@@ -116,7 +140,7 @@ struct CPURendererTests {
         var cramped = [CPURenderer(threadCount: 1), CPURenderer(threadCount: 1)]
         cramped[0].solidRunsPerRow = 1
         cramped[1].solidRunsPerRow = 2
-        for scale in [1, 1.7, 3] {
+        for scale in Sweep.scales([1, 1.7, 3]) {
             let scene = Scene(model, scale: scale)
             for t in [0, 0.37, 1.3, 2.9] {
                 let list = scene.drawList(at: t)
@@ -139,7 +163,7 @@ struct CPURendererTests {
         plain.shortcuts = false
         let fast = CPURenderer(threadCount: 1)
         for item in try ParityMatrix.randomCases(scenes: [id], count: 10, seed: 0x5107) {
-            let list = item.scene.drawList(at: item.t)
+            let list = Sweep.scaled(item.scene).drawList(at: item.t)
             #expect(firstDifference(fast.render(list), plain.render(list)) == nil, "\(id) case \(item.index ?? -1) t = \(item.t)")
         }
     }
@@ -155,7 +179,7 @@ struct CPURendererTests {
         plain.reusesUnchangedRows = false
         let reusing = CPURenderer(threadCount: 2)
         reusing.keptFrames = 3
-        for scale in [1, 1.7] {
+        for scale in Sweep.scales([1, 1.7]) {
             let scene = Scene(model, scale: scale)
             var held: [(Double, Image)] = []
             for k in 0..<40 {
@@ -188,7 +212,7 @@ struct CPURendererTests {
         for item in try ParityMatrix.randomCases(scenes: [id], count: 5, seed: 23) {
             for k in 0..<6 {
                 let t = item.t + Double(k) / 60
-                let list = item.scene.drawList(at: t)
+                let list = Sweep.scaled(item.scene).drawList(at: t)
                 #expect(firstDifference(reusing.render(list), plain.render(list)) == nil,
                         "\(id) case \(item.index ?? -1) (\(item.settings.map { "\($0.name)=\($0.value)" }.joined(separator: " "))) t = \(t)")
             }
@@ -209,8 +233,8 @@ struct CPURendererTests {
         let first = CPURenderer(threadCount: 2), second = CPURenderer(threadCount: 1)
         first.keptFrames = 3
         second.keptFrames = 2
-        var scenes = [Scene(model, scale: 1), Scene(model, scale: 1.7)]
-        scenes += try ParityMatrix.randomCases(scenes: [id], count: 3, seed: 0x57A).map(\.scene)
+        var scenes = Sweep.scales([1, 1.7]).map { Scene(model, scale: $0) }
+        scenes += try ParityMatrix.randomCases(scenes: [id], count: 3, seed: 0x57A).map { Sweep.scaled($0.scene) }
         var shared = 0
         for (index, scene) in scenes.enumerated() {
             var frames: [Image] = []
@@ -222,7 +246,7 @@ struct CPURendererTests {
             // The first row seen with each (row, stamp); every later one must match it.
             var seen: [Int: [UInt64: (frame: Int, row: Int)]] = [:]
             for (f, image) in frames.enumerated() {
-                let stamps = try #require(image.rowStamps, "scene \(index) frame \(f) has no stamps")
+                let stamps = try #require(image.rowStamps?.values, "scene \(index) frame \(f) has no stamps")
                 #expect(stamps.count == image.height && !stamps.contains(0))
                 let rowBytes = image.width * 4
                 for y in 0..<image.height {

@@ -233,17 +233,17 @@ struct JobFileTests {
         let list = Scene(try SceneRegistry.model("wave-ball")).drawList(at: 0.5)
         #expect(maxDifference(list, list) == 0)
         var changed = list
-        guard case .wave(var wave) = changed.items.first(where: { if case .wave = $0 { true } else { false } }),
-              let index = changed.items.firstIndex(where: { if case .wave = $0 { true } else { false } }) else {
+        guard let index = changed.items.firstIndex(where: { $0.primitive is Wave }),
+              var wave = changed.items[index].primitive(as: Wave.self) else {
             Issue.record("the wave ball has no wave")
             return
         }
         wave.color.g += 0.25
-        changed.items[index] = .wave(wave)
+        changed.items[index] = DrawItem(list.items[index].id, wave)
         #expect(maxDifference(list, changed) > 0.2)
         wave.color.g -= 0.25
         wave.phase += 2 * Float.pi
-        changed.items[index] = .wave(wave)
+        changed.items[index] = DrawItem(list.items[index].id, wave)
         #expect(maxDifference(list, changed) < 1e-5)
         changed.items.removeLast()
         #expect(maxDifference(list, changed) == .infinity)

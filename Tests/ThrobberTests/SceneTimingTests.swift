@@ -89,7 +89,7 @@ struct SceneTimingTests {
     @Test func progressRingPaintsTheFaintRingOnTop() {
         let items = Scene(ProgressRing()).drawList(at: 0).items
         #expect(items.count == 3)
-        guard case .arc(let progress) = items[1], case .arc(let track) = items[2] else {
+        guard let progress = items[1].primitive(as: Arc.self), let track = items[2].primitive(as: Arc.self) else {
             Issue.record("expected two arcs")
             return
         }

@@ -76,17 +76,18 @@ struct WaveBallTimingTests {
             Issue.record("expected 6 items, got \(list.items.count)")
             return
         }
-        if case .disc = list.items[0] {} else { Issue.record("item 0 is not the disc") }
-        if case .wave = list.items[1] {} else { Issue.record("item 1 is not the front wave") }
-        if case .wave = list.items[2] {} else { Issue.record("item 2 is not the back wave") }
-        if case .quads(let ticks) = list.items[3] { #expect(ticks.instances.count == 100) } else { Issue.record("item 3") }
-        if case .arc(let circle) = list.items[4] { #expect(circle.isFullCircle) } else { Issue.record("item 4") }
-        if case .quads(let lit) = list.items[5] { #expect(lit.instances.count == 25) } else { Issue.record("item 5") }
+        #expect(list.items[0].primitive is Disc, "item 0 is not the disc")
+        #expect(list.items[1].primitive is Wave, "item 1 is not the front wave")
+        #expect(list.items[2].primitive is Wave, "item 2 is not the back wave")
+        #expect(list.items[3].primitive(as: BoxRing.self)?.slots.count == 100, "item 3: the 100 ticks")
+        #expect(list.items[4].primitive(as: Arc.self)?.isFullCircle == true, "item 4: the thin circle")
+        #expect(list.items[5].primitive(as: BoxRing.self)?.slots.count == 25, "item 5: 25 lit ticks")
+        #expect(Set(list.items.map(\.id)).count == list.items.count, "identities are unique")
     }
 
     @Test func phaseADayLaterIsReducedBeforeSinglePrecision() {
         let late = Scene().drawList(at: 86_400)
-        guard case .wave(let wave) = late.items[1] else {
+        guard let wave = late.items[1].primitive(as: Wave.self) else {
             Issue.record("no wave")
             return
         }

@@ -5,12 +5,9 @@ public struct Image: Sendable, Equatable {
     public let height: Int
     /// `width × height × 4` bytes, row after row from the top. Changing them drops `rowStamps`.
     public var pixels: [UInt8] { didSet { rowStamps = nil } }
-    /// Set by the CPU renderer: one stamp per row, such that two rows at the same index of two
-    /// images of the same size that carry the same nonzero stamp hold the same bytes. The PNG
-    /// writer then takes such a row as unchanged without comparing it (docs/png-encoders.md).
-    /// Nothing outside the package can set it, so nothing can make the writer trust a false one;
-    /// any change to `pixels` drops it.
-    package var rowStamps: [UInt64]?
+    /// The renderer's promise about which rows equal rows of other images (`RowStamps`), when it
+    /// made one; any change to `pixels` drops it.
+    public internal(set) var rowStamps: RowStamps?
 
     /// Wraps existing pixels.
     ///

@@ -66,9 +66,10 @@ public struct Scene: Sendable {
         var worst = (pixels: 0.0, boxes: 0)
         for t in [0, Limits.time] {
             var pixels = 0.0, boxes = 0
-            for case .quads(let batch) in drawList(at: t).items {
-                boxes += batch.instances.count
-                for rect in batch.instanceBounds { pixels += Double(max(0, rect.x1 - rect.x0)) * Double(max(0, rect.y1 - rect.y0)) }
+            for item in drawList(at: t).items {
+                let work = item.primitive.boxWork
+                boxes += work.boxes
+                pixels += work.pixels
             }
             if pixels > worst.pixels { worst = (pixels, boxes) }
         }

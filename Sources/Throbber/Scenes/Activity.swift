@@ -75,17 +75,12 @@ public struct Activity: SceneModel {
         let side = size * s
         let c = side / 2
         let hud = QuadInstance(centerX: c, centerY: c, halfX: c, halfY: c, rotation: 0, cornerRadius: side / 6, color: hudColor)
-        func leaf(_ i: Int, color: RGBA) -> QuadInstance {
-            // Leaf i: centre = c + R(−i·π/6)·(0.0125·s, −0.18335·s); its x axis points outwards.
-            let alpha = -Double(i) * .pi / 6
-            let x = 0.0125 * side, y = -0.18335 * side
-            return QuadInstance(centerX: c + x * cos(alpha) - y * sin(alpha), centerY: c + x * sin(alpha) + y * cos(alpha),
-                                halfX: 0.06665 * side, halfY: 0.0125 * side, rotation: -Double.pi / 2 + alpha,
-                                cornerRadius: leafCornerRadius * s, color: color)
-        }
-        let leaves = (0..<12).map { leaf($0, color: colorOfLeaf($0, tick: state.tick)) }
-        // Leaf i is leaf 0 turned by −i steps of π/6.
-        let ring = QuadRing(centerX: c, centerY: c, steps: 12, base: leaf(0, color: leafColor), slots: (0..<12).map { -$0 })
-        return [.quads(QuadBatch([hud], width: w, height: h)), .quads(QuadBatch(leaves, ring: ring, width: w, height: h))]
+        // Leaf i: centre = c + R(−i·π/6)·(0.0125·s, −0.18335·s), its x axis pointing outwards:
+        // leaf 0 turned by −i steps of a twelfth of a turn.
+        let leaves = BoxRing(centerX: c, centerY: c, offsetX: 0.0125 * side, offsetY: -0.18335 * side,
+                             halfX: 0.06665 * side, halfY: 0.0125 * side, boxRotation: -Double.pi / 2,
+                             cornerRadius: leafCornerRadius * s, start: 0, steps: 12, slots: (0..<12).map { -$0 },
+                             colors: (0..<12).map { colorOfLeaf($0, tick: state.tick) }, width: w, height: h)
+        return [DrawItem("hud", Boxes([hud], width: w, height: h)), DrawItem("leaves", leaves)]
     }
 }

@@ -108,12 +108,12 @@ public struct DoubleWave: SceneModel {
 
     public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int) -> [DrawItem] {
         let k = 2 * Double.pi / ((waveLength ?? width) * s)
-        func wave(_ phase: Double, _ color: RGBA) -> DrawItem {
-            .wave(Wave(originX: 0, amplitude: state.amplitude * s, k: k, phase: phase, baseline: baseline * s,
-                       bottom: bottom * s, color: color, width: w, height: h))
+        func wave(_ id: ItemID, _ phase: Double, _ color: RGBA) -> DrawItem {
+            DrawItem(id, Wave(originX: 0, amplitude: state.amplitude * s, k: k, phase: phase, baseline: baseline * s,
+                              bottom: bottom * s, color: color, width: w, height: h))
         }
         // SPEC §2: y1 = A·sin(kx + φ) + baseline first, then y2 = A·cos(kx + φ + δ) + baseline on top
         // (cos x = sin(x + π/2)).
-        return [wave(state.phase, firstWave), wave(state.phase + phaseShift + .pi / 2, secondWave)]
+        return [wave("first-wave", state.phase, firstWave), wave("second-wave", state.phase + phaseShift + .pi / 2, secondWave)]
     }
 }

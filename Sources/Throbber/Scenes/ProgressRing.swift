@@ -57,10 +57,10 @@ public struct ProgressRing: SceneModel {
         var items = [hud.hud(scale: s, width: w, height: h)]
         let p = min(max(state.progress, 0), 1)
         if p > 0 {
-            items.append(hud.arc(start: 0, sweep: 2 * .pi * p, color: hud.resolvedRingColor, scale: s, width: w, height: h))
+            items.append(hud.arc("progress", start: 0, sweep: 2 * .pi * p, color: hud.resolvedRingColor, scale: s, width: w, height: h))
         }
         // The full background ring in ringColor at alpha 0.1, on top (the original's order).
-        items.append(hud.arc(start: 0, sweep: 2 * .pi, color: hud.resolvedRingColor.withAlpha(0.1), scale: s, width: w, height: h))
+        items.append(hud.arc("track", start: 0, sweep: 2 * .pi, color: hud.resolvedRingColor.withAlpha(0.1), scale: s, width: w, height: h))
         return items
     }
 }

@@ -72,11 +72,11 @@ public struct PullWave: SceneModel {
         // The strip's baseline h − A in strip coordinates is (height − h) + h − A on the canvas.
         let baseline = (height - state.amplitude) * s
         let k = 2 * Double.pi / (width * s)
-        func wave(_ phase: Double, _ color: RGBA) -> DrawItem {
+        func wave(_ id: ItemID, _ phase: Double, _ color: RGBA) -> DrawItem {
             // No bottom edge: the fill runs to the canvas edge.
-            .wave(Wave(originX: 0, amplitude: state.amplitude * s, k: k, phase: phase, baseline: baseline,
-                       bottom: nil, color: color, width: w, height: h))
+            DrawItem(id, Wave(originX: 0, amplitude: state.amplitude * s, k: k, phase: phase, baseline: baseline,
+                              bottom: nil, color: color, width: w, height: h))
         }
-        return [wave(state.phase, underWave), wave(state.phase + phaseShift + .pi / 2, overWave)]
+        return [wave("under-wave", state.phase, underWave), wave("over-wave", state.phase + phaseShift + .pi / 2, overWave)]
     }
 }

@@ -42,7 +42,7 @@ public struct Ring: SceneModel {
         // Arc from 10.8° + 360°·u to 349.2° + 360°·u; mask x = ((ψ − 360°·u) mod 360°) / 360°.
         return [
             hud.hud(scale: s, width: w, height: h),
-            hud.arc(start: 10.8 * degree + rotation, sweep: (349.2 - 10.8) * degree, maskRotation: rotation,
+            hud.arc("ring", start: 10.8 * degree + rotation, sweep: (349.2 - 10.8) * degree, maskRotation: rotation,
                     color: hud.resolvedRingColor, scale: s, width: w, height: h),
         ]
     }

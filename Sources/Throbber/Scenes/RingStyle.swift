@@ -71,16 +71,16 @@ public struct RingHUD: Sendable, Equatable {
     func hud(scale s: Double, width: Int, height: Int) -> DrawItem {
         let c = canvasSide / 2 * s
         let half = hudSize / 2 * s
-        return .quads(QuadBatch([QuadInstance(centerX: c, centerY: c, halfX: half, halfY: half, rotation: 0,
-                                              cornerRadius: hudCornerRadius * s, color: resolvedHudColor)],
-                                width: width, height: height))
+        return DrawItem("hud", Boxes([QuadInstance(centerX: c, centerY: c, halfX: half, halfY: half, rotation: 0,
+                                                   cornerRadius: hudCornerRadius * s, color: resolvedHudColor)],
+                                     width: width, height: height))
     }
 
     /// A stroke of the ring from clock angle `start` through `sweep`, centred on the HUD.
-    func arc(start: Double, sweep: Double, maskRotation: Double? = nil, color: RGBA, scale s: Double,
+    func arc(_ id: ItemID, start: Double, sweep: Double, maskRotation: Double? = nil, color: RGBA, scale s: Double,
              width: Int, height: Int) -> DrawItem {
         let c = canvasSide / 2 * s
-        return .arc(Arc(centerX: c, centerY: c, radius: radius * s, lineWidth: thickness * s, start: start, sweep: sweep,
-                        maskRotation: maskRotation, color: color, width: width, height: height))
+        return DrawItem(id, Arc(centerX: c, centerY: c, radius: radius * s, lineWidth: thickness * s, start: start, sweep: sweep,
+                                maskRotation: maskRotation, color: color, width: width, height: height))
     }
 }

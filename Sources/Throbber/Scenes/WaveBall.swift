@@ -147,45 +147,33 @@ public struct WaveBall: SceneModel {
         let k = 2 * Double.pi / (waveLength * s)
         let baseline = (boxTop + state.level) * s
 
-        func wave(phase: Double, color: RGBA) -> DrawItem {
-            .wave(Wave(originX: boxLeft * s, amplitude: waveAmplitude, k: k, phase: phase, baseline: baseline,
-                       clipCenterX: c * s, clipCenterY: c * s, clipRadius: r * s, color: color,
-                       width: width, height: height))
+        func wave(_ id: ItemID, phase: Double, color: RGBA) -> DrawItem {
+            DrawItem(id, Wave(originX: boxLeft * s, amplitude: waveAmplitude, k: k, phase: phase, baseline: baseline,
+                              clipCenterX: c * s, clipCenterY: c * s, clipRadius: r * s, color: color,
+                              width: width, height: height))
         }
-        let tickRadius = (ringWidth / 2 - tickLength / 2) * s
-        func tick(at theta: Double, color: RGBA) -> QuadInstance {
-            QuadInstance(centerX: c * s + tickRadius * cos(theta), centerY: c * s + tickRadius * sin(theta),
-                         halfX: tickLength / 2 * s, halfY: tickWidth / 2 * s, rotation: theta,
-                         cornerRadius: 0, color: color)
-        }
-        let step = 2 * Double.pi / Double(tickCount)
+        // The tick at angle θ: centre c + r·(cos θ, sin θ), its x axis along the radius.
         // Both rings turn one tick about the centre: the background from 3 o'clock, the lit
         // ticks from the bottom (off the background's steps unless N is a multiple of 4).
-        // Each is built once per geometry (and lit count) and shared by the frames that follow.
-        func ring(from theta: Double, litCount: Int?, color: RGBA) -> QuadBatch {
-            let key = TickRingCache.Key(center: c * s, radius: tickRadius, halfX: tickLength / 2 * s, halfY: tickWidth / 2 * s,
-                                        start: theta, tickCount: tickCount, litCount: litCount ?? -1, color: color,
-                                        width: width, height: height)
-            return TickRingCache.shared.batch(key) {
-                let slots = litCount.map(litTickSlots) ?? Array(0..<tickCount)
-                let ticks = slots.map { tick(at: theta + Double($0) * step, color: color) }
-                let ring = QuadRing(centerX: c * s, centerY: c * s, steps: tickCount, base: tick(at: theta, color: tickLit), slots: slots)
-                return QuadBatch(ticks, ring: ring, width: width, height: height)
-            }
+        let tickRadius = (ringWidth / 2 - tickLength / 2) * s
+        func ring(from theta: Double, slots: [Int], color: RGBA) -> BoxRing {
+            BoxRing(centerX: c * s, centerY: c * s, offsetX: tickRadius, offsetY: 0, halfX: tickLength / 2 * s,
+                    halfY: tickWidth / 2 * s, boxRotation: 0, cornerRadius: 0, start: theta, steps: tickCount, slots: slots,
+                    colors: [color], width: width, height: height)
         }
 
         // SPEC §1 paint order.
         var items: [DrawItem] = [
-            .disc(Disc(centerX: c * s, centerY: c * s, radius: r * s, color: waterBackground, width: width, height: height)),
-            wave(phase: state.frontPhase, color: frontWater),
+            DrawItem("disc", Disc(centerX: c * s, centerY: c * s, radius: r * s, color: waterBackground, width: width, height: height)),
+            wave("front-wave", phase: state.frontPhase, color: frontWater),
             // cos(x) = sin(x + π/2): the back wave is the same primitive a quarter period on.
-            wave(phase: state.backPhase + .pi / 2, color: backWater),
-            .quads(ring(from: 0, litCount: nil, color: tickBackground)),
-            .arc(Arc(centerX: c * s, centerY: c * s, radius: max(0, ringWidth / 2 - tickLength - 3) * s,
-                     lineWidth: 0.5 * s, start: 0, sweep: 2 * .pi, color: tickBackground, width: width, height: height)),
+            wave("back-wave", phase: state.backPhase + .pi / 2, color: backWater),
+            DrawItem("ticks", ring(from: 0, slots: Array(0..<tickCount), color: tickBackground)),
+            DrawItem("inner-circle", Arc(centerX: c * s, centerY: c * s, radius: max(0, ringWidth / 2 - tickLength - 3) * s,
+                                         lineWidth: 0.5 * s, start: 0, sweep: 2 * .pi, color: tickBackground, width: width, height: height)),
         ]
         if state.litCount > 0 {
-            items.append(.quads(ring(from: .pi / 2, litCount: state.litCount, color: tickLit)))
+            items.append(DrawItem("lit-ticks", ring(from: .pi / 2, slots: litTickSlots(count: state.litCount), color: tickLit)))
         }
         return items
     }

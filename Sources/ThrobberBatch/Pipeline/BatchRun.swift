@@ -240,9 +240,10 @@ public final class BatchRun {
         for unit in units {
             let clip = job.clips[unit.clip]
             let (width, height) = clip.scene.pixelSize
-            guard width <= renderer.maxCanvasSide, height <= renderer.maxCanvasSide else {
-                throw ThrobberError("\(job.path):\(clip.line): \(clip.label) is \(width)×\(height) px; \(renderer.description) renders at most \(renderer.maxCanvasSide) px a side",
-                                    kind: .usage)
+            do {
+                try renderer.checkCanvas(width: width, height: height)
+            } catch let error as ThrobberError {
+                throw ThrobberError("\(job.path):\(clip.line): \(clip.label): \(error.message)", kind: error.kind)
             }
         }
         let cancellation = self.cancellation
@@ -252,11 +253,6 @@ public final class BatchRun {
         let largestFrame = units.map { job.clips[$0.clip].scene.pixelSize }.map { $0.width * $0.height * 4 }.max() ?? 0
         let inFlight = BatchRun.framesInFlight(threads: threads, frameBytes: largestFrame, budget: frameBudget)
         let pool = EncodePool(inFlight: inFlight)
-        let renderThreads = BatchRun.renderThreads(encoders: threads)
-        // The CPU renderer draws each frame into the memory of the oldest it kept: keep more than
-        // can be in flight (the pool's, the one this loop holds, the one being rendered), so that
-        // one has been let go of and is written in place, not copied first.
-        renderer.cpuRenderer?.keptFrames = inFlight + 4
         let records = ManifestRecords()
         let pngRows = Mutex<(compressed: Int, total: Int)>((0, 0))
         let clock = ContinuousClock()
@@ -322,8 +318,7 @@ public final class BatchRun {
             let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height, text: frameText, cancellation: cancellation) }
             let serial = DispatchQueue(label: "throbber.sink.\(unit.clip)")
             let sinkBox = SinkBox(sinks)
-            var completed = true
-            func frameFiles(_ k: Int) -> [(String, PNGEncoder)] {
+            let frameFiles: @Sendable (Int) -> [(String, PNGEncoder)] = { k in
                 pngOutputs.map { ($0.0.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k), $0.1) }
             }
             // --skip-existing: the frame files that are this run's, checked on every core first.
@@ -348,7 +343,7 @@ public final class BatchRun {
                 }
             }
             let kept = keptFrames
-            func missingFiles(_ files: [(String, PNGEncoder)]) -> [(String, PNGEncoder)] {
+            let missingFiles: @Sendable ([(String, PNGEncoder)]) -> [(String, PNGEncoder)] = { files in
                 files.filter { kept[$0.0] == nil }
             }
             // A file found but not kept is replaced: --skip-existing asked for this run's outputs.
@@ -380,57 +375,31 @@ public final class BatchRun {
                 }
                 progress?(1)
             }
-            // With the CPU renderer and PNG outputs only, each encode job draws its own frames
-            // (small frames in groups), on every core; otherwise this thread renders in order.
-            let workers = sinks.isEmpty ? renderer.frameWorkers() : nil
-            let perJob = BatchRun.framesPerJob(width: width, height: height)
-            var group: [(k: Int, files: [(String, PNGEncoder)], missing: [(String, PNGEncoder)])] = []
-            func submitGroup() {
-                guard let workers, !group.isEmpty else { return }
-                let frames = group
-                group = []
-                rendered += frames.count
-                pool.submit {
-                    try workers.renderEach(frames, drawList: { clip.scene.drawList(at: clip.time($0.k)) }) { frame, image in
-                        try writeFrame(frame.k, image, frame.files, frame.missing)
-                    }
-                }
-            }
-            // Frames rendered ahead: a GL backend renders a stack of frames with one draw.
-            let framesPerCall = renderer.framesPerDraw(width: width, height: height)
-            var ahead: [Int: Image] = [:]
+            // Frames whose files all exist and are this run's are recorded as checked; the renderer
+            // draws the others and hands each on (`Renderer.render(_:on:)`): a stream's frames
+            // in order on this thread, PNG frames wherever the renderer draws best.
+            var toRender: [Int] = []
             for k in unit.frames {
-                if cancellation.cancellationReason != nil || pool.error != nil {
-                    completed = false
-                    break
-                }
                 let files = frameFiles(k)
-                let missing = missingFiles(files)
-                if missing.isEmpty && sinks.isEmpty {
-                    // Everything of this frame exists and is this run's: recorded as checked.
+                if sinks.isEmpty && missingFiles(files).isEmpty {
                     for (file, _) in files { records.add(kept[file]!) }
                     progress?(1)
                     skipped += 1
-                    continue
-                }
-                if workers != nil {
-                    group.append((k, files, missing))
-                    if group.count >= perJob { submitGroup() }
-                    continue
-                }
-                rendered += 1
-                if ahead[k] == nil {
-                    let next = unit.frames[k...].lazy.filter { !sinks.isEmpty || !missingFiles(frameFiles($0)).isEmpty }.prefix(framesPerCall)
-                    let images = try renderer.render(next.map { clip.scene.drawList(at: clip.time($0)) }, cpuThreads: renderThreads)
-                    ahead = Dictionary(uniqueKeysWithValues: zip(next, images))
-                }
-                let image = ahead.removeValue(forKey: k)!
-                pool.submit { try writeFrame(k, image, files, missing) }
-                if !sinks.isEmpty {
-                    pool.submit(on: serial) { try sinkBox.add(image, index: k) }
+                } else {
+                    toRender.append(k)
                 }
             }
-            if completed { submitGroup() }
+            let scene = clip.scene, time = clip.time
+            let wanted = FrameSequence(
+                frames: toRender, drawList: { scene.drawList(at: time($0)) },
+                deliver: { k, image in
+                    let files = frameFiles(k)
+                    try writeFrame(k, image, files, missingFiles(files))
+                },
+                inOrder: sinks.isEmpty ? nil : { k, image in pool.submit(on: serial) { try sinkBox.add(image, index: k) } })
+            let handed = try renderer.render(wanted, on: PipelineExecutor(pool: pool, cancellation: cancellation, threads: threads))
+            rendered += handed
+            let completed = handed == toRender.count
             if !sinks.isEmpty {
                 if completed {
                     pool.submit(on: serial) { records.add(contentsOf: try sinkBox.finish(overwrite: replaceFound)) }
@@ -510,24 +479,6 @@ public final class BatchRun {
     public static func framesInFlight(threads: Int, frameBytes: Int, budget: Int = defaultFrameBudget) -> Int {
         let fitting = budget / max(1, 2 * frameBytes)
         return max(2, min(2 * max(1, threads), fitting))
-    }
-
-    /// How many frames of `width` × `height` px one encode job takes: small frames go in groups
-    /// of about 64 Ki pixels (16 frames of 64×64), so the hand-off between threads is paid once
-    /// per group rather than once per frame; 512×512 frames go one by one.
-    public static func framesPerJob(width: Int, height: Int) -> Int {
-        max(1, min(64, 65_536 / max(1, width * height)))
-    }
-
-    /// How many threads the CPU renderer gets in the pipeline when this thread renders (a clip
-    /// with sheets, streams or videos, which take frames in order; PNG-only clips are drawn
-    /// inside the encode jobs instead), where the encoders already keep every core busy: what
-    /// matters there is the CPU time a frame costs, and one thread spends less of it than
-    /// several (no hand-offs between them). One render thread keeps up with
-    /// about sixteen encoders (a frame renders in ~6 % of its encoding time at 512×512, level 7),
-    /// so a thread is added per eight encoding threads.
-    public static func renderThreads(encoders: Int) -> Int {
-        return max(1, encoders / 8)
     }
 
     /// The loop as values, for the `Throbber:loop` tEXt chunk: `seconds=4 frames=240

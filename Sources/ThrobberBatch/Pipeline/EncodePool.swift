@@ -10,11 +10,14 @@ public final class EncodePool: @unchecked Sendable {
     private let slots: DispatchSemaphore
     private let lock = NSLock()
     private var firstError: ThrobberError?
+    /// The most jobs queued or running at once.
+    public let inFlight: Int
 
     /// - Parameter inFlight: the most jobs queued or running at once (`BatchRun.framesInFlight`
     ///   gives it for a thread count and a frame size).
     public init(inFlight: Int = 2 * UsableCPUs.current.usable) {
-        slots = DispatchSemaphore(value: max(1, inFlight))
+        self.inFlight = max(1, inFlight)
+        slots = DispatchSemaphore(value: self.inFlight)
     }
 
     /// The first error any job threw, if one did.
@@ -55,4 +58,22 @@ public final class EncodePool: @unchecked Sendable {
         group.wait()
         if let error { throw error }
     }
+}
+
+/// A clip's encode pool as its renderer sees it (`FrameExecutor`): stopping once the run is asked
+/// to stop or a job has failed.
+final class PipelineExecutor: FrameExecutor {
+    let pool: EncodePool
+    let cancellation: CancellationSource
+    let threadCount: Int
+
+    init(pool: EncodePool, cancellation: CancellationSource, threads: Int) {
+        self.pool = pool
+        self.cancellation = cancellation
+        threadCount = threads
+    }
+
+    var maximumInFlight: Int { pool.inFlight }
+    var isStopping: Bool { cancellation.cancellationReason != nil || pool.error != nil }
+    func submit(_ job: @escaping @Sendable () throws -> Void) { pool.submit(job) }
 }

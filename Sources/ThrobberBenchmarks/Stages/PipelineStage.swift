@@ -1,5 +1,6 @@
 import Foundation
 import ThrobberBatch
+import ThrobberCPU
 import ThrobberRender
 
 /// `pipeline`: the real thing, `throbber batch` on a job of the case's frames (render, PNG with
@@ -34,7 +35,7 @@ final class PipelineStage: StageBenchmark {
     func setUp() throws {
         // The pipeline renders on fewer threads (its encoders keep the cores busy); its budget
         // takes the CPU time a frame costs that way.
-        let threads = BatchRun.renderThreads(encoders: UsableCPUs.current.usable)
+        let threads = CPURenderer.renderThreads(encoders: UsableCPUs.current.usable)
         guard measuresRenderCost, let cpu = renderer.cpuRenderer, threads != cpu.threadCount else { return }
         // No checksum: no row reports this, and the renderer keeps each frame's rows for the next.
         budgetRenderCpuMs = Stopwatch.cpuMilliseconds {

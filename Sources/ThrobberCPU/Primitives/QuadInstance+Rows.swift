@@ -8,7 +8,7 @@ extension QuadInstance {
     @inline(__always)
     func rowColumns(_ py: Float, cos c: Float, sin s: Float) -> Range<Int> {
         // The anti-aliased edge's reach and ¼ px more for the rounding of qx, qy and the interval.
-        let reach = antialiasReach + 0.25
+        let reach = Antialiasing.reach + 0.25
         // Parallel to the row, |dx·slope| < 0.01 on any canvas: an edge then counts as crossing.
         guard let (lo, hi) = offsets(py, reachX: halfX + reach, reachY: halfY + reach, cos: c, sin: s, parallelSlack: 0.01) else {
             return 0..<0
@@ -22,13 +22,13 @@ extension QuadInstance {
     }
 
     /// Pixel-centre x values of the row at `py` where the box certainly covers (coverage exactly
-    /// 1): inside the box shrunk by max(cornerRadius, `antialiasReach`) and 0.05 px more. There
+    /// 1): inside the box shrunk by max(cornerRadius, `Antialiasing.reach`) and 0.05 px more. There
     /// |qx| ≤ halfX − cornerRadius and |qy| ≤ halfY − cornerRadius, so roundedBoxDistance is
     /// max(|qx| − halfX, |qy| − halfY) ≤ −½ − 0.05; the margin dwarfs the rounding of qx, qy and
     /// of this interval.
     @inline(__always)
     func certainlyCovered(_ py: Float, cos c: Float, sin s: Float) -> SolidSpan {
-        let inset = max(cornerRadius, antialiasReach) + 0.05
+        let inset = max(cornerRadius, Antialiasing.reach) + 0.05
         // Parallel to the row, |dx·slope| < 0.02 on any canvas: the row must clear the edge by that.
         guard halfX > inset, halfY > inset,
               let (lo, hi) = offsets(py, reachX: halfX - inset, reachY: halfY - inset, cos: c, sin: s, parallelSlack: -0.02) else {

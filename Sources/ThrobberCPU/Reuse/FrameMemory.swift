@@ -5,6 +5,8 @@ import Throbber
 final class FrameMemory: @unchecked Sendable {
     struct Frame: Sendable {
         let list: DrawList
+        /// Its items as they were painted (`PreparedItems`).
+        let prepared: [any CPUItem]
         let pixels: [UInt8]
         /// Its `Image.rowStamps`.
         let stamps: [UInt64]
@@ -19,7 +21,6 @@ final class FrameMemory: @unchecked Sendable {
 
     private let lock = NSLock()
     private var frames: [Frame] = []
-    private var statisticsSoFar = ReuseStatistics()
     private var capacityValue: Int
 
     /// - Parameter capacity: frames kept, at least 2.
@@ -55,21 +56,10 @@ final class FrameMemory: @unchecked Sendable {
         }
     }
 
-    func keep(_ frame: Frame, outcomes: UnsafeBufferPointer<BandOutcome>, recycled: Bool, duplicated: Bool) {
+    func keep(_ frame: Frame) {
         lock.withLock {
             frames.append(frame)
             while frames.count > limit(byteCount: frame.pixels.count) { frames.removeFirst() }
-            for outcome in outcomes {
-                switch outcome {
-                case .painted: statisticsSoFar.paintedBands += 1
-                case .kept: statisticsSoFar.keptBands += 1
-                case .copied: statisticsSoFar.copiedBands += 1
-                }
-            }
-            if recycled { statisticsSoFar.recycledFrames += 1 }
-            if duplicated { statisticsSoFar.duplicatedFrames += 1 }
         }
     }
-
-    var statistics: ReuseStatistics { lock.withLock { statisticsSoFar } }
 }

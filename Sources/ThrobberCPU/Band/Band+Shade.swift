@@ -14,12 +14,12 @@ extension Band {
                 min(span.upperBound, max(span.lowerBound, hole.upperBound))..<span.upperBound)
     }
 
-    /// Columns of row `y` whose centres are certainly more than `antialiasReach` inside the
+    /// Columns of row `y` whose centres are certainly more than `Antialiasing.reach` inside the
     /// circle, where fill(|p − c| − r) is exactly 1 without computing it (`certaintyMargin`).
     @inline(__always)
     func solidColumns(_ y: Int, _ cx: Float, _ cy: Float, _ r: Float) -> SolidSpan {
         let dy = Float(y) + 0.5 - cy
-        let safe = r - (antialiasReach + certaintyMargin)
+        let safe = r - (Antialiasing.reach + certaintyMargin)
         guard safe > abs(dy) else { return .empty }
         let half = (safe * safe - dy * dy).squareRoot()
         return SolidSpan(lo: cx - half, hi: cx + half)

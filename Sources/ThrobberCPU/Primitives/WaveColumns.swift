@@ -8,7 +8,7 @@ struct WaveColumns: Sendable {
     let x0: Int
     let height: [Float]
     let norm: [Float]
-    /// The largest f(x) + (antialiasReach + certaintyMargin)·sqrt(1 + f′²) over the columns: a
+    /// The largest f(x) + (Antialiasing.reach + certaintyMargin)·sqrt(1 + f′²) over the columns: a
     /// pixel centre at or below it is certainly under the curve in every column (the row test of
     /// `paint`, taken at its maximum).
     let lowestFullRow: Float
@@ -28,7 +28,7 @@ struct WaveColumns: Sendable {
                     let column = waveColumn(Float(w.bounds.x0 + i) + 0.5, w.originX, w.amplitude, w.k, w.phase, w.baseline)
                     height[i] = column.height
                     norm[i] = column.norm
-                    lowest = max(lowest, column.height + (antialiasReach + certaintyMargin) * column.norm)
+                    lowest = max(lowest, column.height + (Antialiasing.reach + certaintyMargin) * column.norm)
                 }
             }
             initialized = count
