@@ -16,7 +16,13 @@ let package = Package(
     ],
     targets: [
         // C edges: one shim header each.
-        // Headers only: libOSMesa is opened with dlopen at run time (see Sources/COSMesa/shim.h), so
+        // Headers only: the GL headers and the GL function table, once, which the OSMesa and EGL
+        // contexts fill through their GetProcAddress (see Sources/CGL/shim.h).
+        .systemLibrary(
+            name: "CGL",
+            providers: [.apt(["libgl-dev"])]
+        ),
+        // Headers only: libOSMesa is opened with dlopen at run time (see Sources/CGL/shim.h), so
         // that a machine without it still runs `--backend cpu` and hears which package to install.
         // Declaring `pkgConfig: "osmesa"` here would put `-lOSMesa` on the link line and undo that;
         // scripts/setup checks `pkg-config --exists osmesa` instead.
@@ -70,7 +76,7 @@ let package = Package(
         .target(name: "ThrobberCPU", dependencies: ["Throbber"]),
         .target(
             name: "ThrobberGL",
-            dependencies: ["Throbber", "COSMesa", "CEGL"],
+            dependencies: ["Throbber", "CGL", "COSMesa", "CEGL"],
             plugins: ["EmbedShaders"]
         ),
         .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec", "CPNGWriter"]),

@@ -1,5 +1,5 @@
 import Foundation
-@preconcurrency import COSMesa
+@preconcurrency import CGL
 import Throbber
 
 /// What the driver says about itself, for reports (`GL_VENDOR`, `GL_RENDERER`, `GL_VERSION`) and
@@ -39,7 +39,7 @@ public struct GLInfo: Sendable, Equatable, Codable {
 /// Not `Sendable`: the context is current on the thread that created the renderer; use it there.
 public final class GLRenderer {
     private let context: GLPlatformContext
-    private let gl: COSMesa_GL
+    private let gl: GLFunctions
     /// The driver's strings and limits.
     public let info: GLInfo
     private let library: ShaderLibrary
@@ -512,7 +512,7 @@ public final class GLRenderer {
         gl.BindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer)
         gl.PixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
         gl.ReadPixels(0, 0, GLsizei(list.width), GLsizei(list.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), nil)
-        let fence = gl.FenceSync(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
+        let fence = gl.FenceSync?(GLenum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
         gl.BindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0)
         pending.append((buffer, fence, list.width, list.height))
         guard pending.count >= pixelBuffers.count else { return nil }
@@ -534,8 +534,8 @@ public final class GLRenderer {
     private func collectOldest() throws -> Image {
         let (buffer, fence, width, height) = pending.removeFirst()
         if let fence {
-            _ = gl.ClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 10_000_000_000)
-            gl.DeleteSync(fence)
+            _ = gl.ClientWaitSync?(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 10_000_000_000)
+            gl.DeleteSync?(fence)
         }
         gl.BindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), buffer)
         defer { gl.BindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
@@ -549,7 +549,7 @@ public final class GLRenderer {
     }
 
     private func releasePixelBuffers() {
-        for (_, fence, _, _) in pending { if let fence { gl.DeleteSync(fence) } }
+        for (_, fence, _, _) in pending { if let fence { gl.DeleteSync?(fence) } }
         pending.removeAll()
         if !pixelBuffers.isEmpty { gl.DeleteBuffers(GLsizei(pixelBuffers.count), pixelBuffers) }
         pixelBuffers = []
