@@ -88,7 +88,10 @@ let package = Package(
         // manifests and verification. All of Throbber's file I/O lives here.
         .target(name: "ThrobberBatch", dependencies: ["Throbber", "ThrobberRender", "ThrobberPNG", "ThrobberDigest"]),
         // The benchmarks: one type per stage, statistics, reports and baselines.
-        .target(name: "ThrobberBenchmarks", dependencies: ["Throbber", "ThrobberRender", "ThrobberBatch", "ThrobberPNG", "ThrobberDigest"]),
+        .target(
+            name: "ThrobberBenchmarks",
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberBatch", "ThrobberPNG", "ThrobberDigest"]
+        ),
         // The command: parses, calls a library, prints; the only place that knows flags and exit codes.
         .executableTarget(
             name: "throbber",
@@ -108,12 +111,10 @@ let package = Package(
             dependencies: ["ShaderEmbedder"]
         ),
 
-        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberPNG",
-                                                  "ThrobberTestSupport"]),
+        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender"]),
         .testTarget(
             name: "ThrobberRenderTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberDigest", "ThrobberBatch", "ThrobberBenchmarks",
-                           "ThrobberTestSupport"],
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberBenchmarks", "ThrobberTestSupport"],
             exclude: ["Goldens"]
         ),
         .testTarget(
@@ -122,9 +123,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ThrobberCLITests",
-            dependencies: ["throbber", "ThrobberPNG", "Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport"],
+            // `throbber` is the binary the tests run, not a module they import.
+            dependencies: ["throbber", "Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport"],
             exclude: ["Snapshots"]
         ),
+        // Package.swift itself: each Swift target declares exactly the package modules it imports.
+        .testTarget(name: "ThrobberLayoutTests"),
     ],
     swiftLanguageModes: [.v6]
 )
