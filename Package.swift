@@ -16,7 +16,13 @@ let package = Package(
     ],
     targets: [
         // C edges: one shim header each.
-        // Headers only: libOSMesa is opened with dlopen at run time (see Sources/COSMesa/shim.h), so
+        // Headers only: the GL headers and the GL function table, once, which the OSMesa and EGL
+        // contexts fill through their GetProcAddress (see Sources/CGL/shim.h).
+        .systemLibrary(
+            name: "CGL",
+            providers: [.apt(["libgl-dev"])]
+        ),
+        // Headers only: libOSMesa is opened with dlopen at run time (see Sources/CGL/shim.h), so
         // that a machine without it still runs `--backend cpu` and hears which package to install.
         // Declaring `pkgConfig: "osmesa"` here would put `-lOSMesa` on the link line and undo that;
         // scripts/setup checks `pkg-config --exists osmesa` instead.
@@ -70,7 +76,7 @@ let package = Package(
         .target(name: "ThrobberCPU", dependencies: ["Throbber"]),
         .target(
             name: "ThrobberGL",
-            dependencies: ["Throbber", "COSMesa", "CEGL"],
+            dependencies: ["Throbber", "CGL", "COSMesa", "CEGL"],
             plugins: ["EmbedShaders"]
         ),
         .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec", "CPNGWriter"]),
@@ -82,7 +88,10 @@ let package = Package(
         // manifests and verification. All of Throbber's file I/O lives here.
         .target(name: "ThrobberBatch", dependencies: ["Throbber", "ThrobberRender", "ThrobberPNG", "ThrobberDigest"]),
         // The benchmarks: one type per stage, statistics, reports and baselines.
-        .target(name: "ThrobberBenchmarks", dependencies: ["Throbber", "ThrobberRender", "ThrobberBatch", "ThrobberPNG", "ThrobberDigest"]),
+        .target(
+            name: "ThrobberBenchmarks",
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberBatch", "ThrobberPNG", "ThrobberDigest"]
+        ),
         // The command: parses, calls a library, prints; the only place that knows flags and exit codes.
         .executableTarget(
             name: "throbber",
@@ -102,12 +111,10 @@ let package = Package(
             dependencies: ["ShaderEmbedder"]
         ),
 
-        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberPNG",
-                                                  "ThrobberTestSupport"]),
+        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender"]),
         .testTarget(
             name: "ThrobberRenderTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberDigest", "ThrobberBatch", "ThrobberBenchmarks",
-                           "ThrobberTestSupport"],
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberBenchmarks", "ThrobberTestSupport"],
             exclude: ["Goldens"]
         ),
         .testTarget(
@@ -116,9 +123,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ThrobberCLITests",
-            dependencies: ["throbber", "ThrobberPNG", "Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport"],
+            // `throbber` is the binary the tests run, not a module they import.
+            dependencies: ["throbber", "Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport"],
             exclude: ["Snapshots"]
         ),
+        // Package.swift itself: each Swift target declares exactly the package modules it imports.
+        .testTarget(name: "ThrobberLayoutTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,8 @@
 #define CEGL_SHIM_H
 // EGL without a display: the device platform (EGL_EXT_platform_device: a GPU, or Mesa's
 // software device) and Mesa's surfaceless platform. Like OSMesa, libEGL is opened with dlopen
-// (see COSMesa/shim.h for why), and every entry point is resolved through eglGetProcAddress.
+// (see CGL/shim.h for why), and every entry point is resolved through eglGetProcAddress; the GL
+// functions go into CGL's table through CEGL_resolve.
 // EGL_NO_PROTOTYPES is not ours to set: the headers' prototypes are simply never called.
 #include <dlfcn.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@ typedef struct CEGL_API {
     PFNEGLQUERYDEVICESTRINGEXTPROC _Nullable QueryDeviceStringEXT;
 } CEGL_API;
 
-/// GL entry points through eglGetProcAddress, in COSMesa_Resolver's shape.
+/// GL entry points through eglGetProcAddress, in CGL_Resolver's shape (`context` is the CEGL_API).
 static inline void *_Nullable CEGL_resolve(void *_Nullable context, const char *_Nonnull name) {
     return (void *)((CEGL_API *)context)->GetProcAddress(name);
 }

@@ -1,5 +1,5 @@
 @preconcurrency import CEGL
-@preconcurrency import COSMesa
+@preconcurrency import CGL
 import Foundation
 import Throbber
 
@@ -20,10 +20,8 @@ final class EGLGLContext: GLPlatformContext {
     let api: UnsafeMutablePointer<CEGL_API>
     let display: EGLDisplay
     let context: EGLContext
-    private var table: COSMesa_GL
+    let gl: GLFunctions
     let platform: String
-
-    var gl: COSMesa_GL { table }
 
     /// The environment variable that names the libEGL file to open.
     static let libraryPathVariable = "THROBBER_EGL_LIBRARY"
@@ -134,17 +132,16 @@ final class EGLGLContext: GLPlatformContext {
             _ = api.pointee.DestroyContext(display, context)
             throw ThrobberError("eglMakeCurrent without a surface failed on \(label): \(error)", kind: .backendUnavailable)
         }
-        let table = UnsafeMutablePointer<COSMesa_GL>.allocate(capacity: 1)
-        defer { table.deallocate() }
-        if let missing = COSMesa_loadGL(table, CEGL_resolve, api) {
+        do {
+            gl = try GLFunctions { name in CEGL_resolve(api, name) }
+        } catch {
             _ = api.pointee.MakeCurrent(display, CEGL_NO_SURFACE, CEGL_NO_SURFACE, CEGL_NO_CONTEXT)
             _ = api.pointee.DestroyContext(display, context)
-            throw ThrobberError("EGL on \(label) lacks \(String(cString: missing))", kind: .backendUnavailable)
+            throw ThrobberError("EGL on \(label) lacks \(error.name)", kind: .backendUnavailable)
         }
         self.api = api
         self.display = display
         self.context = context
-        self.table = table.pointee
         platform = label
         done = true
     }

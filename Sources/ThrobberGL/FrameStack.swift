@@ -78,7 +78,7 @@ struct FrameStack {
     }
 
     /// Pads `values` (texels of `components` numbers each) with zeros to whole rows of
-    /// `textureWidth` texels, as a texture of them is uploaded (`GLRenderer.upload`).
+    /// `textureWidth` texels, as a texture of them is uploaded (`GLFunctions.upload`).
     static func padToTextureRows<T: Numeric>(_ values: inout [T], components: Int) {
         let row = components * textureWidth
         values += repeatElement(0, count: row - values.count % row)

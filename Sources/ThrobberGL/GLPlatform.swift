@@ -1,4 +1,4 @@
-@preconcurrency import COSMesa
+@preconcurrency import CGL
 import Throbber
 
 /// Where a GL context comes from. OSMesa and EGL on Mesa's llvmpipe render on the CPU; an EGL
@@ -24,7 +24,7 @@ public enum GLPlatform: Sendable, Equatable, CustomStringConvertible {
 /// OSMesa or EGL context hides behind. Not `Sendable`: current on the thread that made it.
 protocol GLPlatformContext: AnyObject {
     /// The GL functions, resolved for this context.
-    var gl: COSMesa_GL { get }
+    var gl: GLFunctions { get }
     /// What the context is, for reports.
     var platform: String { get }
 }

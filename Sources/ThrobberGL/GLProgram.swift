@@ -1,4 +1,4 @@
-@preconcurrency import COSMesa
+@preconcurrency import CGL
 import Throbber
 
 /// A linked GL program and its uniform locations, looked up once.
@@ -10,7 +10,7 @@ struct GLProgram {
     /// lines right after each shader's `#version`).
     ///
     /// - Throws: a backend-failure error carrying the driver's log and the shader's file name.
-    init(_ gl: COSMesa_GL, library: ShaderLibrary, vertex: String, fragment: String, defines: [String] = [],
+    init(_ gl: GLFunctions, library: ShaderLibrary, vertex: String, fragment: String, defines: [String] = [],
          uniforms: [String]) throws {
         func source(_ name: String) throws -> String {
             var text = try library.source(name)
@@ -48,7 +48,7 @@ struct GLProgram {
     /// Makes `alias` name the same uniform as `name`.
     mutating func alias(_ alias: String, to name: String) { locations[alias] = self[name] }
 
-    private static func compile(_ gl: COSMesa_GL, _ type: GLenum, name: String, source: String) throws -> GLuint {
+    private static func compile(_ gl: GLFunctions, _ type: GLenum, name: String, source: String) throws -> GLuint {
         let shader = gl.CreateShader(type)
         source.withCString { text in
             var pointer: UnsafePointer<GLchar>? = text
@@ -68,7 +68,7 @@ struct GLProgram {
 
     /// The info log of a shader or program, on one line.
     private static func log(
-        _ gl: COSMesa_GL, _ object: GLuint,
+        _ gl: GLFunctions, _ object: GLuint,
         getiv: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
         getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void
     ) -> String {

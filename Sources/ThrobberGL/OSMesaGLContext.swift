@@ -1,3 +1,4 @@
+@preconcurrency import CGL
 @preconcurrency import COSMesa
 import Foundation
 import Throbber
@@ -8,8 +9,9 @@ import Throbber
 /// Not `Sendable`: a GL context is current on one thread. Create it, use it and let it go on
 /// the same thread.
 final class OSMesaGLContext: GLPlatformContext {
-    /// The loaded library and GL function table.
+    /// The loaded library.
     let api: UnsafeMutablePointer<COSMesa_API>
+    let gl: GLFunctions
     private let context: OpaquePointer
     /// OSMesa needs a colour buffer to make a context current; we render into our own
     /// framebuffer objects, so a single pixel does.
@@ -28,6 +30,14 @@ final class OSMesaGLContext: GLPlatformContext {
         guard let api = COSMesa_load(path, &message, message.count) else {
             dummy.deallocate()
             throw ThrobberError(String(nulTerminated: message), kind: .backendUnavailable)
+        }
+        do {
+            gl = try GLFunctions { name in COSMesa_resolve(api, name) }
+        } catch {
+            COSMesa_unload(api)
+            dummy.deallocate()
+            // Worded as COSMesa_load words an OSMesa entry point missing.
+            throw ThrobberError("libOSMesa lacks \(error.name); install a newer libosmesa6 (Mesa ≥ 20)", kind: .backendUnavailable)
         }
         let attributes: [Int32] = [
             OSMESA_FORMAT, GL_RGBA,
@@ -54,7 +64,6 @@ final class OSMesaGLContext: GLPlatformContext {
         self.context = context
     }
 
-    var gl: COSMesa_GL { api.pointee.gl }
     var platform: String { "OSMesa" }
 
     deinit {

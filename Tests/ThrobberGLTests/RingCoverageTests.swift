@@ -64,7 +64,7 @@ struct RingCoverageTests {
         for side in stride(from: 300, through: 1200, by: 80) {
             let list = Scene(WaveBall(), scale: Double(side) / 300).drawList(at: 3)
             _ = try gl.render([list, list])
-            #expect(gl.coverageBytes <= GLRenderer.maximumCoverageBytes)
+            #expect(gl.coverageBytes <= RingCoverageCache.maximumBytes)
         }
         #expect(gl.coverageTextureCount >= 1)
     }
@@ -73,7 +73,7 @@ struct RingCoverageTests {
     /// for the stack, the other is drawn in the shader, and the frame is the same.
     @Test func ringsBeyondTheBudgetAreDrawnInTheShader() throws {
         let list = try Scene(WaveBall(), scale: 10).setting("progress", to: "1").setting("fillFrom", to: "1").drawList(at: 2)
-        #expect(list.width * list.height * 4 * 2 > GLRenderer.maximumCoverageBytes)
+        #expect(list.width * list.height * 4 * 2 > RingCoverageCache.maximumBytes)
         let inShader = try GLRenderer()
         inShader.cachesRingCoverage = false
         let expected = try inShader.render(list)
@@ -82,6 +82,6 @@ struct RingCoverageTests {
             let diff = ImageDiff(expected: expected, observed: image, tolerance: 1)
             #expect(diff.pixelsOverTolerance == 0, "\(diff.failureLines.joined(separator: "\n"))")
         }
-        #expect(gl.coverageTextureCount == 1 && gl.coverageBytes <= GLRenderer.maximumCoverageBytes)
+        #expect(gl.coverageTextureCount == 1 && gl.coverageBytes <= RingCoverageCache.maximumBytes)
     }
 }

@@ -1,0 +1,101 @@
+@preconcurrency import CGL
+import Throbber
+
+/// The boxes pass (Shaders/boxes.vert + boxes.frag), only for quad batches that are not a
+/// usable ring: instanced quads, each pixel of a box computing its whole stack — every item
+/// that can reach it — the same way, over what the layers pass wrote there (`FrameStack`).
+///
+/// The records and lists reach the shader as textures `FrameStack.textureWidth` texels wide.
+/// Holds its context, so that its programs, buffers and textures are deleted while the context
+/// lives. Not `Sendable`: used on the context's thread.
+final class BoxesPass {
+    private let context: GLPlatformContext
+    private let gl: GLFunctions
+    private let boxes: GLProgram
+    /// `boxes` without the branch on the kind, for stacks whose boxes overlap only boxes.
+    private let boxesOnly: GLProgram
+    /// The most texels a data texture holds (`FrameStack.textureWidth` × `GL_MAX_TEXTURE_SIZE`).
+    private let maxTexels: Int
+    /// The driver's name, for messages.
+    private let renderer: String
+    private var vertexArray: GLuint = 0
+    private var instanceBuffer: GLuint = 0
+    private var recordTexture: GLuint = 0
+    private var entryTexture: GLuint = 0
+
+    /// Compiles the boxes programs and sets up the instances' attributes (boxes.vert) and the
+    /// two textures boxes.frag reads.
+    ///
+    /// - Parameters:
+    ///   - maxTexels: the most texels a data texture may hold.
+    ///   - renderer: the driver's name (`GL_RENDERER`), for messages.
+    /// - Throws: backend-failure when a shader does not compile (with the driver's log).
+    init(_ context: GLPlatformContext, library: ShaderLibrary, maxTexels: Int, renderer: String) throws {
+        self.context = context
+        let gl = context.gl
+        self.gl = gl
+        self.maxTexels = maxTexels
+        self.renderer = renderer
+        let uniforms = ["u_resolution", "u_items", "u_lists"]
+        boxes = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", uniforms: uniforms)
+        boxesOnly = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", defines: ["BOXES_ONLY"],
+                                  uniforms: uniforms)
+        gl.GenVertexArrays(1, &vertexArray)
+        gl.BindVertexArray(vertexArray)
+        gl.GenBuffers(1, &instanceBuffer)
+        gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        // FrameStack.instanceWords per instance: centre, half extents, axis, list, background.
+        let stride = GLsizei(FrameStack.instanceWords * 4)
+        for (location, offset) in [(GLuint(0), 0), (1, 2), (2, 4), (4, 10)] {
+            gl.EnableVertexAttribArray(location)
+            gl.VertexAttribPointer(location, location == 4 ? 4 : 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
+                                   UnsafeRawPointer(bitPattern: offset * 4))
+        }
+        gl.EnableVertexAttribArray(3)
+        gl.VertexAttribIPointer(3, 4, GLenum(GL_INT), stride, UnsafeRawPointer(bitPattern: 6 * 4))
+        for location: GLuint in 0...4 { gl.VertexAttribDivisor(location, 1) }
+        let textures = gl.makeDataTextures(2)
+        (recordTexture, entryTexture) = (textures[0], textures[1])
+    }
+
+    deinit {
+        var textures = [recordTexture, entryTexture]
+        gl.DeleteTextures(2, &textures)
+        gl.DeleteBuffers(1, &instanceBuffer)
+        gl.DeleteVertexArrays(1, &vertexArray)
+        gl.DeleteProgram(boxes.id)
+        gl.DeleteProgram(boxesOnly.id)
+    }
+
+    /// Paints the boxes of `plans` (`LayerPlan.boxItems`) over what the layers pass wrote into
+    /// the bound stack target; nothing when no plan has any.
+    ///
+    /// - Parameters:
+    ///   - frames: the stack's frames as prepared (`GLFrame`), of `width` × `height` px each.
+    ///   - resolution: the stack target's size in px.
+    /// - Throws: a usage error when the stack holds more primitives than a texture does.
+    func draw(_ frames: [GLFrame], plans: [LayerPlan], width: Int, height: Int, resolution: (Float, Float)) throws {
+        guard plans.contains(where: { !$0.boxItems.isEmpty }) else { return }
+        gl.BindVertexArray(vertexArray)
+        let stack = FrameStack(frames, boxItems: plans.map(\.boxItems), width: width, height: height)
+        guard stack.records.count / 4 <= maxTexels, stack.entries.count <= maxTexels else {
+            throw ThrobberError.invalid("draw list", "\(stack.recordCount) primitives",
+                                        allowed: "at most \(maxTexels / 5) primitives in a stack on \(renderer)")
+        }
+        let program = stack.boxesOnly ? boxesOnly : boxes
+        gl.upload(stack.records, components: 4, to: recordTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
+        gl.upload(stack.entries, components: 1, to: entryTexture, internalFormat: GL_R32I, format: GL_RED_INTEGER, type: GL_INT)
+        gl.UseProgram(program.id)
+        gl.Uniform2f(program["u_resolution"], resolution.0, resolution.1)
+        for (unit, texture, name) in [(0, recordTexture, "u_items"), (1, entryTexture, "u_lists")] {
+            gl.ActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+            gl.BindTexture(GLenum(GL_TEXTURE_2D), texture)
+            gl.Uniform1i(program[name], GLint(unit))
+        }
+        gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        stack.instances.withUnsafeBytes { bytes in
+            gl.BufferData(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
+        }
+        gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(stack.instanceCount))
+    }
+}
