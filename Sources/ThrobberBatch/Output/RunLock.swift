@@ -49,13 +49,13 @@ public final class RunLock {
                 }
             }
             guard fd >= 0 else {
-                throw ThrobberError("cannot create the lock file \(shown): \(String(cString: strerror(errno)))", kind: .cannotCreate, code: errno)
+                throw ThrobberError("cannot create the lock file \(shown)", Errno.current, kind: .cannotCreate)
             }
             var locked = stat()
             guard fstat(fd, &locked) == 0 else {
-                let code = errno
+                let code = Errno.current
                 close(fd)
-                throw ThrobberError("cannot look at the lock file \(shown): \(String(cString: strerror(code)))", kind: .cannotCreate, code: code)
+                throw ThrobberError("cannot look at the lock file \(shown)", code, kind: .cannotCreate)
             }
             if !created, let why = RunLock.foreign(fd, locked) {
                 close(fd)
@@ -63,14 +63,14 @@ public final class RunLock {
                                     kind: .cannotCreate)
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-                let code = errno
+                let code = Errno.current
                 let holder = RunLock.holder(fd)
                 close(fd)
-                if code == EWOULDBLOCK {
+                if code == .wouldBlock {
                     throw ThrobberError("another run\(holder.map { " (pid \($0))" } ?? "") holds \(shown) and is writing these outputs; "
                                         + "wait for it to finish or stop it", kind: .cannotCreate)
                 }
-                throw ThrobberError("cannot lock \(shown): \(String(cString: strerror(code)))", kind: .cannotCreate, code: code)
+                throw ThrobberError("cannot lock \(shown)", code, kind: .cannotCreate)
             }
             // The holder before us may have removed the file between our open and our flock:
             // the lock is ours only if the path still names the file we locked.

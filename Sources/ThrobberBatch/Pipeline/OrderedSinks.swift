@@ -256,9 +256,8 @@ final class FFmpegSink: OrderedSink {
             FFmpegSink.composite(&pixels, over: settings.matteBytes, keepingTransparent: true)
         }
         let fd = input.fileHandleForWriting.fileDescriptor
-        let failure = pixels.withUnsafeBytes { writeAll($0, to: fd) }
-        if failure != 0 {
-            throw ThrobberError("ffmpeg stopped reading frames for \(path): \(errorText.lastLine)", kind: .io, code: failure)
+        if let failure = pixels.withUnsafeBytes({ writeAll($0, to: fd) }) {
+            throw ThrobberError("ffmpeg stopped reading frames for \(path): \(errorText.lastLine)", kind: .io, code: failure.rawValue)
         }
     }
 
