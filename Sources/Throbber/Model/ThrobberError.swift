@@ -31,6 +31,11 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
         case overwriteOrKeep
         /// A run stopped early: run it again keeping what exists (`skipExisting`).
         case resumeKeepingExisting
+        /// Something that is not the run's lock file is at the lock path: the manifest (and with
+        /// it the lock) may go elsewhere (`manifestPath`).
+        case moveManifest
+        /// A contact sheet is too large: fewer frames, other columns or a smaller scale.
+        case smallerContactSheet
     }
 
     /// The one-line message, without a trailing newline.

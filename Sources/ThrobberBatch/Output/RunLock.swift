@@ -44,8 +44,8 @@ public final class RunLock {
                 fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
                 if fd < 0 && errno == ENOENT { continue } // the holder removed it meanwhile
                 if fd < 0 && errno == ELOOP {
-                    throw ThrobberError("\(shown) is a symbolic link, not a lock file of Throbber's; remove it or give --manifest another path",
-                                        kind: .cannotCreate)
+                    throw ThrobberError("\(shown) is a symbolic link, not a lock file of Throbber's; remove it",
+                                        kind: .cannotCreate, remedy: .moveManifest)
                 }
             }
             guard fd >= 0 else {
@@ -59,8 +59,8 @@ public final class RunLock {
             }
             if !created, let why = RunLock.foreign(fd, locked) {
                 close(fd)
-                throw ThrobberError("\(shown) \(why), not a lock file of Throbber's; nothing was changed: remove it or give --manifest another path",
-                                    kind: .cannotCreate)
+                throw ThrobberError("\(shown) \(why), not a lock file of Throbber's; nothing was changed: remove it",
+                                    kind: .cannotCreate, remedy: .moveManifest)
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let code = Errno.current
