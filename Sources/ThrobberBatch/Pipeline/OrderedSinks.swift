@@ -114,17 +114,17 @@ final class SheetSink: OrderedSink {
             try encoder.encode(sheet, text: chunks)
         }
         return (png, SheetSink.atlas(clip: clip, files: files, number: number, page: page, frameWidth: frameWidth,
-                                     frameHeight: frameHeight, text: text))
+                                     frameHeight: frameHeight, text: text).json())
     }
 
     /// The atlas of page `number`, which depends on the clip, the page and the provenance alone
     /// (`--skip-existing` compares a kept page's atlas with it).
     static func atlas(clip: Clip, files: [(image: String, json: String)], number: Int, page: SpriteSheet.Page,
-                      frameWidth: Int, frameHeight: Int, text: FrameText) -> Data {
+                      frameWidth: Int, frameHeight: Int, text: FrameText) -> TextureAtlas {
         // Each page's animation lists its own frames: PixiJS looks an animation's names up in
         // that page's textures only.
         let others = files.indices.filter { $0 != number }.map { URL(fileURLWithPath: files[$0].json).lastPathComponent }
-        return SpriteSheet.textureAtlasJSON(
+        return SpriteSheet.textureAtlas(
             imageName: URL(fileURLWithPath: files[number].image).lastPathComponent, frameNames: clip.frameNames(page.frames),
             frameWidth: frameWidth, frameHeight: frameHeight, columns: page.columns, sheetWidth: page.columns * frameWidth,
             sheetHeight: page.rows * frameHeight, fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale,
