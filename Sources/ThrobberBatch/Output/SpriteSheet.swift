@@ -38,6 +38,8 @@ public enum SpriteSheet {
     public static let defaultMaxSize = 4096
     /// What `maxSize` may be: 1 … `Limits.sheetSide` px (and at least one frame's larger side).
     public static let maxSizeRange = 1...Limits.sheetSide
+    /// The rule of a sheet's `maxSize`: an integer in ``maxSizeRange``.
+    public static let maxSizeRule = IntegerRule("maxSize", maxSizeRange)
 
     /// One page of a sheet: a grid of consecutive frames no side of which passes `maxSize`.
     public struct Page: Sendable, Equatable {
@@ -123,15 +125,13 @@ public enum SpriteSheet {
     ///   larger; a usage error naming the sheet, its page size and the limits when a page is too large.
     public static func checkSize(path: String, frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int?,
                                  maxSize: Int = Limits.sheetSide, defaultMaxSize: Bool = false) throws {
-        guard maxSizeRange.contains(maxSize) else {
-            throw ThrobberError.invalid("maxSize", String(maxSize), allowed: "an integer in [\(maxSizeRange.lowerBound), \(maxSizeRange.upperBound)] (px)")
-        }
+        try maxSizeRule.check(maxSize)
         guard frameWidth <= maxSize, frameHeight <= maxSize else {
             throw ThrobberError(
                 "invalid maxSize \(maxSize)\(defaultMaxSize ? " (the default)" : ""): a page of sheet "
                     + "\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)) holds whole frames, and one frame is "
                     + "\(frameWidth)×\(frameHeight) px; give \"maxSize\" of at least \(max(frameWidth, frameHeight)) (at most \(maxSizeRange.upperBound)) or a smaller scale",
-                kind: .usage)
+                kind: .usage, field: "maxSize")
         }
         // The first page is the largest: as full as the limits allow.
         let page = pages(frameCount: min(max(frameCount, 1), (maxSize / frameWidth) * (maxSize / frameHeight)),

@@ -21,10 +21,9 @@ func makeSink(_ output: Output, clip: Clip, width: Int, height: Int, text: Frame
               cancellation: CancellationSource = NotCancelled()) throws -> OrderedSink {
     switch output {
     case .png: preconditionFailure("PNG frames are not an ordered output")
-    case .sheet(let path, let json, let columns, let maxSize, let encoder, let level):
+    case .sheet(let path, let json, let columns, let maxSize, let encoder):
         return SheetSink(path: path, json: json, columns: columns, maxSize: maxSize, clip: clip, width: width, height: height,
-                         encoder: try PNGEncoder(resolved: encoder, level: level, nameField: "encoder", levelField: "level"),
-                         text: text, cancellation: cancellation)
+                         encoder: encoder, text: text, cancellation: cancellation)
     case .rgba(let path):
         return RawStreamSink(file: try StreamFile(path: path), clip: clip, type: "rgba") { image in image.pixels }
     case .y4m(let path, let alpha):

@@ -125,7 +125,7 @@ enum Resume {
         var artifacts: [Manifest.Artifact] = []
         do {
             switch output {
-            case .sheet(let path, let json, let columns, let maxSize, _, _):
+            case .sheet(let path, let json, let columns, let maxSize, _):
                 let (width, height) = clip.scene.pixelSize
                 let pages = SpriteSheet.pages(frameCount: clip.frameCount, frameWidth: width, frameHeight: height,
                                               columns: columns, maxSize: maxSize)

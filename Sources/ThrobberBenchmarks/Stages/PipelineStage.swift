@@ -53,7 +53,7 @@ final class PipelineStage: StageBenchmark {
             // The bench's encoder itself (`auto` stays auto: the batch chooses per scene and size, as
             // the ceiling's `bench.png` did).
             .png(pattern: FramePattern(literalPrefix: directory.appendingPathComponent("f/").path, width: 5, suffix: ".png"),
-                 encoder: png.name, level: png.level),
+                 encoder: png),
         ])
         let job = try Job(name: "bench \(bench.id) \(bench.size) px", clips: [clip])
         let run = BatchRun(job: job, backend: renderer.backend,
