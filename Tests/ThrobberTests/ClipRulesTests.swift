@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import Throbber
 @testable import ThrobberBatch
-import ThrobberPNG
 
 /// Each clip and job rule is written once: a clip built in code and a job file's render that
 /// break the same rule get the same message (the file's adds where), naming the field, the value
