@@ -40,15 +40,17 @@ public struct BenchBaseline {
 
     /// Reads a report written by `bench --json`.
     ///
+    /// - Parameter writer: what writes such reports, in the caller's user's words, for the
+    ///   message when the file is not one.
     /// - Throws: `noInput` when the file cannot be read (with the reason), `dataError` when it
     ///   is not a bench report.
-    public init(path: String) throws {
+    public init(path: String, writer: String = "Benchmarks.measure") throws {
         let bytes = try InputFile.read(path, what: "baseline")
         do {
             old = try JSONDecoder().decode(BenchReport.self, from: Data(bytes))
         } catch {
             throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)) is not a report written by "
-                                + "`throbber bench --json`", kind: .badData)
+                                + writer, kind: .badData)
         }
     }
 

@@ -86,8 +86,13 @@ public enum PNGSweep {
         return (0..<count).map { renderer.render(scene.drawList(at: scene.model.previewDuration * (Double($0) + 0.5) / Double(count))) }
     }
 
-    /// Runs the sweep. Unless `--scenes` or `--sizes` is given, every scene at 64, 512 and 1024 px.
-    public static func run(_ settings: Benchmarks.Settings, scenesGiven: Bool, sizesGiven: Bool, json: ReportFile?) throws {
+    /// Runs the sweep: unless scenes or sizes are given (`scenesGiven`, `sizesGiven`), every scene
+    /// at 64, 512 and 1024 px.
+    ///
+    /// - Parameter starting: told, once the frames are rendered and before the first is encoded,
+    ///   how many settings, frames and repeats the sweep times (the command line prints it).
+    public static func run(_ settings: Benchmarks.Settings, scenesGiven: Bool, sizesGiven: Bool, json: ReportFile?,
+                           starting: (_ settings: Int, _ frames: Int, _ repeats: Int) -> Void = { _, _, _ in }) throws {
         let scenes = scenesGiven ? settings.scenes : SceneRegistry.ids
         let sizes = sizesGiven ? settings.sizes : [64, 512, 1024]
         let perSceneAndSize = max(1, min(settings.frames, maximumFramesPerScene))
@@ -96,7 +101,7 @@ public enum PNGSweep {
         let frames = try sizes.map { size in try scenes.map { try Self.frames(of: $0, size: size, count: perSceneAndSize, renderer: cpu) } }
         let all = Self.settings
         let frameCount = frames.joined().joined().count
-        FileHandle.standardError.write(Data("throbber bench: --png-sweep: \(all.count) settings × \(frameCount) frames × \(settings.repeats) repeats\n".utf8))
+        starting(all.count, frameCount, settings.repeats)
         let clock = ContinuousClock()
         var candidates: [Candidate] = []
         for encoder in all {

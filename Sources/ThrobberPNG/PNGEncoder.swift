@@ -85,19 +85,6 @@ public enum PNGEncoder: Sendable, Hashable {
     /// What frames are written with unless a user says otherwise (``PNGEncoderCatalog/defaultName``).
     public static let `default` = try! PNGEncoder(name: PNGEncoderCatalog.defaultName)
 
-    /// The encoder a job's output records by its resolved name and level (`auto` at level 1 is
-    /// ``automatic``, which ``init(name:level:filter:nameField:levelField:)`` would read as
-    /// libdeflate at level 1).
-    ///
-    /// - Throws: as ``init(name:level:filter:nameField:levelField:)``.
-    public init(resolved name: String, level: Int, nameField: String, levelField: String) throws {
-        if name == PNGEncoderCatalog.automatic {
-            self = .automatic
-        } else {
-            try self.init(name: name, level: level, nameField: nameField, levelField: levelField)
-        }
-    }
-
     /// The encoder ``automatic`` writes a `width` × `height` px frame with, of the scene `scene`
     /// when it is known (``PNGEncoderCatalog/automaticChoice(scene:width:height:)``).
     public static func automaticChoice(scene: String? = nil, width: Int, height: Int) -> PNGEncoder {
@@ -111,8 +98,10 @@ public enum PNGEncoder: Sendable, Hashable {
     }
 
     /// The encoder that writes frames of `scene` of `width` × `height` px: ``automatic``'s choice
-    /// for them, or this encoder itself when it is not ``automatic``. Callers that know the scene
-    /// resolve before encoding, so that `auto` can choose per scene.
+    /// for them, or this encoder itself when it is not ``automatic``. The one place `auto` is
+    /// resolved: a caller that knows the scene and size does it once per clip, page or sheet,
+    /// before encoding, so that `auto` can choose per scene; ``encode(_:text:sequence:)`` of
+    /// ``automatic`` itself resolves with the size alone.
     public func resolved(scene: String?, width: Int, height: Int) -> PNGEncoder {
         self == .automatic ? Self.automaticChoice(scene: scene, width: width, height: height) : self
     }
@@ -121,8 +110,25 @@ public enum PNGEncoder: Sendable, Hashable {
     /// default was chosen by measurement, and `--png-encoder libpng`.
     public static let standard = PNGEncoder.libpng(level: defaultPNGLevel)
 
+    /// The encoder a name (an encoder's or a named setting's) and an optional level stand for:
+    /// the one parse of both, which every edge that reads them (the command line's options, the
+    /// job file's keys) calls once and words the refusal in its own terms. `auto` without a level
+    /// is ``automatic``; with one, libdeflate at that level.
+    ///
+    /// - Returns: the encoder, at `level` or its ``defaultLevel(for:)``, or why the two are refused.
+    public static func parse(_ name: String, level: Int?, filter: PNGRowFilter? = nil) -> Result<PNGEncoder, PNGEncoderCatalog.Refusal> {
+        PNGEncoderCatalog.resolve(name, level: level).map { resolved in
+            switch resolved.encoder {
+            case PNGEncoderCatalog.automatic: .automatic
+            case "libpng": .libpng(level: resolved.level, filter: filter)
+            case "libdeflate": .libdeflate(level: resolved.level, filter: filter)
+            default: .isal(level: resolved.level, filter: filter)
+            }
+        }
+    }
+
     /// Makes an encoder from its name or a named setting's, at `level` or the encoder's
-    /// ``defaultLevel(for:)``.
+    /// ``defaultLevel(for:)`` (``parse(_:level:filter:)``).
     ///
     /// - Parameters:
     ///   - nameField, levelField: how the caller's user spells the two settings (an option or
@@ -131,19 +137,14 @@ public enum PNGEncoder: Sendable, Hashable {
     ///   name, a level outside the encoder's ``levels(for:)``, or a level with a named setting.
     public init(name: String, level: Int? = nil, filter: PNGRowFilter? = nil,
                 nameField: String = "PNG encoder", levelField: String = "PNG level") throws {
-        switch PNGEncoderCatalog.resolve(name, level: level) {
+        switch PNGEncoder.parse(name, level: level, filter: filter) {
+        case .success(let encoder):
+            self = encoder
         case .failure(let refusal):
             if refusal == .unknownName {
                 throw ThrobberError.invalid(nameField, name, allowed: PNGEncoderCatalog.allowed(refusal, name: name))
             }
             throw ThrobberError.invalid(levelField, String(level ?? 0), allowed: PNGEncoderCatalog.allowed(refusal, name: name))
-        case .success(let resolved):
-            switch resolved.encoder {
-            case PNGEncoderCatalog.automatic: self = .automatic
-            case "libpng": self = .libpng(level: resolved.level, filter: filter)
-            case "libdeflate": self = .libdeflate(level: resolved.level, filter: filter)
-            default: self = .isal(level: resolved.level, filter: filter)
-            }
         }
     }
 
@@ -216,7 +217,7 @@ public enum PNGEncoder: Sendable, Hashable {
         guard range.contains(level) else { throw Self.levelError(name: name, level: level, field: "PNG level") }
         switch self {
         case .automatic:
-            return try Self.automaticChoice(width: image.width, height: image.height)
+            return try resolved(scene: nil, width: image.width, height: image.height)
                 .encodeCounting(image, text: text, sequence: sequence)
         case .libpng:
             let data = try PNGCodec.encode(image, settings: PNGCodec.Settings(level: level, filters: filter.libpngBits), text: text)

@@ -17,7 +17,9 @@ enum ParityCommand: Subcommand {
         channel difference, pixels off by more than 1 and by more than D, PSNR) and a summary.
         A failing case prints the `throbber render` command that renders its observed image (a
         random case always does), and its expected, observed and heat-map images go into --out.
-        Exit 0 when every case passes, 1 when any mismatches.
+        Exit 0 when every case passes, 1 when any mismatches, 69 when no GL backend opens (with
+        auto the run is skipped, the reason on one line: the CPU reference would be compared
+        with itself).
 
         By default the cases are the matrix: every scene × scale × time with default parameters.
         With --random N they are N random cases per scene instead: every parameter drawn from its
@@ -187,6 +189,12 @@ enum ParityCommand: Subcommand {
             }
         }
         let renderer = try FrameRenderer(backend, device: device, glWanted: true)
+        if backend == .auto && renderer.backend == .cpu {
+            // Nothing to compare: a skip, not a pass (`--backend cpu`, asked for, still runs).
+            let reasons = renderer.skipped.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
+            throw ThrobberError("parity skipped: \(BackendChoice.noGLReason) (\(reasons)); the CPU reference would only be compared "
+                                + "with itself", kind: .backendUnavailable)
+        }
         let reference = CPURenderer(threadCount: UsableCPUs.current.usable)
         let strings = renderer.glRenderer.map { RendererStrings(vendor: $0.info.vendor, renderer: $0.info.renderer, version: $0.info.version, platform: $0.info.platform) }
             ?? RendererStrings(vendor: "Throbber", renderer: reference.rendererDescription, version: throbberVersion, platform: "cpu")

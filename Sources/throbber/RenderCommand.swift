@@ -74,7 +74,7 @@ enum RenderCommand: Subcommand {
         // A one-clip job without a manifest: the same PNG-sequence writer as `batch`.
         let pattern = FramePattern(literalPrefix: directory.appendingPathComponent("\(sceneID)_").path, width: 5, suffix: ".png")
         let clip = try Clip(scene: scene, frames: frames, fps: fps, start: start,
-                            outputs: [.png(pattern: pattern, encoder: encoder.name, level: encoder.level)])
+                            outputs: [.png(pattern: pattern, encoder: encoder)])
         let written = Counter()
         let run = BatchRun(job: try Job(name: "render", clips: [clip]), backend: renderer.backend, overwrite: overwrite, threads: threads,
                            manifestPath: nil, outputSource: .commandLine, cancellation: Interrupts.shared,

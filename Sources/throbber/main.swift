@@ -46,6 +46,8 @@ func remedyText(_ remedy: ThrobberError.Remedy?) -> String {
     case .overwrite: "; pass --overwrite to replace what exists"
     case .overwriteOrKeep: "; pass --overwrite to replace them or --skip-existing to keep them"
     case .resumeKeepingExisting: ". Rerun with --skip-existing to finish the job"
+    case .moveManifest: " or give --manifest another path"
+    case .smallerContactSheet: " (fewer --frames, other --columns, or a smaller --scale)"
     }
 }
 

@@ -136,6 +136,8 @@ struct BenchTests {
         for row in rows {
             let ms = try #require(row["ms"] as? [String: Any])
             #expect((ms["median"] as? Double ?? -1) > 0)
+            // Every stage consumes what its work made, so the work cannot be optimised away.
+            #expect(((row["checksum"] as? NSNumber)?.uint64Value ?? 0) != 0, "\(row["backend"]!) \(row["stage"]!) consumes nothing: checksum 0")
         }
         #expect(rows.contains { $0["stage"] as? String == "pipeline" && $0["ratioToCeiling"] as? Double != nil })
         for row in rows where ["frame", "encode", "hash", "write", "pipeline"].contains(row["stage"] as? String) {

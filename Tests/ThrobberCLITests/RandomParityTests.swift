@@ -137,4 +137,23 @@ struct RandomParityTests {
         let impossible = try runThrobber(["parity", "--random", "1", "--scenes", "wave-ball", "--set", "size=50", "--set", "scaleMargin=30"])
         #expect(impossible.status == 64 && impossible.stderr.contains("cannot draw a valid wave-ball case"))
     }
+
+    /// With no GL backend to open, `parity` is a skip with the reason on one line and exit 69, not
+    /// the CPU reference compared with itself and passed.
+    @Test func parityWithoutGLIsSkippedWithTheReason() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("parity.json")
+        let noGL = ["THROBBER_OSMESA_LIBRARY": "/nonexistent/libOSMesa.so.8", "THROBBER_EGL_LIBRARY": "/nonexistent/libEGL.so.1"]
+        let result = try runThrobber(["parity", "--scenes", "ring", "--scales", "1", "--at", "0", "--json", json.path], environment: noGL)
+        #expect(result.status == 69, "\(result.stdout)\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("throbber: parity skipped: no GL backend could be opened (")
+                && lines[0].contains("libosmesa6"), "\(result.stderr)")
+        #expect(!result.stdout.contains("passed"), "\(result.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: json.path), "a skipped run wrote a report")
+        // The CPU backend asked for by name is still compared with the reference.
+        let cpu = try runThrobber(["parity", "--scenes", "ring", "--scales", "1", "--at", "0", "--backend", "cpu", "-q"], environment: noGL)
+        #expect(cpu.status == 0 && cpu.stdout.contains("1 passed"), "\(cpu.stderr)")
+    }
 }

@@ -121,4 +121,35 @@ struct SheetPageTests {
         let atlas = try json(directory.appendingPathComponent("s.json"))
         #expect((atlas["frames"] as? [String: Any])?.keys.sorted() == ["ring@2x_00000", "ring@2x_00001", "ring@2x_00002"])
     }
+
+    /// A resume keeps an atlas that reads as the one it would write, whatever its layout (an
+    /// atlas written before the JSON went through JSONEncoder laid it out by hand), and replaces
+    /// one whose values differ.
+    @Test func aResumeKeepsAnAtlasByItsValuesNotItsLayout() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try write(#"{"renders": [{"scene": "ring", "frames": 3, "outputs": [{"type": "sheet", "path": "s.png"}]}]}"#,
+                             in: directory)
+        #expect(try runThrobber(["batch", path, "--backend", "cpu", "--quiet"]).status == 0)
+        let atlasURL = directory.appendingPathComponent("s.json")
+        var atlas = try json(atlasURL)
+        // The same values in the same order, laid out otherwise: on one line, no space before a colon.
+        let text = try String(contentsOf: atlasURL, encoding: .utf8)
+        let relaidOut = Data(text.replacingOccurrences(of: "\n *", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\" : ", with: "\": ").utf8)
+        #expect(relaidOut.count < text.utf8.count - 100)
+        try relaidOut.write(to: atlasURL)
+        let kept = try runThrobber(["batch", path, "--backend", "cpu", "--skip-existing"])
+        #expect(kept.status == 0 && !kept.stderr.contains("replaced"), "\(kept.stderr)")
+        #expect(try Data(contentsOf: atlasURL) == relaidOut, "the atlas was written again")
+        #expect(try runThrobber(["verify", directory.appendingPathComponent("job.manifest.json").path]).status == 0)
+        // Another frame rate is another atlas.
+        var meta = try #require(atlas["meta"] as? [String: Any])
+        meta["frameRate"] = 30
+        atlas["meta"] = meta
+        try JSONSerialization.data(withJSONObject: atlas).write(to: atlasURL)
+        let replaced = try runThrobber(["batch", path, "--backend", "cpu", "--skip-existing"])
+        #expect(replaced.status == 0 && replaced.stderr.contains("replaced \(atlasURL.path): it is not the atlas"), "\(replaced.stderr)")
+        #expect(try json(atlasURL)["meta"].flatMap { ($0 as? [String: Any])?["frameRate"] as? Double } == 60)
+    }
 }

@@ -26,8 +26,8 @@ struct JobFileTests {
     /// "pngEncoder" names the encoder; "pngLevel" and an output's "level" take that encoder's range.
     @Test func pngEncoderSetsTheLevelsAllowed() throws {
         func png(_ job: Job, _ output: Int = 0) -> (String, Int)? {
-            guard case .png(_, let encoder, let level) = job.clips[0].outputs[output] else { return nil }
-            return (encoder, level)
+            guard case .png(_, let encoder) = job.clips[0].outputs[output] else { return nil }
+            return (encoder.name, encoder.level)
         }
         let scene = "\"renders\": [{\"scene\": \"ring\""
         #expect(png(try load("{\"pngEncoder\": \"libdeflate\", \(scene)}]}")).map { "\($0.0) \($0.1)" } == "libdeflate 1")
@@ -87,12 +87,12 @@ struct JobFileTests {
         #expect(job.clips.count == 3)
         #expect(job.clips.map(\.frameCount) == [15, 15, 15])
         #expect(job.clips.map(\.scene.scale) == [1, 2, 3])
-        guard case .png(let pattern, let encoder, let level) = job.clips[1].outputs[0] else {
+        guard case .png(let pattern, let encoder) = job.clips[1].outputs[0] else {
             Issue.record("default output is not PNG")
             return
         }
         #expect(pattern.path(name: "activity", scene: "activity", scale: 2, frame: 7) == "/out/activity@2x_00007.png")
-        #expect(encoder == "auto" && level == 1)
+        #expect(encoder == .automatic && encoder.level == 1)
         #expect(job.digest.count == 64)
     }
 

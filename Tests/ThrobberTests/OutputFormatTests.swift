@@ -179,17 +179,33 @@ struct OutputFormatTests {
             #expect(meta["image"] as? String == "sheet.png")
             #expect(meta["version"] as? String == throbberVersion)
 
-            // Key order in the text follows frame order (JSONSerialization's dictionaries lose it).
-            let text = String(decoding: data, as: UTF8.self)
-            let positions = names.map { text.range(of: SpriteSheet.quoted($0) + ": {")?.lowerBound }
-            #expect(positions.allSatisfy { $0 != nil })
-            #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
+            // The members of "frames" follow frame order in the text (JSONSerialization's
+            // dictionaries lose it; JSONNode keeps the file's order).
+            guard case .object(let members) = try JSONNode.parse(String(decoding: data, as: UTF8.self)).value,
+                  case .object(let frameMembers)? = members.first(where: { $0.key == "frames" })?.value.value else {
+                Issue.record("no frames object")
+                return
+            }
+            #expect(frameMembers.map(\.key) == names)
+            // What a resume reads back is what was written, frames in order.
+            let atlas = try TextureAtlas(decoding: data)
+            #expect(atlas.frames.map(\.name) == names)
+            #expect(atlas == SpriteSheet.textureAtlas(
+                imageName: "sheet.png", frameNames: names, frameWidth: 64, frameHeight: 32, columns: layout.columns,
+                sheetWidth: layout.width, sheetHeight: layout.height, fps: 60, loop: true, animationName: "spin", scale: 2))
         }
 
-        @Test func jsonNumbersAndStrings() {
-            #expect(SpriteSheet.number(60) == "60")
-            #expect(SpriteSheet.number(0.5) == "0.5")
-            #expect(SpriteSheet.quoted("a\"b\\c\u{1}") == "\"a\\\"b\\\\c\\u0001\"")
+        /// Numbers as JSON numbers without a needless fraction, strings escaped, the scale a string.
+        @Test func jsonNumbersAndStrings() throws {
+            let data = SpriteSheet.textureAtlasJSON(
+                imageName: "s.png", frameNames: ["a\"b\\c\u{1}"], frameWidth: 8, frameHeight: 8, columns: 1, sheetWidth: 8,
+                sheetHeight: 8, fps: 50, loop: false, animationName: "a", scale: 1.5, times: [0.5])
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(text.contains("\"duration\" : 20,") && text.contains("\"t\" : 0.5") && text.contains("\"frameRate\" : 50,"), "\(text)")
+            #expect(text.contains("\"a\\\"b\\\\c\\u0001\""), "\(text)")
+            #expect(text.contains("\"scale\" : \"1.5\"") && text.hasSuffix("}\n"))
+            #expect(SpriteSheet.scaleText(60) == "60" && SpriteSheet.scaleText(0.5) == "0.5")
+            #expect(try TextureAtlas(decoding: data).frames.map(\.name) == ["a\"b\\c\u{1}"])
         }
     }
 

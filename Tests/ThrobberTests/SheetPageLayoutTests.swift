@@ -44,7 +44,7 @@ struct SheetPageLayoutTests {
         #expect(activity.count == 3)
         var sizes: [[String]] = []
         for clip in activity {
-            for case .sheet(_, _, let columns, let maxSize, _, _) in clip.outputs {
+            for case .sheet(_, _, let columns, let maxSize, _) in clip.outputs {
                 #expect(maxSize == 4096)
                 let (width, height) = clip.scene.pixelSize
                 sizes.append(SpriteSheet.pages(frameCount: clip.frameCount, frameWidth: width, frameHeight: height, columns: columns,
@@ -86,7 +86,7 @@ struct SheetPageLayoutTests {
         var twice = scene
         twice.scale = 2
         func clip(_ outputs: [Output], _ scene: Scene) throws -> Clip { try Clip(scene: scene, frames: 12, outputs: outputs) }
-        let sheet = Output.sheet(path: "s.png", json: "s.json", columns: nil, encoder: "small", level: 12)
+        let sheet = Output.sheet(path: "s.png", json: "s.json", columns: nil, encoder: .libdeflate(level: 12))
         #expect(try clip([.pngSequence("out/f/{name}-%03d.png"), sheet], scene).frameName(11) == "ring-011")
         #expect(try clip([sheet], twice).frameNames(0..<2) == ["ring@2x_00000", "ring@2x_00001"])
         // A frame number in a directory names every frame alike: the default pattern instead.

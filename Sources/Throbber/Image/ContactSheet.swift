@@ -5,7 +5,8 @@ public enum ContactSheet {
     /// (`Limits.sheetSide` a side, `Limits.sheetPixels` in all): the frames and the sheet are
     /// all held in memory. The arithmetic is in `Double`, so it cannot overflow.
     ///
-    /// - Throws: a usage error naming the sheet's size, the frames and the limits.
+    /// - Throws: a usage error naming the sheet's size, the frames and the limits, with the
+    ///   ``ThrobberError/Remedy/smallerContactSheet`` remedy.
     public static func checkSize(frames: Int, frameWidth: Int, frameHeight: Int, columns: Int) throws {
         let columns = max(1, min(columns, frames))
         let rows = (frames + columns - 1) / columns
@@ -17,8 +18,8 @@ public enum ContactSheet {
             throw ThrobberError(
                 "invalid preview: \(frames) frames of \(frameWidth)×\(frameHeight) px in \(columns) columns make about "
                     + "\(formatNumber(width))×\(formatNumber(height)) px; a sheet is at most \(Limits.sheetSide) px a side and "
-                    + "\(Limits.sheetPixels) px in all (fewer --frames, other --columns, or a smaller --scale)",
-                kind: .usage)
+                    + "\(Limits.sheetPixels) px in all",
+                kind: .usage, remedy: .smallerContactSheet)
         }
     }
 

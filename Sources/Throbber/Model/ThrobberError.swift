@@ -31,6 +31,11 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
         case overwriteOrKeep
         /// A run stopped early: run it again keeping what exists (`skipExisting`).
         case resumeKeepingExisting
+        /// Something that is not the run's lock file is at the lock path: the manifest (and with
+        /// it the lock) may go elsewhere (`manifestPath`).
+        case moveManifest
+        /// A contact sheet is too large: fewer frames, other columns or a smaller scale.
+        case smallerContactSheet
     }
 
     /// The one-line message, without a trailing newline.
@@ -41,13 +46,16 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
     public var code: Int32?
     /// What the caller can do about it, where a setting is the way.
     public var remedy: Remedy?
+    /// The setting at fault, as the library names it (`fps`, `maxSize`), where the error is about
+    /// one: a reader of a file that holds the settings points at it there.
+    public var field: String?
 
     /// Creates an error.
     ///
     /// A message about the user's input (usage, data, input and output errors) is kept to one
     /// line of at most `longestMessage` characters whatever the input held: sites echo values
     /// through `echoed`, and this is the guarantee for any that does not.
-    public init(_ message: String, kind: Kind, code: Int32? = nil, remedy: Remedy? = nil) {
+    public init(_ message: String, kind: Kind, code: Int32? = nil, remedy: Remedy? = nil, field: String? = nil) {
         switch kind {
         case .usage, .badData, .missingInput, .cannotCreate, .io:
             self.message = ThrobberError.echoed(message, longest: ThrobberError.longestMessage)
@@ -57,6 +65,7 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
         self.kind = kind
         self.code = code
         self.remedy = remedy
+        self.field = field
     }
 
     public var description: String { message }
@@ -78,7 +87,7 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
     ///   - value: what the user gave, shortened by `echoed` when long.
     ///   - allowed: what would have been accepted, in words.
     public static func invalid(_ field: String, _ value: String, allowed: String) -> ThrobberError {
-        ThrobberError("invalid \(echoed(field)) '\(echoed(value))': \(allowed)", kind: .usage)
+        ThrobberError("invalid \(echoed(field)) '\(echoed(value))': \(allowed)", kind: .usage, field: field)
     }
 
     /// A usage error for an unknown name, suggesting the nearest known one.
@@ -98,7 +107,7 @@ extension ThrobberError {
     /// The longest path echoed whole: paths are what a user looks for in a message, and the
     /// file name is at the end.
     public static let longestPathEcho = 400
-    /// The longest message about the user's input (`init(_:kind:code:remedy:)`).
+    /// The longest message about the user's input (`init(_:kind:code:remedy:field:)`).
     public static let longestMessage = 1_500
 
     /// `text` as a message quotes it: whole when it has at most `longestEcho` characters,

@@ -21,7 +21,7 @@ extension Clip {
 
     /// The first PNG output's pattern, unless it names two frames alike; else the default pattern.
     private var framePatternForNames: FramePattern {
-        for case .png(let pattern, _, _) in outputs {
+        for case .png(let pattern, _) in outputs {
             let names = [0, 1].map { FramePattern.frameName(pattern.path(name: name, scene: scene.model.id, scale: scene.scale, frame: $0)) }
             if names[0] != names[1] { return pattern }
             break

@@ -158,7 +158,7 @@ extension Manifest {
         } catch let error as JSONParseError {
             throw ThrobberError("\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)):\(error.line):\(error.column): \(error.message)", kind: .badData)
         }
-        let reader = JobReader(path: ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho), base: "")
+        let reader = JSONFields(path: ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho))
         func required<T>(_ m: [String: JSONNode.Member], _ key: String, in node: JSONNode, _ read: (JSONNode.Member?) throws -> T?) throws -> T {
             guard let value = try read(m[key]) else { throw reader.fail(node, "a Throbber manifest needs \"\(key)\"") }
             return value

@@ -77,18 +77,19 @@ public struct ShardPlan: Sendable {
 
     /// Parses `K/N` (0-based K).
     ///
-    /// - Throws: a usage error naming `--shard`.
-    public static func parse(_ text: String, mode: Mode) throws -> ShardPlan {
+    /// - Parameter field: how the caller's user spells the setting (an option), named in the error.
+    /// - Throws: a usage error naming `field`.
+    public static func parse(_ text: String, mode: Mode, field: String = "shard") throws -> ShardPlan {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= Manifest.mostShards, k >= 0, k < n else {
-            throw ThrobberError.invalid("--shard", text, allowed: "K/N with 0 ≤ K < N ≤ \(Manifest.mostShards), e.g. 0/4")
+            throw ThrobberError.invalid(field, text, allowed: "K/N with 0 ≤ K < N ≤ \(Manifest.mostShards), e.g. 0/4")
         }
         return ShardPlan(index: k, count: n, mode: mode)
     }
 
     /// The shard from the environment of a cluster job array: the index from Slurm's
     /// `SLURM_ARRAY_TASK_ID` (a 0-based array: `--array=0-31` for 32 shards) or Kubernetes'
-    /// `JOB_COMPLETION_INDEX`, the count always from `shards` (`--shards N`).
+    /// `JOB_COMPLETION_INDEX`, the count always from `shards` (`--shards N` on the command line).
     ///
     /// The count is never taken from `SLURM_ARRAY_TASK_COUNT`, `_MIN` or `_MAX`: they describe
     /// the submission, not the job, and a resubmission of the failed indices alone (`--array=1,3`)
@@ -96,25 +97,27 @@ public struct ShardPlan: Sendable {
     /// task 3 would be out of range. With the count stated, task K renders shard K of N in every
     /// submission.
     ///
-    /// - Throws: a usage error naming the variable at fault, or asking for `--shards`.
-    public static func fromEnvironment(_ environment: [String: String], shards: Int?, mode: Mode) throws -> ShardPlan? {
+    /// - Parameter countField: how the caller's user spells `shards` (an option), named in the errors.
+    /// - Throws: a usage error naming the variable at fault, or asking for `shards`.
+    public static func fromEnvironment(_ environment: [String: String], shards: Int?, mode: Mode,
+                                       countField: String = "shards") throws -> ShardPlan? {
         if let id = environment["SLURM_ARRAY_TASK_ID"] {
             guard let task = Int(id) else { throw ThrobberError.invalid("SLURM_ARRAY_TASK_ID", id, allowed: "an integer") }
             guard let shards else {
-                throw ThrobberError("SLURM_ARRAY_TASK_ID is set; pass --shards N, the job's shard count (SLURM_ARRAY_TASK_COUNT is not used: "
+                throw ThrobberError("SLURM_ARRAY_TASK_ID is set; pass \(countField) N, the job's shard count (SLURM_ARRAY_TASK_COUNT is not used: "
                                     + "a resubmission of some indices changes it)", kind: .usage)
             }
             guard task >= 0, task < shards else {
-                throw ThrobberError.invalid("SLURM_ARRAY_TASK_ID", id, allowed: "0 to \(shards - 1) (--shards \(shards); the array must be 0-based)")
+                throw ThrobberError.invalid("SLURM_ARRAY_TASK_ID", id, allowed: "0 to \(shards - 1) (\(countField) \(shards); the array must be 0-based)")
             }
             return ShardPlan(index: task, count: shards, mode: mode)
         }
         if let text = environment["JOB_COMPLETION_INDEX"] {
             guard let index = Int(text), index >= 0 else { throw ThrobberError.invalid("JOB_COMPLETION_INDEX", text, allowed: "an integer ≥ 0") }
             guard let shards else {
-                throw ThrobberError("JOB_COMPLETION_INDEX is set; pass --shards N (the Indexed Job's completions)", kind: .usage)
+                throw ThrobberError("JOB_COMPLETION_INDEX is set; pass \(countField) N (the Indexed Job's completions)", kind: .usage)
             }
-            guard index < shards else { throw ThrobberError.invalid("JOB_COMPLETION_INDEX", text, allowed: "below --shards \(shards)") }
+            guard index < shards else { throw ThrobberError.invalid("JOB_COMPLETION_INDEX", text, allowed: "below \(countField) \(shards)") }
             return ShardPlan(index: index, count: shards, mode: mode)
         }
         return nil

@@ -39,11 +39,9 @@ public enum AtomicFile {
         let temporary = temporaryName(directory: directory, name: name)
         let (fd, token) = try createTemporary(temporary, for: path)
         defer { InFlightFiles.shared.finished(token) }
-        var failure = writeAll(data, to: fd)
-        if close(fd) != 0 && failure == 0 { failure = errno }
-        if failure != 0 {
+        if let failure = closeFile(fd, after: writeAll(data, to: fd)) {
             unlink(temporary)
-            throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(failure)))", kind: .io, code: failure)
+            throw ThrobberError("cannot write \(ThrobberError.shownPath(path))", failure, kind: .io)
         }
         try place(temporary, at: path, overwrite: overwrite)
     }
@@ -54,21 +52,22 @@ public enum AtomicFile {
     ///
     /// - Throws: `cannotCreate` naming `path` and the system's reason.
     public static func createTemporary(_ temporary: String, for path: String) throws -> (fd: Int32, token: InFlightFiles.Token) {
-        var code: Int32 = 0
-        guard let created = createRegistered(temporary, errno: &code) else {
-            throw ThrobberError("cannot create \(ThrobberError.shownPath(path)): \(String(cString: strerror(code)))", kind: .cannotCreate, code: code)
+        switch createRegistered(temporary) {
+        case .success(let created): return created
+        case .failure(let code): throw ThrobberError("cannot create \(ThrobberError.shownPath(path))", code, kind: .cannotCreate)
         }
-        return created
     }
 
     /// Creates the new file `path` (never an existing one), registered with `InFlightFiles` so a
-    /// process abandoned by a signal unlinks it; nil, with the system's `errno`, when it cannot.
-    private static func createRegistered(_ path: String, errno code: inout Int32) -> (fd: Int32, token: InFlightFiles.Token)? {
-        InFlightFiles.shared.creating({ () -> Int32? in
+    /// process abandoned by a signal unlinks it; or the system's error when it cannot.
+    private static func createRegistered(_ path: String) -> Result<(fd: Int32, token: InFlightFiles.Token), Errno> {
+        var code = Errno.noSuchFile
+        let created = InFlightFiles.shared.creating({ () -> Int32? in
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd < 0 { code = errno }
+            if fd < 0 { code = Errno.current }
             return fd < 0 ? nil : fd
-        }, undo: { _ in unlink(path) }).map { ($0.value, $0.token) }
+        }, undo: { _ in unlink(path) })
+        return created.map { .success(($0.value, $0.token)) } ?? .failure(code)
     }
 
     /// Writes a new file the way `write` does without ever giving it a temporary name: the bytes go
@@ -87,17 +86,16 @@ public enum AtomicFile {
             return .unsupported
         }
         defer { close(fd) }
-        let failure = writeAll(data, to: fd)
-        if failure != 0 {
+        if let failure = writeAll(data, to: fd) {
             // Closing the descriptor frees the unnamed file: nothing partial exists anywhere.
-            throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(failure)))", kind: .io, code: failure)
+            throw ThrobberError("cannot write \(ThrobberError.shownPath(path))", failure, kind: .io)
         }
         guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 else {
-            let code = errno
-            if code == EEXIST { return .exists }
+            let code = Errno.current
+            if code == .fileExists { return .exists }
             // No /proc to name the descriptor by: fall back to a named temporary file.
-            if code == ENOENT && access("/proc/self/fd", F_OK) != 0 { return .unsupported }
-            throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(code)))", kind: .io, code: code)
+            if code == .noSuchFile && access("/proc/self/fd", F_OK) != 0 { return .unsupported }
+            throw ThrobberError("cannot write \(ThrobberError.shownPath(path))", code, kind: .io)
         }
         return .written
     }
@@ -120,8 +118,8 @@ public enum AtomicFile {
 
     /// Writes all of `data` to `fd` (the one write loop, `writeAll`).
     ///
-    /// - Returns: 0, or the errno of the write that failed.
-    private static func writeAll(_ data: Data, to fd: Int32) -> Int32 {
+    /// - Returns: nil, or the error of the write that failed.
+    private static func writeAll(_ data: Data, to fd: Int32) -> Errno? {
         data.withUnsafeBytes { ThrobberBatch.writeAll($0, to: fd) }
     }
 
@@ -144,20 +142,20 @@ public enum AtomicFile {
         }
         if overwrite {
             guard rename(temporary, path) == 0 else {
-                let code = errno
+                let code = Errno.current
                 unlink(temporary)
-                throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(code)))", kind: .io, code: code)
+                throw ThrobberError("cannot write \(ThrobberError.shownPath(path))", code, kind: .io)
             }
             return
         }
         let status = link(temporary, path)
-        let code = errno
+        let code = Errno.current
         unlink(temporary)
         guard status == 0 else {
-            if code == EEXIST {
+            if code == .fileExists {
                 throw ThrobberError("\(ThrobberError.shownPath(path)) exists", kind: .cannotCreate, remedy: .overwrite)
             }
-            throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(code)))", kind: .io, code: code)
+            throw ThrobberError("cannot write \(ThrobberError.shownPath(path))", code, kind: .io)
         }
     }
 
@@ -166,21 +164,19 @@ public enum AtomicFile {
     /// whatever `overwrite` says — it is not a file of ours. A block device, a socket or a
     /// directory is refused.
     ///
-    /// - Parameter body: writes the bytes to the descriptor; returns 0 or the errno that failed.
+    /// - Parameter body: writes the bytes to the descriptor; returns nil or the error that failed.
     /// - Returns: false when `path` is a regular file, a symbolic link or absent (the caller
     ///   writes a file as usual).
     /// - Throws: `cannotCreate` for a block device, socket or directory, or when it cannot be
     ///   opened; `ioError` when writing fails.
-    static func writeIntoSpecialFile(_ path: String, _ body: (Int32) -> Int32) throws -> Bool {
+    static func writeIntoSpecialFile(_ path: String, _ body: (Int32) -> Errno?) throws -> Bool {
         switch try existing(at: path) {
         case .absent, .file:
             return false
         case .writtenInto:
             let fd = try openForWriting(path)
-            var failure = body(fd)
-            if close(fd) != 0 && failure == 0 { failure = errno }
-            guard failure == 0 else {
-                throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(failure)))", kind: .io, code: failure)
+            if let failure = closeFile(fd, after: body(fd)) {
+                throw ThrobberError("cannot write \(ThrobberError.shownPath(path))", failure, kind: .io)
             }
             return true
         }
@@ -200,11 +196,11 @@ public enum AtomicFile {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
                 return fd
             }
-            let code = errno
-            // ENXIO: a FIFO no process has open for reading (yet).
-            guard code == ENXIO || code == EINTR else {
-                throw ThrobberError("cannot open \(ThrobberError.shownPath(path)) for writing: \(String(cString: strerror(code)))",
-                                    kind: .cannotCreate, code: code)
+            let code = Errno.current
+            // No reader: a FIFO no process has open for reading (yet). Interrupted: asked again
+            // below, after the look at whether the process is stopping.
+            guard code == .noReader || code == .interrupted else {
+                throw ThrobberError("cannot open \(ThrobberError.shownPath(path)) for writing", code, kind: .cannotCreate)
             }
             if InFlightFiles.shared.stopRequested {
                 throw ThrobberError("interrupted while waiting for a reader of the FIFO \(ThrobberError.shownPath(path))", kind: .interrupted)
@@ -268,21 +264,23 @@ public enum AtomicFile {
 
     /// Copies the file at `source` to `fd`, 1 MB at a time.
     ///
-    /// - Returns: 0, or the errno of the read or write that failed.
-    private static func copy(_ source: String, to fd: Int32) -> Int32 {
+    /// - Returns: nil, or the error of the read or write that failed.
+    private static func copy(_ source: String, to fd: Int32) -> Errno? {
         let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { return errno }
+        guard input >= 0 else { return Errno.current }
         defer { close(input) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return errno
+            let count: Int
+            do {
+                count = try SystemCall.retrying { buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) } }
+            } catch {
+                return error
             }
-            if count == 0 { return 0 }
-            let failure = writeAll(Data(buffer[0..<count]), to: fd)
-            if failure != 0 { return failure }
+            if count == 0 { return nil }
+            if let failure = buffer.withUnsafeBytes({ ThrobberBatch.writeAll(UnsafeRawBufferPointer(rebasing: $0[0..<count]), to: fd) }) {
+                return failure
+            }
         }
     }
 
@@ -300,10 +298,11 @@ public enum AtomicFile {
         }
         // Probe with a real file: access(2) says yes to root even on a read-only file system.
         let probe = "\(directory.path)/.throbber-probe.\(getpid())"
-        var code: Int32 = 0
-        guard let created = createRegistered(probe, errno: &code) else {
-            throw ThrobberError("cannot write in output directory \(ThrobberError.shownPath(directory.path)): \(String(cString: strerror(code)))",
-                                kind: .cannotCreate, code: code)
+        let created: (fd: Int32, token: InFlightFiles.Token)
+        switch createRegistered(probe) {
+        case .success(let made): created = made
+        case .failure(let code):
+            throw ThrobberError("cannot write in output directory \(ThrobberError.shownPath(directory.path))", code, kind: .cannotCreate)
         }
         close(created.fd)
         unlink(probe)
@@ -317,11 +316,15 @@ public enum AtomicFile {
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component
             if mkdir(prefix, 0o777) == 0 { continue }
-            let code = errno
+            let code = Errno.current
             var status = stat()
-            if code == EEXIST, stat(prefix, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { continue }
-            let why = code == EEXIST ? "\(prefix) exists and is not a directory" : "\(prefix): \(String(cString: strerror(code)))"
-            throw ThrobberError("cannot create output directory \(ThrobberError.shownPath(path)): \(why)", kind: .cannotCreate, code: code)
+            if code == .fileExists, stat(prefix, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { continue }
+            let shown = ThrobberError.shownPath(path)
+            if code == .fileExists {
+                throw ThrobberError("cannot create output directory \(shown): \(prefix) exists and is not a directory", kind: .cannotCreate,
+                                    code: code.rawValue)
+            }
+            throw ThrobberError("cannot create output directory \(shown): \(prefix)", code, kind: .cannotCreate)
         }
     }
 }

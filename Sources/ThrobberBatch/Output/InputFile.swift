@@ -32,7 +32,8 @@ public enum InputFile {
     public static func kind(of path: String) -> Result<Kind, ThrobberError> {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            return .failure(ThrobberError(String(cString: strerror(errno)), kind: .missingInput, code: errno))
+            let code = Errno.current
+            return .failure(ThrobberError(code.description, kind: .missingInput, code: code.rawValue))
         }
         return .success(kind(info))
     }
@@ -66,8 +67,11 @@ public enum InputFile {
     public static func read(_ path: String, what: String, limit: Int = largestFile, startLength: Int = 0,
                             checkStart: (([UInt8]) throws -> Void)? = nil) throws -> [UInt8] {
         let shown = ThrobberError.shownPath(path)
-        func failure(_ reason: String, code: Int32? = nil) -> ThrobberError {
-            ThrobberError("cannot read \(what) \(shown): \(reason)", kind: .missingInput, code: code)
+        func failure(_ reason: String) -> ThrobberError {
+            ThrobberError("cannot read \(what) \(shown): \(reason)", kind: .missingInput)
+        }
+        func failure(_ code: Errno) -> ThrobberError {
+            ThrobberError("cannot read \(what) \(shown)", code, kind: .missingInput)
         }
         func tooLarge(_ size: Int?) -> ThrobberError {
             let article = what.first.map { "aeiou".contains($0) } == true ? "an" : "a"
@@ -75,10 +79,10 @@ public enum InputFile {
         }
         // A FIFO waits here for its writer, as its user expects (a signal abandons the wait).
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(String(cString: strerror(errno)), code: errno) }
+        guard fd >= 0 else { throw failure(Errno.current) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(String(cString: strerror(errno)), code: errno) }
+        guard fstat(fd, &info) == 0 else { throw failure(Errno.current) }
         var bytes: [UInt8] = []
         switch kind(info) {
         case .directory: throw failure("it is a directory")
@@ -92,10 +96,11 @@ public enum InputFile {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let room = min(chunk.count, limit + 1 - bytes.count)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, room) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(String(cString: strerror(errno)), code: errno)
+            let count: Int
+            do {
+                count = try SystemCall.retrying { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, room) } }
+            } catch {
+                throw failure(error)
             }
             if count == 0 {
                 if !checked { try checkStart?(bytes) }
@@ -132,14 +137,17 @@ public enum InputFile {
     ///   directory, a FIFO or device (never read: it is not a file a run wrote).
     public static func digest(_ path: String, what: String = "file") throws -> (sha256: String, size: Int) {
         let shown = ThrobberError.shownPath(path)
-        func failure(_ reason: String, code: Int32? = nil) -> ThrobberError {
-            ThrobberError("cannot read \(what) \(shown): \(reason)", kind: .missingInput, code: code)
+        func failure(_ reason: String) -> ThrobberError {
+            ThrobberError("cannot read \(what) \(shown): \(reason)", kind: .missingInput)
+        }
+        func failure(_ code: Errno) -> ThrobberError {
+            ThrobberError("cannot read \(what) \(shown)", code, kind: .missingInput)
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw failure(String(cString: strerror(errno)), code: errno) }
+        guard fd >= 0 else { throw failure(Errno.current) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(String(cString: strerror(errno)), code: errno) }
+        guard fstat(fd, &info) == 0 else { throw failure(Errno.current) }
         switch kind(info) {
         case .regular: break
         case .directory: throw failure("it is a directory")
@@ -150,10 +158,11 @@ public enum InputFile {
         var size = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(String(cString: strerror(errno)), code: errno)
+            let count: Int
+            do {
+                count = try SystemCall.retrying { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+            } catch {
+                throw failure(error)
             }
             if count == 0 { return (hash.finalizeHex(), size) }
             buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }

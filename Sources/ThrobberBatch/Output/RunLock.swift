@@ -44,33 +44,33 @@ public final class RunLock {
                 fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
                 if fd < 0 && errno == ENOENT { continue } // the holder removed it meanwhile
                 if fd < 0 && errno == ELOOP {
-                    throw ThrobberError("\(shown) is a symbolic link, not a lock file of Throbber's; remove it or give --manifest another path",
-                                        kind: .cannotCreate)
+                    throw ThrobberError("\(shown) is a symbolic link, not a lock file of Throbber's; remove it",
+                                        kind: .cannotCreate, remedy: .moveManifest)
                 }
             }
             guard fd >= 0 else {
-                throw ThrobberError("cannot create the lock file \(shown): \(String(cString: strerror(errno)))", kind: .cannotCreate, code: errno)
+                throw ThrobberError("cannot create the lock file \(shown)", Errno.current, kind: .cannotCreate)
             }
             var locked = stat()
             guard fstat(fd, &locked) == 0 else {
-                let code = errno
+                let code = Errno.current
                 close(fd)
-                throw ThrobberError("cannot look at the lock file \(shown): \(String(cString: strerror(code)))", kind: .cannotCreate, code: code)
+                throw ThrobberError("cannot look at the lock file \(shown)", code, kind: .cannotCreate)
             }
             if !created, let why = RunLock.foreign(fd, locked) {
                 close(fd)
-                throw ThrobberError("\(shown) \(why), not a lock file of Throbber's; nothing was changed: remove it or give --manifest another path",
-                                    kind: .cannotCreate)
+                throw ThrobberError("\(shown) \(why), not a lock file of Throbber's; nothing was changed: remove it",
+                                    kind: .cannotCreate, remedy: .moveManifest)
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-                let code = errno
+                let code = Errno.current
                 let holder = RunLock.holder(fd)
                 close(fd)
-                if code == EWOULDBLOCK {
+                if code == .wouldBlock {
                     throw ThrobberError("another run\(holder.map { " (pid \($0))" } ?? "") holds \(shown) and is writing these outputs; "
                                         + "wait for it to finish or stop it", kind: .cannotCreate)
                 }
-                throw ThrobberError("cannot lock \(shown): \(String(cString: strerror(code)))", kind: .cannotCreate, code: code)
+                throw ThrobberError("cannot lock \(shown)", code, kind: .cannotCreate)
             }
             // The holder before us may have removed the file between our open and our flock:
             // the lock is ours only if the path still names the file we locked.

@@ -38,6 +38,8 @@ public enum SpriteSheet {
     public static let defaultMaxSize = 4096
     /// What `maxSize` may be: 1 … `Limits.sheetSide` px (and at least one frame's larger side).
     public static let maxSizeRange = 1...Limits.sheetSide
+    /// The rule of a sheet's `maxSize`: an integer in ``maxSizeRange``.
+    public static let maxSizeRule = IntegerRule("maxSize", maxSizeRange)
 
     /// One page of a sheet: a grid of consecutive frames no side of which passes `maxSize`.
     public struct Page: Sendable, Equatable {
@@ -123,15 +125,13 @@ public enum SpriteSheet {
     ///   larger; a usage error naming the sheet, its page size and the limits when a page is too large.
     public static func checkSize(path: String, frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int?,
                                  maxSize: Int = Limits.sheetSide, defaultMaxSize: Bool = false) throws {
-        guard maxSizeRange.contains(maxSize) else {
-            throw ThrobberError.invalid("maxSize", String(maxSize), allowed: "an integer in [\(maxSizeRange.lowerBound), \(maxSizeRange.upperBound)] (px)")
-        }
+        try maxSizeRule.check(maxSize)
         guard frameWidth <= maxSize, frameHeight <= maxSize else {
             throw ThrobberError(
                 "invalid maxSize \(maxSize)\(defaultMaxSize ? " (the default)" : ""): a page of sheet "
                     + "\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)) holds whole frames, and one frame is "
                     + "\(frameWidth)×\(frameHeight) px; give \"maxSize\" of at least \(max(frameWidth, frameHeight)) (at most \(maxSizeRange.upperBound)) or a smaller scale",
-                kind: .usage)
+                kind: .usage, field: "maxSize")
         }
         // The first page is the largest: as full as the limits allow.
         let page = pages(frameCount: min(max(frameCount, 1), (maxSize / frameWidth) * (maxSize / frameHeight)),
@@ -211,11 +211,10 @@ public enum SpriteSheet {
 
     /// The texture atlas in TexturePacker's "JSON Hash" form, which Phaser 3 and PixiJS load.
     ///
-    /// The `frames` object lists the frames in order (the JSON is written by hand so that key order
-    /// survives), each untrimmed and unrotated with its `duration` in milliseconds; `animations`
-    /// names them in order under `animationName`; `meta` records the image, its size, the scale
-    /// (as a string, as TexturePacker writes it), `frameRate` and `loop`. Output is pretty-printed
-    /// with two-space indentation and ends in a newline.
+    /// The `frames` object lists the frames in order, each untrimmed and unrotated with its
+    /// `duration` in milliseconds; `animations` names them in order under `animationName`; `meta`
+    /// records the image, its size, the scale (as a string, as TexturePacker writes it),
+    /// `frameRate` and `loop`.
     ///
     /// - Parameters:
     ///   - imageName: the sheet's file name, relative to the JSON file.
@@ -235,92 +234,49 @@ public enum SpriteSheet {
     ///   - relatedMultiPacks: the other pages' atlas files, relative to this one, recorded as
     ///     `meta.related_multi_packs` (PixiJS's `Assets.load` of one page loads the others from
     ///     it); nothing is recorded for a sheet of one page.
-    /// - Returns: the JSON document, UTF-8.
-    /// - Precondition: names are distinct, `columns` is positive, `fps` and `scale` are finite and positive.
+    /// - Precondition: names are distinct, `columns` is positive, `fps`, `scale` and the times are
+    ///   finite and `fps` and `scale` positive.
+    public static func textureAtlas(
+        imageName: String, frameNames: [String], frameWidth: Int, frameHeight: Int, columns: Int,
+        sheetWidth: Int, sheetHeight: Int, fps: Double, loop: Bool, animationName: String, scale: Double,
+        provenance: [(String, String)] = [], times: [Double]? = nil, relatedMultiPacks: [String] = []
+    ) -> TextureAtlas {
+        precondition(Set(frameNames).count == frameNames.count, "sprite frame names are not distinct")
+        precondition(columns > 0, "sprite sheet columns \(columns) is not positive")
+        precondition(fps.isFinite && fps > 0, "sprite frame rate \(fps) is not positive")
+        precondition(scale.isFinite && scale > 0, "sprite scale \(scale) is not positive")
+        precondition(times?.allSatisfy(\.isFinite) ?? true, "a sprite frame time is not finite")
+        let size = TextureAtlas.Size(w: frameWidth, h: frameHeight)
+        let frames = frameNames.enumerated().map { index, name in
+            let cell = TextureAtlas.Rect(x: (index % columns) * frameWidth, y: (index / columns) * frameHeight, w: frameWidth, h: frameHeight)
+            return TextureAtlas.NamedFrame(name: name, frame: TextureAtlas.Frame(
+                frame: cell, spriteSourceSize: TextureAtlas.Rect(x: 0, y: 0, w: frameWidth, h: frameHeight), sourceSize: size,
+                duration: 1000 / fps, t: times?[index]))
+        }
+        let throbber = Dictionary(provenance.map { key, value in
+            (key.hasPrefix("Throbber:") ? String(key.dropFirst("Throbber:".count)) : key, value)
+        }, uniquingKeysWith: { first, _ in first })
+        let meta = TextureAtlas.Meta(image: imageName, size: TextureAtlas.Size(w: sheetWidth, h: sheetHeight), scale: scaleText(scale),
+                                     frameRate: fps, loop: loop, relatedMultiPacks: relatedMultiPacks.isEmpty ? nil : relatedMultiPacks,
+                                     throbber: throbber.isEmpty ? nil : throbber)
+        return TextureAtlas(frames: frames, animations: [animationName: frameNames], meta: meta)
+    }
+
+    /// ``textureAtlas(imageName:frameNames:frameWidth:frameHeight:columns:sheetWidth:sheetHeight:fps:loop:animationName:scale:provenance:times:relatedMultiPacks:)``
+    /// as JSON text (``TextureAtlas/json()``), UTF-8, ending in a newline.
     public static func textureAtlasJSON(
         imageName: String, frameNames: [String], frameWidth: Int, frameHeight: Int, columns: Int,
         sheetWidth: Int, sheetHeight: Int, fps: Double, loop: Bool, animationName: String, scale: Double,
         provenance: [(String, String)] = [], times: [Double]? = nil, relatedMultiPacks: [String] = []
     ) -> Data {
-        precondition(Set(frameNames).count == frameNames.count, "sprite frame names are not distinct")
-        precondition(columns > 0, "sprite sheet columns \(columns) is not positive")
-        precondition(fps.isFinite && fps > 0, "sprite frame rate \(fps) is not positive")
-        precondition(scale.isFinite && scale > 0, "sprite scale \(scale) is not positive")
-        let duration = number(1000 / fps)
-        var json = "{\n  \"frames\": {"
-        for (index, name) in frameNames.enumerated() {
-            let x = (index % columns) * frameWidth, y = (index / columns) * frameHeight
-            json += index == 0 ? "\n" : ",\n"
-            json += """
-                    \(quoted(name)): {
-                      "frame": {"x": \(x), "y": \(y), "w": \(frameWidth), "h": \(frameHeight)},
-                      "rotated": false,
-                      "trimmed": false,
-                      "spriteSourceSize": {"x": 0, "y": 0, "w": \(frameWidth), "h": \(frameHeight)},
-                      "sourceSize": {"w": \(frameWidth), "h": \(frameHeight)},
-                      "duration": \(duration)\(times.map { ",\n      \"t\": \(number($0[index]))" } ?? "")
-                    }
-                """
-        }
-        json += frameNames.isEmpty ? "},\n" : "\n  },\n"
-        json += "  \"animations\": {\n    \(quoted(animationName)): ["
-        json += frameNames.map(quoted).joined(separator: ", ")
-        json += """
-            ]
-              },
-              "meta": {
-                "app": "Throbber",
-                "version": \(quoted(throbberVersion)),
-                "image": \(quoted(imageName)),
-                "format": "RGBA8888",
-                "size": {"w": \(sheetWidth), "h": \(sheetHeight)},
-                "scale": \(quoted(number(scale))),
-                "frameRate": \(number(fps)),
-                "loop": \(loop)\(multiPacksJSON(relatedMultiPacks))\(provenanceJSON(provenance))
-              }
-            }
-
-            """
-        return Data(json.utf8)
+        textureAtlas(imageName: imageName, frameNames: frameNames, frameWidth: frameWidth, frameHeight: frameHeight, columns: columns,
+                     sheetWidth: sheetWidth, sheetHeight: sheetHeight, fps: fps, loop: loop, animationName: animationName, scale: scale,
+                     provenance: provenance, times: times, relatedMultiPacks: relatedMultiPacks).json()
     }
 
-    /// `,\n    "related_multi_packs": […]` for the atlas's meta, or nothing for a single page.
-    static func multiPacksJSON(_ files: [String]) -> String {
-        files.isEmpty ? "" : ",\n    \"related_multi_packs\": [" + files.map(quoted).joined(separator: ", ") + "]"
-    }
-
-    /// `,\n    "throbber": {…}` for the atlas's meta, or nothing when there is no provenance.
-    static func provenanceJSON(_ pairs: [(String, String)]) -> String {
-        guard !pairs.isEmpty else { return "" }
-        let fields = pairs.map { key, value in
-            let name = key.hasPrefix("Throbber:") ? String(key.dropFirst("Throbber:".count)) : key
-            return "\(quoted(name)): \(quoted(value))"
-        }
-        return ",\n    \"throbber\": {" + fields.joined(separator: ", ") + "}"
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped (RFC 8259 §7).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    /// A JSON number: integral values without a fraction ("60", not "60.0"), others in Swift's
-    /// shortest round-tripping form.
-    static func number(_ value: Double) -> String {
+    /// The scale as the atlas's `meta.scale` string: integral values without a fraction ("2",
+    /// not "2.0"), others in Swift's shortest round-tripping form ("1.5").
+    static func scaleText(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
         return "\(value)"
     }

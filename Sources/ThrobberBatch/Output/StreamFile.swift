@@ -40,10 +40,12 @@ public final class StreamFile {
     /// - Throws: `ioError` naming the path (disk full, reader gone …).
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         hash.update(bytes)
-        let failure = writeAll(bytes, to: fd)
-        if failure != 0 {
-            let reason = failure == EPIPE ? "the reading process closed the pipe" : String(cString: strerror(failure))
-            throw ThrobberError("cannot write \(path == "-" ? "standard output" : path): \(reason)", kind: .io, code: failure)
+        if let failure = writeAll(bytes, to: fd) {
+            let shown = path == "-" ? "standard output" : path
+            if failure == .brokenPipe {
+                throw ThrobberError("cannot write \(shown): the reading process closed the pipe", kind: .io, code: failure.rawValue)
+            }
+            throw ThrobberError("cannot write \(shown)", failure, kind: .io)
         }
     }
 
@@ -67,10 +69,9 @@ public final class StreamFile {
         let digest = hash.finalizeHex()
         guard let temporary else { return digest }
         defer { token.map(InFlightFiles.shared.finished) }
-        if close(fd) != 0 {
-            let code = errno
+        if let failure = closeFile(fd, after: nil) {
             unlink(temporary)
-            throw ThrobberError("cannot write \(ThrobberError.shownPath(path)): \(String(cString: strerror(code)))", kind: .io, code: code)
+            throw ThrobberError("cannot write \(ThrobberError.shownPath(path))", failure, kind: .io)
         }
         try AtomicFile.place(temporary, at: path, overwrite: overwrite)
         return digest

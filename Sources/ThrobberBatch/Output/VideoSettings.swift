@@ -82,14 +82,14 @@ extension VideoSettings {
     public func validate(path: String, width: Int, height: Int, fps: Double) throws {
         let format = URL(fileURLWithPath: path).pathExtension.lowercased()
         if matte != nil && !["gif", "mp4"].contains(format) {
-            throw ThrobberError("\"matte\" applies to .gif and .mp4 videos; .\(format) keeps alpha (\(path))", kind: .usage)
+            throw ThrobberError("\"matte\" applies to .gif and .mp4 videos; .\(format) keeps alpha (\(path))", kind: .usage, field: "matte")
         }
         if oddSize != .pad && format != "mp4" {
-            throw ThrobberError("\"oddSize\" applies to .mp4 videos only (\(path))", kind: .usage)
+            throw ThrobberError("\"oddSize\" applies to .mp4 videos only (H.264 needs even sides; \(path))", kind: .usage, field: "oddSize")
         }
         if format == "mp4" && oddSize == .crop && (width == 1 || height == 1) {
             throw ThrobberError("\(path): \"oddSize\": \"crop\" cannot crop a \(width)×\(height) px frame to even sides; use pad or scale",
-                                kind: .usage)
+                                kind: .usage, field: "oddSize")
         }
         // libwebp takes at most 16,383 px a side (measured: 16,384 fails in ffmpeg after every
         // frame was rendered); GIF, APNG and MP4 take the whole canvas range.

@@ -92,7 +92,7 @@ public final class BatchRun {
             let line = "(line \(clip.line))"
             for output in clip.outputs {
                 switch output {
-                case .png(let pattern, _, _):
+                case .png(let pattern, _):
                     let role = "\(owner) PNG frame \(line)"
                     var lastDirectory = ""
                     for k in unit.frames {
@@ -190,7 +190,7 @@ public final class BatchRun {
         for unit in units {
             let clip = job.clips[unit.clip]
             for output in clip.outputs {
-                if case .png(let pattern, _, _) = output {
+                if case .png(let pattern, _) = output {
                     for k in unit.frames { add(pattern.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k)) }
                 } else {
                     output.artifactFiles(in: clip).forEach { add($0.path) }
@@ -273,12 +273,10 @@ public final class BatchRun {
         units: for unit in units {
             let clip = job.clips[unit.clip]
             let (width, height) = clip.scene.pixelSize
-            // The job file checked each encoder's name and level; PNGEncoder checks them again.
-            let pngOutputs = try clip.outputs.compactMap { output -> (FramePattern, PNGEncoder)? in
-                guard case .png(let pattern, let encoder, let level) = output else { return nil }
+            let pngOutputs = clip.outputs.compactMap { output -> (FramePattern, PNGEncoder)? in
+                guard case .png(let pattern, let encoder) = output else { return nil }
                 // `auto` chooses for this clip's scene and frame size, once.
-                return (pattern, try PNGEncoder(resolved: encoder, level: level, nameField: "pngEncoder", levelField: "level")
-                    .resolved(scene: clip.scene.model.id, width: width, height: height))
+                return (pattern, encoder.resolved(scene: clip.scene.model.id, width: width, height: height))
             }
             let extra = clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? []
             let frameText = FrameText(clip.scene, backend: renderer.backend.rawValue, driver: renderer.driver, extra: extra)

@@ -21,10 +21,9 @@ func makeSink(_ output: Output, clip: Clip, width: Int, height: Int, text: Frame
               cancellation: CancellationSource = NotCancelled()) throws -> OrderedSink {
     switch output {
     case .png: preconditionFailure("PNG frames are not an ordered output")
-    case .sheet(let path, let json, let columns, let maxSize, let encoder, let level):
+    case .sheet(let path, let json, let columns, let maxSize, let encoder):
         return SheetSink(path: path, json: json, columns: columns, maxSize: maxSize, clip: clip, width: width, height: height,
-                         encoder: try PNGEncoder(resolved: encoder, level: level, nameField: "encoder", levelField: "level"),
-                         text: text, cancellation: cancellation)
+                         encoder: encoder, text: text, cancellation: cancellation)
     case .rgba(let path):
         return RawStreamSink(file: try StreamFile(path: path), clip: clip, type: "rgba") { image in image.pixels }
     case .y4m(let path, let alpha):
@@ -114,17 +113,17 @@ final class SheetSink: OrderedSink {
             try encoder.encode(sheet, text: chunks)
         }
         return (png, SheetSink.atlas(clip: clip, files: files, number: number, page: page, frameWidth: frameWidth,
-                                     frameHeight: frameHeight, text: text))
+                                     frameHeight: frameHeight, text: text).json())
     }
 
     /// The atlas of page `number`, which depends on the clip, the page and the provenance alone
     /// (`--skip-existing` compares a kept page's atlas with it).
     static func atlas(clip: Clip, files: [(image: String, json: String)], number: Int, page: SpriteSheet.Page,
-                      frameWidth: Int, frameHeight: Int, text: FrameText) -> Data {
+                      frameWidth: Int, frameHeight: Int, text: FrameText) -> TextureAtlas {
         // Each page's animation lists its own frames: PixiJS looks an animation's names up in
         // that page's textures only.
         let others = files.indices.filter { $0 != number }.map { URL(fileURLWithPath: files[$0].json).lastPathComponent }
-        return SpriteSheet.textureAtlasJSON(
+        return SpriteSheet.textureAtlas(
             imageName: URL(fileURLWithPath: files[number].image).lastPathComponent, frameNames: clip.frameNames(page.frames),
             frameWidth: frameWidth, frameHeight: frameHeight, columns: page.columns, sheetWidth: page.columns * frameWidth,
             sheetHeight: page.rows * frameHeight, fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale,
@@ -256,9 +255,8 @@ final class FFmpegSink: OrderedSink {
             FFmpegSink.composite(&pixels, over: settings.matteBytes, keepingTransparent: true)
         }
         let fd = input.fileHandleForWriting.fileDescriptor
-        let failure = pixels.withUnsafeBytes { writeAll($0, to: fd) }
-        if failure != 0 {
-            throw ThrobberError("ffmpeg stopped reading frames for \(path): \(errorText.lastLine)", kind: .io, code: failure)
+        if let failure = pixels.withUnsafeBytes({ writeAll($0, to: fd) }) {
+            throw ThrobberError("ffmpeg stopped reading frames for \(path): \(errorText.lastLine)", kind: .io, code: failure.rawValue)
         }
     }
 

@@ -10,8 +10,9 @@ import ThrobberPNG
 ///   chunk for chunk: scene, parameters, scale, background, loop speeds, version and time. The
 ///   backend and driver are taken as the file records them (a frame drawn elsewhere, within
 ///   parity, stays a frame of this run).
-/// - A sheet page is kept under the same rule for its cells; its atlas when its bytes are the
-///   atlas this run would write beside that page.
+/// - A sheet page is kept under the same rule for its cells; its atlas when it reads as the atlas
+///   this run would write beside that page, value for value (so an atlas an earlier version laid
+///   out otherwise is kept too).
 /// - A raw RGBA or Y4M stream is kept when its length is the clip's (and, when the job's earlier
 ///   manifest lists it, its SHA-256 is the one recorded there).
 /// - A video is kept only when the job's earlier manifest lists it with its SHA-256: nothing else
@@ -124,7 +125,7 @@ enum Resume {
         var artifacts: [Manifest.Artifact] = []
         do {
             switch output {
-            case .sheet(let path, let json, let columns, let maxSize, _, _):
+            case .sheet(let path, let json, let columns, let maxSize, _):
                 let (width, height) = clip.scene.pixelSize
                 let pages = SpriteSheet.pages(frameCount: clip.frameCount, frameWidth: width, frameHeight: height,
                                               columns: columns, maxSize: maxSize)
@@ -143,7 +144,7 @@ enum Resume {
                     let atlas = try oursAtlas(names.json)
                     let wanted = SheetSink.atlas(clip: clip, files: pageFiles, number: number, page: page, frameWidth: width,
                                                  frameHeight: height, text: text)
-                    guard atlas.elementsEqual(wanted) else {
+                    guard (try? TextureAtlas(decoding: Data(atlas))) == wanted else {
                         return .failure(ResumeRefusal(file: names.json, why: "it is not the atlas this run writes beside its page"))
                     }
                     artifacts += [Manifest.Artifact(clip: clip.label, type: "sheet", file: names.image, sha256: SHA256.hex(data)),

@@ -15,7 +15,7 @@ final class GLReadbackStage: GLStage, StageBenchmark {
             try gl.draw(list)
             gl.finish()
             samples.append(Stopwatch.milliseconds { buffer.withUnsafeMutableBytes { gl.readBack(into: $0.baseAddress!) } })
-            checksum &+= UInt64(buffer[buffer.count / 2])
+            checksum &+= FrameChecksum.of(buffer, width: bench.width, height: bench.height)
         }
         return SampleSet(samples: samples, checksum: checksum)
     }

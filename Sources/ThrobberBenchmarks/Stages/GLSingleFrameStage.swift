@@ -14,7 +14,7 @@ final class GLSingleFrameStage: GLStage, StageBenchmark {
         let cpu = try Stopwatch.cpuMilliseconds {
             for list in bench.lists {
                 samples.append(try Stopwatch.milliseconds { try buffer.withUnsafeMutableBytes { try gl.render(list, into: $0.baseAddress!) } })
-                checksum &+= UInt64(buffer[buffer.count / 2])
+                checksum &+= FrameChecksum.of(buffer, width: bench.width, height: bench.height)
             }
         }
         return SampleSet(samples: samples, checksum: checksum, cpuMs: cpu, frames: samples.count)

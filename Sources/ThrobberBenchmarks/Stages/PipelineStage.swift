@@ -54,7 +54,7 @@ final class PipelineStage: StageBenchmark {
             // The bench's encoder itself (`auto` stays auto: the batch chooses per scene and size, as
             // the ceiling's `bench.png` did).
             .png(pattern: FramePattern(literalPrefix: directory.appendingPathComponent("f/").path, width: 5, suffix: ".png"),
-                 encoder: png.name, level: png.level),
+                 encoder: png),
         ])
         let job = try Job(name: "bench \(bench.id) \(bench.size) px", clips: [clip])
         let run = BatchRun(job: job, backend: renderer.backend,
@@ -72,8 +72,16 @@ final class PipelineStage: StageBenchmark {
         }
         // The files stay until the end: deleting them here would make the next set pay for it
         // (ext4 without a journal scans recently freed inodes on every file it creates: 4 % of a
-        // run in `perf`). The job writes files, so there is nothing to checksum.
-        return SampleSet(samples: [sample / Double(frames)], checksum: 0, cpuMs: cpu, frames: frames, bands: bands,
-                         compressedRows: summary?.pngRows, ceilingMs: ceilingMs)
+        // run in `perf`). The checksum is the bytes the job wrote (frames and manifest), looked at untimed.
+        return SampleSet(samples: [sample / Double(frames)], checksum: try Self.bytes(in: directory), cpuMs: cpu, frames: frames,
+                         bands: bands, compressedRows: summary?.pngRows, ceilingMs: ceilingMs)
+    }
+
+    /// The sizes of the files in `directory`, summed.
+    static func bytes(in directory: URL) throws -> UInt64 {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).reduce(0) { total, name in
+            let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? NSNumber
+            return total &+ (size?.uint64Value ?? 0)
+        }
     }
 }

@@ -69,8 +69,9 @@ enum BatchCommand: Subcommand {
         let shardsOption = try arguments.value("--shards").map { _ in try arguments.integer("--shards", default: 1, range: 1...1_000_000) }
         var shard = ShardPlan.whole
         if let text = arguments.value("--shard") {
-            shard = try ShardPlan.parse(text, mode: mode)
-        } else if let fromEnvironment = try ShardPlan.fromEnvironment(ProcessInfo.processInfo.environment, shards: shardsOption, mode: mode) {
+            shard = try ShardPlan.parse(text, mode: mode, field: "--shard")
+        } else if let fromEnvironment = try ShardPlan.fromEnvironment(ProcessInfo.processInfo.environment, shards: shardsOption, mode: mode,
+                                                                      countField: "--shards") {
             shard = fromEnvironment
         } else if shardsOption != nil {
             throw ThrobberError("--shards needs a shard index: --shard K/N, or SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment",

@@ -91,7 +91,7 @@ enum BenchCommand: Subcommand {
         }
         let settings = try parse(arguments)
         // Read before measuring: a bad baseline is an error in a second, not after the run.
-        let baseline = try arguments.value("--baseline").map { try BenchBaseline(path: $0) }
+        let baseline = try arguments.value("--baseline").map { try BenchBaseline(path: $0, writer: "`throbber bench --json`") }
         // The files it writes, checked before measuring (minutes): not one another, not the
         // baseline, and not an existing file unless --overwrite.
         let overwrite = arguments.has("--overwrite")
@@ -105,7 +105,9 @@ enum BenchCommand: Subcommand {
         #endif
         if arguments.has("--png-sweep") {
             try PNGSweep.run(settings, scenesGiven: arguments.value("--scenes") != nil,
-                             sizesGiven: arguments.value("--sizes") != nil, json: jsonFile)
+                             sizesGiven: arguments.value("--sizes") != nil, json: jsonFile) { settings, frames, repeats in
+                FileHandle.standardError.write(Data("throbber bench: --png-sweep: \(settings) settings × \(frames) frames × \(repeats) repeats\n".utf8))
+            }
             return
         }
         var report = try Benchmarks.measure(settings, configuration: configuration)

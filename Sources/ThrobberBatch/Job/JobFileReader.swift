@@ -1,0 +1,228 @@
+import Foundation
+import Throbber
+import ThrobberPNG
+import ThrobberRender
+
+/// Turns a parsed job file into a `Job`, with the file's name, line and column in every message.
+///
+/// The reader knows the file's form — keys, types, defaults, the job's PNG settings that outputs
+/// inherit, `duration` and `loop` — and nothing of what a clip or a job may be: it makes every
+/// clip with `Clip`'s initialiser and admits it with ``JobRules``, as a job built in code is
+/// checked, and points each error at the setting it names (``ThrobberError/field``). A rule on a
+/// setting the reader needs before the clip exists (a frame rate to make a loop with) is the
+/// same rule, applied as the setting is read, with the value as the file spells it.
+struct JobFileReader {
+    /// The job file's name, as messages show it.
+    let path: String
+    /// What relative output paths are relative to.
+    let base: String
+    let fields: JSONFields
+
+    init(path: String, base: String) {
+        self.path = path
+        self.base = base
+        fields = JSONFields(path: path)
+    }
+
+    func resolve(_ relative: String) -> String {
+        if relative == "-" || relative.hasPrefix("/") { return relative }
+        return URL(fileURLWithPath: base).appendingPathComponent(relative).path
+    }
+
+    func job(_ root: JSONNode) throws -> Job {
+        let top = try fields.members(root, "the job", known: ["renders", "backend", "pngEncoder", "pngLevel"])
+        let backend = try fields.string(top["backend"])
+        if let backend, Backend(rawValue: backend) == nil, let member = top["backend"] {
+            throw fields.fail(member.value, "unknown backend \"\(backend)\" (known: \(Backend.names.joined(separator: ", ")))")
+        }
+        let png = PNGDefaults(name: top["pngEncoder"], level: top["pngLevel"])
+        // Checked here too, so a wrong setting is named even when no output writes a PNG.
+        _ = try pngEncoder(name: nil, level: nil, inherited: png, fallback: PNGEncoderCatalog.defaultName)
+        guard let rendersMember = top["renders"] else { throw fields.fail(root, "the job needs \"renders\": [ … ]") }
+        guard case .array(let renders) = rendersMember.value.value, !renders.isEmpty else {
+            throw fields.fail(rendersMember.value, "\"renders\" must be a non-empty array of render objects")
+        }
+        var clips: [Clip] = []
+        var rules = JobRules()
+        for render in renders {
+            for clip in try self.clips(render, png: png) {
+                try fields.at(or: render) { try rules.admit(clip) }
+                clips.append(clip)
+            }
+        }
+        do {
+            try rules.finish()
+        } catch let error as ThrobberError {
+            throw ThrobberError("\(path): \(error.message)", kind: .badData)
+        }
+        return Job(path: path, digest: "", backend: backend.flatMap(Backend.init(rawValue:)), clips: clips)
+    }
+
+    /// A render's clips, one per scale.
+    func clips(_ node: JSONNode, png: PNGDefaults) throws -> [Clip] {
+        let known = ["scene", "name", "parameters", "scale", "scales", "background", "fps", "frames", "duration", "loop",
+                     "loopSeconds", "maxSpeedChange", "start", "outputs"]
+        let m = try fields.members(node, "a render", known: known)
+        guard let sceneID = try fields.string(m["scene"]) else {
+            throw fields.fail(node, "a render needs \"scene\" (one of \(SceneRegistry.ids.joined(separator: ", ")))")
+        }
+        var scene = try fields.at(or: m["scene"]!.value) { Scene(try SceneRegistry.model(sceneID)) }
+        let name = try fields.string(m["name"]) ?? sceneID
+        // Before the name fills any pattern.
+        try fields.at(m, or: node) { try Clip.checkName(name) }
+        if let parameters = m["parameters"] {
+            guard case .object(let members) = parameters.value.value else {
+                throw fields.fail(parameters.value, "\"parameters\" must be an object of SPEC names")
+            }
+            for member in members {
+                // Read outside the `do`: its errors carry their own location already.
+                let text = try parameterText(member)
+                do {
+                    scene = try scene.setting(member.key, to: text)
+                } catch let error as ThrobberError {
+                    throw fields.fail(member, error.message)
+                }
+            }
+        }
+        if let background = try fields.string(m["background"]) {
+            scene = try fields.at(or: m["background"]!.value) { try scene.setting("background", to: background) }
+        }
+        let scales = try self.scales(m)
+        let fps = try fields.number(m["fps"], Clip.fpsRule) ?? 60
+        var start = try fields.number(m["start"], Clip.startRule) ?? 0
+        let given = ["frames", "duration", "loop"].filter { m[$0] != nil }
+        if given.count > 1 {
+            throw fields.fail(m[given[1]]!, "give one of \"frames\", \"duration\" or \"loop\", not \(given.joined(separator: " and "))")
+        }
+        var frameCount = try fields.integer(m["frames"], Clip.framesRule) ?? 1
+        if let duration = try fields.number(m["duration"], Limits.spanRange) {
+            // The same cap as "frames", checked before the count exists as an integer.
+            frameCount = try fields.at(or: m["duration"]!.value) {
+                max(1, try Limits.count(duration * fps, "duration × fps (frames)", limit: Limits.frames))
+            }
+        }
+        var loop: LoopPlan?
+        let loopSeconds = try fields.number(m["loopSeconds"], Limits.spanRange)
+        // In percent, as every loop line prints it; the range says so, since 0.02 would be a valid, strict bound.
+        let maxSpeedChange = try fields.number(m["maxSpeedChange"], .any)
+        if let maxSpeedChange, !LoopPlan.maxSpeedChangeRange.contains(maxSpeedChange), case .number(_, let text) = m["maxSpeedChange"]!.value.value {
+            throw fields.fail(m["maxSpeedChange"]!.value, "invalid maxSpeedChange \(ThrobberError.echoed(text)): a percentage in [0, 100] (2 means 2%)")
+        }
+        if try fields.bool(m["loop"]) == true {
+            let plan = try loopPlan(m, seconds: loopSeconds, maxSpeedChange: maxSpeedChange, scene: scene, sceneID: sceneID, fps: fps)
+            // A level still moving at the start would jump back at the seam: loop once it has settled.
+            start = max(start, scene.model.periodicFrom!)
+            scene.model.speeds = plan.speeds
+            frameCount = plan.frames
+            loop = plan
+        } else if let member = m["loopSeconds"] ?? m["maxSpeedChange"] {
+            throw fields.fail(member, "\"\(member.key)\" needs \"loop\": true")
+        }
+        // The clip's own rules, applied here as well (Clip.init applies them again), so that an
+        // error points at the render, or at the frame rate, before any output is read.
+        try fields.at(or: node) { try scene.validate() }
+        try fields.at(or: m["fps"]?.value ?? node) { try Limits.checkTimeline(start: start, fps: fps, frames: frameCount) }
+
+        let outputNodes: [JSONNode]
+        if let member = m["outputs"] {
+            guard case .array(let elements) = member.value.value, !elements.isEmpty else {
+                throw fields.fail(member.value, "\"outputs\" must be a non-empty array of output objects")
+            }
+            outputNodes = elements
+        } else {
+            outputNodes = []
+        }
+        return try scales.map { scale -> Clip in
+            var clipScene = scene
+            clipScene.scale = scale
+            do { try clipScene.validate() } catch let error as ThrobberError {
+                throw fields.fail(node, "at scale \(formatNumber(scale)): \(error.message)")
+            }
+            let label = Clip.label(name: name, scale: scale), (width, height) = clipScene.pixelSize
+            var outputs: [Output] = []
+            for outputNode in outputNodes {
+                let output = try self.output(outputNode, name: name, scene: sceneID, scale: scale, png: png)
+                // Checked as Clip.init checks it, here so that an error points at this output.
+                var members: [String: JSONNode.Member] = [:]
+                if case .object(let list) = outputNode.value { members = Dictionary(list.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a }) }
+                try fields.at(members, or: outputNode) { try output.check(label: label, frameCount: frameCount, width: width, height: height, fps: fps) }
+                outputs.append(output)
+            }
+            if outputs.isEmpty {
+                let path = resolve(FramePattern.expandingPlaceholdersOnly(Clip.defaultFramePattern, name: name, scene: sceneID, scale: scale))
+                let encoder = try pngEncoder(name: nil, level: nil, inherited: png, fallback: PNGEncoderCatalog.defaultName)
+                outputs = [.png(pattern: try FramePattern(path, frameDirective: true), encoder: encoder)]
+            }
+            return try fields.at(m, or: node) {
+                try Clip(name: name, scene: clipScene, frames: frameCount, fps: fps, start: start, loop: loop, outputs: outputs, line: node.line)
+            }
+        }
+    }
+
+    /// A render's `"scale"` or `"scales"`: one scale or a list, each in (0, 64]; 1 by default.
+    func scales(_ m: [String: JSONNode.Member]) throws -> [Double] {
+        let scale = try fields.number(m["scale"], Limits.scaleRange)
+        guard let member = m["scales"] else { return [scale ?? 1] }
+        guard scale == nil else { throw fields.fail(member, "give \"scale\" or \"scales\", not both") }
+        guard case .array(let elements) = member.value.value, !elements.isEmpty else {
+            throw fields.fail(member.value, "\"scales\" must be a non-empty array of numbers, e.g. [1, 2, 3]")
+        }
+        var scales: [Double] = []
+        for element in elements {
+            guard case .number(let value, let text) = element.value, Limits.scaleRange.contains(value) else {
+                throw fields.fail(element, "a scale must be a number > 0 and ≤ \(formatNumber(Limits.scale))")
+            }
+            guard !scales.contains(value) else { throw fields.fail(element, "scale \(text) is listed twice") }
+            scales.append(value)
+        }
+        return scales
+    }
+
+    /// The loop a render with `"loop": true` asks for: `loopSeconds` long, or the shortest within
+    /// `maxSpeedChange` (a bound the user wrote is a requirement; only the default may be missed).
+    func loopPlan(_ m: [String: JSONNode.Member], seconds loopSeconds: Double?, maxSpeedChange: Double?, scene: Scene, sceneID: String,
+                  fps: Double) throws -> LoopPlan {
+        guard scene.model.periodicFrom != nil else {
+            throw fields.fail(m["loop"]!.value, "\(sceneID) does not repeat with these parameters (a progress ramp runs once); drop progressEnd or \"loop\"")
+        }
+        let plan = try fields.at(or: m["loopSeconds"]?.value ?? m["loop"]!.value) {
+            if let loopSeconds {
+                var plan = try LoopPlan(parts: scene.model.periodicParts, seconds: loopSeconds, fps: fps)
+                plan.maxSpeedChange = maxSpeedChange
+                return plan
+            }
+            return try scene.model.defaultLoop(fps: fps, maxSpeedChange: maxSpeedChange ?? LoopPlan.defaultMaxSpeedChange)
+        }
+        if let maxSpeedChange, let worst = plan.worstChange, abs(worst.speedChangePercent) > maxSpeedChange {
+            let change = String(format: "%@ %+.2f%%", worst.part, worst.speedChangePercent)
+            if let loopSeconds {
+                throw fields.fail(m["loopSeconds"]!.value, "loopSeconds \(LoopPlan.shortSeconds(loopSeconds)) changes a part's speed by more than "
+                                  + "maxSpeedChange \(formatNumber(maxSpeedChange))% (\(change)); drop one of them or choose another loopSeconds")
+            }
+            throw fields.fail(m["maxSpeedChange"]!.value, "invalid maxSpeedChange \(formatNumber(maxSpeedChange)): no loop of up to "
+                              + "\(formatNumber(LoopPlan.searchLimit)) s keeps every part of \(sceneID) within it (the closest, "
+                              + "\(LoopPlan.shortSeconds(plan.duration)) s, changes \(change)); allow at least "
+                              + "\(String(format: "%.2f", (abs(worst.speedChangePercent) * 100).rounded(.up) / 100))% or give loopSeconds")
+        }
+        return plan
+    }
+
+    /// A parameter value as the text `--set` takes: numbers, strings, or [r, g, b(, a)] colours.
+    func parameterText(_ member: JSONNode.Member) throws -> String {
+        switch member.value.value {
+        case .number(_, let text): return text
+        case .string(let text): return text
+        case .array(let elements):
+            var parts: [String] = []
+            for element in elements {
+                guard case .number(_, let text) = element.value else {
+                    throw fields.fail(element, "colour components of \"\(member.key)\" must be numbers")
+                }
+                parts.append(text)
+            }
+            return parts.joined(separator: ",")
+        default:
+            throw fields.fail(member.value, "\"\(member.key)\" must be a number, a string or a colour array, not \(member.value.typeName)")
+        }
+    }
+}
