@@ -35,7 +35,6 @@ enum SceneOptions {
             }
             scene = try scene.setting("progress", to: progress)
         }
-        try scene.validate()
-        return scene
+        return try scene.validated()
     }
 }

@@ -48,6 +48,7 @@ func remedyText(_ remedy: ThrobberError.Remedy?) -> String {
     case .resumeKeepingExisting: ". Rerun with --skip-existing to finish the job"
     case .moveManifest: " or give --manifest another path"
     case .smallerContactSheet: " (fewer --frames, other --columns, or a smaller --scale)"
+    case .moveOrReplaceManifest: ", give --manifest another path, or pass --overwrite to replace it"
     }
 }
 

@@ -4,11 +4,15 @@ import Foundation
 /// background. `Scene()` is the original wave ball at @1x.
 public struct Scene: Sendable {
     /// The indicator and its parameters.
-    public var model: any SceneModel
+    public var model: any SceneModel { didSet { isValidated = false } }
     /// Pixels per point: 1, 2, 3 for @1x/@2x/@3x; any value > 0.
-    public var scale: Double
+    public var scale: Double { didSet { isValidated = false } }
     /// The canvas background; `nil` uses the scene's default.
-    public var background: RGBA?
+    public var background: RGBA? { didSet { isValidated = false } }
+    /// Whether `validated()` has checked this very value: any change clears it, so a scene that
+    /// passes through several checkpoints (the command line, a job file's scale, `Clip.init`) is
+    /// validated — two draw lists built for its box work — once.
+    public private(set) var isValidated = false
 
     /// Creates a scene.
     public init(_ model: any SceneModel = WaveBall(), scale: Double = 1, background: RGBA? = nil) {
@@ -33,10 +37,22 @@ public struct Scene: Sendable {
         return Int(max(0, min(value, 1e9)))
     }
 
+    /// This scene, checked (`validate`) unless this value was checked already.
+    ///
+    /// - Throws: as `validate`.
+    public func validated() throws -> Scene {
+        guard !isValidated else { return self }
+        try validate()
+        var checked = self
+        checked.isValidated = true
+        return checked
+    }
+
     /// Checks every parameter, the scale and the pixel size.
     ///
     /// - Throws: a usage error naming the field, the value and what is allowed.
     public func validate() throws {
+        guard !isValidated else { return }
         guard Limits.scaleRange.contains(scale) else {
             throw ThrobberError.invalid("scale", formatNumber(scale), allowed: Limits.scaleRange.text)
         }

@@ -36,6 +36,9 @@ public struct ThrobberError: Error, Sendable, CustomStringConvertible, Equatable
         case moveManifest
         /// A contact sheet is too large: fewer frames, other columns or a smaller scale.
         case smallerContactSheet
+        /// Something that is not a manifest is at the manifest path: the manifest may go
+        /// elsewhere (`manifestPath`), or the file be replaced (`overwrite`).
+        case moveOrReplaceManifest
     }
 
     /// The one-line message, without a trailing newline.

@@ -52,7 +52,7 @@ public struct DoubleWave: SceneModel {
                   sampling: .logarithmic(-10_000, 10_000, from: 0.01)),
             .init("firstWave", .color(\.firstWave), "the sine wave, painted first"),
             .init("secondWave", .color(\.secondWave), "the cosine wave, painted on top"),
-            .init("background", .color(\.background), "canvas colour (or --background none)"),
+            .init("background", .color(\.background), "canvas colour, or none (transparent)"),
         ]
     }
 

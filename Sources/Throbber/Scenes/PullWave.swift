@@ -32,7 +32,7 @@ public struct PullWave: SceneModel {
                   sampling: .logarithmic(-10_000, 10_000, from: 0.01)),
             .init("underWave", .color(\.underWave), "the sine wave, painted first"),
             .init("overWave", .color(\.overWave), "the cosine wave, painted on top"),
-            .init("background", .color(\.background), "canvas colour (or --background none)"),
+            .init("background", .color(\.background), "canvas colour, or none (transparent)"),
         ]
     }
 

@@ -69,7 +69,7 @@ extension Clip {
     init(name: String, scene: Scene, frames: Int, fps: Double, start: Double, loop: LoopPlan?, outputs: [Output],
          line: Int) throws {
         try Clip.checkName(name)
-        try scene.validate()
+        let scene = try scene.validated()
         try Clip.framesRule.check(frames)
         try Clip.fpsRule.check(fps)
         try Clip.startRule.check(start)

@@ -135,7 +135,7 @@ struct JobFileReader {
         return try scales.map { scale -> Clip in
             var clipScene = scene
             clipScene.scale = scale
-            do { try clipScene.validate() } catch let error as ThrobberError {
+            do { clipScene = try clipScene.validated() } catch let error as ThrobberError {
                 throw fields.fail(node, "at scale \(formatNumber(scale)): \(error.message)")
             }
             let label = Clip.label(name: name, scale: scale), (width, height) = clipScene.pixelSize

@@ -1,0 +1,230 @@
+import Foundation
+import Synchronization
+import Throbber
+import ThrobberDigest
+import ThrobberPNG
+import ThrobberRender
+
+extension BatchRun {
+    /// Runs the shard and writes its manifest.
+    ///
+    /// - Parameter existingRenderer: a renderer of the right backend to reuse (the benchmark's),
+    ///   instead of opening one.
+    @discardableResult
+    public func execute(renderer existingRenderer: FrameRenderer? = nil) throws -> Summary {
+        let lock = try preflight()
+        defer { lock?.release() }
+        pauseForTests()
+        let renderer = try existingRenderer ?? FrameRenderer(backend, device: device, cpuThreads: threads)
+        for unit in units {
+            let clip = job.clips[unit.clip]
+            let (width, height) = clip.scene.pixelSize
+            do {
+                try renderer.checkCanvas(width: width, height: height)
+            } catch let error as ThrobberError {
+                throw ThrobberError("\(job.path):\(clip.line): \(clip.label): \(error.message)", kind: error.kind)
+            }
+        }
+        let cancellation = self.cancellation
+        // One limit for the whole run, from its largest frames: a clip of small frames after a
+        // large one could take more, but only where the budget, not the threads, bounds them.
+        let largestFrame = units.map { job.clips[$0.clip].scene.pixelSize }.map { $0.width * $0.height * 4 }.max() ?? 0
+        let inFlight = BatchRun.framesInFlight(threads: threads, frameBytes: largestFrame, budget: frameBudget)
+        let pool = EncodePool(inFlight: inFlight)
+        let tally = RunTally()
+        let clock = ContinuousClock()
+        let began = clock.now
+
+        var loopError: Error?
+        var failure: Error?
+        // From here a signal is recorded, not acted on: the loop stops between frames and the
+        // frames in flight land whole (a second signal abandons them).
+        cancellation.finishing("batch") {
+            do {
+                for unit in units {
+                    guard try runClip(unit, renderer: renderer, pool: pool, tally: tally) else { break }
+                }
+            } catch {
+                // Let the frames in flight land (whole) before reporting.
+                loopError = error
+            }
+            failure = loopError
+            do {
+                try pool.finish()
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        // Work that stopped because the run was asked to (a page compression, a FIFO no one
+        // read) is the cancellation itself, reported as such below.
+        if let failure, !((failure as? ThrobberError)?.kind == .interrupted && cancellation.cancellationReason != nil) { throw failure }
+        if let reason = cancellation.cancellationReason {
+            var error = ThrobberError.interrupted(reason, "after \(tally.rendered) rendered frames; nothing partial was left")
+            error.remedy = .resumeKeepingExisting
+            throw error
+        }
+        if let manifestPath {
+            let manifest = Manifest(job: job, shard: shard, frames: tally.records.frames, artifacts: tally.records.artifacts)
+            try AtomicFile.write(try JSONOutput.encoder.encode(manifest), to: URL(fileURLWithPath: manifestPath), overwrite: true)
+        }
+        return Summary(rendered: tally.rendered, skipped: tally.skipped, clips: Set(units.map(\.clip)).sorted().map { job.clips[$0] },
+                       seconds: (clock.now - began).seconds, rendererDescription: renderer.description,
+                       pngRows: tally.pngRows.withLock { $0 }, replaced: tally.replaced.map { ($0.file, $0.why) },
+                       leftoversRemoved: leftoversRemoved)
+    }
+
+    /// Renders one clip's frames of the shard and hands them to its outputs; false when the run
+    /// stopped before the clip was done (asked to, or a job failed).
+    private func runClip(_ unit: WorkUnit, renderer: FrameRenderer, pool: EncodePool, tally: RunTally) throws -> Bool {
+        let cancellation = self.cancellation, progress = self.progress, overwrite = self.overwrite
+        let records = tally.records
+        // A run without a manifest (`throbber render`) records and hashes nothing.
+        let keepsManifest = manifestPath != nil
+        let clip = job.clips[unit.clip]
+        let (width, height) = clip.scene.pixelSize
+        let pngOutputs = clip.outputs.compactMap { output -> (FramePattern, PNGEncoder)? in
+            guard case .png(let pattern, let encoder) = output else { return nil }
+            // `auto` chooses for this clip's scene and frame size, once.
+            return (pattern, encoder.resolved(scene: clip.scene.model.id, width: width, height: height))
+        }
+        let extra = clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? []
+        let frameText = FrameText(clip.scene, backend: renderer.backend.rawValue, driver: renderer.driver, extra: extra)
+        // Ordered outputs: with --skip-existing an output is kept when its files are the ones
+        // this run would write (Resume); anything else is rendered again and replaced.
+        var sinkOutputs: [Output] = []
+        for output in clip.outputs where output.isOrdered {
+            let files = output.artifactFiles(in: clip)
+            if skipExisting, let present = files.first(where: { AtomicFile.holdsFile($0.path) }) {
+                if let absent = files.first(where: { !AtomicFile.holdsFile($0.path) }) {
+                    // A page or atlas there must still be Throbber's to be replaced.
+                    for file in files where AtomicFile.holdsFile(file.path) {
+                        do {
+                            if file.type == "sheet" { _ = try Resume.ours(file.path) }
+                            if file.type == "atlas" { _ = try Resume.oursAtlas(file.path) }
+                        } catch let refusal as ResumeRefusal {
+                            throw refusal.error
+                        }
+                    }
+                    tally.replaced.append(ResumeRefusal(file: present.path, why: "its output is incomplete (\(absent.path) is missing)"))
+                } else {
+                    switch Resume.artifacts(output, clip: clip, extra: extra, earlier: earlierArtifacts) {
+                    case .success(let artifacts):
+                        records.add(contentsOf: artifacts)
+                        continue
+                    case .failure(let refusal):
+                        if refusal.foreign { throw refusal.error }
+                        tally.replaced.append(refusal)
+                    }
+                }
+            }
+            sinkOutputs.append(output)
+        }
+        // The clip's frames are one sequence: an encoder thread takes the compressed rows a
+        // frame shares with the one it encoded before (PNGSequence).
+        let sequence = PNGSequence()
+        let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height, text: frameText, cancellation: cancellation) }
+        let serial = DispatchQueue(label: "throbber.sink.\(unit.clip)")
+        let sinkBox = SinkBox(sinks)
+        let frameFiles: @Sendable (Int) -> [(String, PNGEncoder)] = { k in
+            pngOutputs.map { ($0.0.path(name: clip.name, scene: clip.scene.model.id, scale: clip.scene.scale, frame: k), $0.1) }
+        }
+        // --skip-existing: the frame files that are this run's, checked on every core first.
+        var keptFrames: [String: Manifest.Frame] = [:]
+        if skipExisting && !pngOutputs.isEmpty {
+            var candidates: [(k: Int, file: String)] = []
+            for k in unit.frames {
+                for (file, _) in frameFiles(k) where AtomicFile.holdsFile(file) { candidates.append((k, file)) }
+            }
+            let checked = candidates
+            let verdicts = ConcurrentResults<Result<Manifest.Frame, ResumeRefusal>>(count: checked.count)
+            DispatchQueue.concurrentPerform(iterations: checked.count) { index in
+                let (k, file) = checked[index]
+                verdicts.set(index, Resume.frame(file, clip: clip, frame: k, t: clip.time(k), extra: extra))
+            }
+            for (candidate, verdict) in zip(candidates, verdicts.values) {
+                switch verdict {
+                case .success(let frame): keptFrames[candidate.file] = frame
+                case .failure(let refusal) where refusal.foreign: throw refusal.error
+                case .failure(let refusal): tally.replaced.append(refusal)
+                }
+            }
+        }
+        let kept = keptFrames
+        let missingFiles: @Sendable ([(String, PNGEncoder)]) -> [(String, PNGEncoder)] = { files in
+            files.filter { kept[$0.0] == nil }
+        }
+        // A file found but not kept is replaced: --skip-existing asked for this run's outputs.
+        let replaceFound = overwrite || skipExisting
+        /// Encodes a rendered frame into each of its missing files and records every file.
+        let writeFrame: @Sendable (Int, Image, [(String, PNGEncoder)], [(String, PNGEncoder)]) throws -> Void = { k, image, files, missing in
+            let t = clip.time(k)
+            let text = frameText.chunks(t: t)
+            // Outputs with the same encoder share one encoding, and so one digest.
+            var encoded: [PNGEncoder: (data: Data, digest: String)] = [:]
+            for (file, encoder) in files {
+                guard missing.contains(where: { $0.0 == file }) else {
+                    // Kept as it is (--skip-existing): the manifest records its own bytes.
+                    records.add(kept[file]!)
+                    continue
+                }
+                let png = try encoded[encoder] ?? {
+                    let (data, reused) = try BatchRun.encode(image, encoder: encoder, text: text, sequence: sequence,
+                                                             cancellation: cancellation)
+                    tally.pngRows.withLock { $0 = ($0.compressed + image.height - reused, $0.total + image.height) }
+                    return (data, keepsManifest ? SHA256.hex(data) : "")
+                }()
+                encoded[encoder] = png
+                try AtomicFile.write(png.data, toPath: file, overwrite: replaceFound)
+                if keepsManifest {
+                    records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
+                                               height: image.height, sha256: png.digest))
+                }
+            }
+            progress?(1)
+        }
+        // Frames whose files all exist and are this run's are recorded as checked; the renderer
+        // draws the others and hands each on (`Renderer.render(_:on:)`): a stream's frames
+        // in order on this thread, PNG frames wherever the renderer draws best.
+        var toRender: [Int] = []
+        for k in unit.frames {
+            let files = frameFiles(k)
+            if sinks.isEmpty && missingFiles(files).isEmpty {
+                for (file, _) in files { records.add(kept[file]!) }
+                progress?(1)
+                tally.skipped += 1
+            } else {
+                toRender.append(k)
+            }
+        }
+        let scene = clip.scene, time = clip.time
+        let wanted = FrameSequence(
+            frames: toRender, drawList: { scene.drawList(at: time($0)) },
+            deliver: { k, image in
+                let files = frameFiles(k)
+                try writeFrame(k, image, files, missingFiles(files))
+            },
+            inOrder: sinks.isEmpty ? nil : { k, image in pool.submit(on: serial) { try sinkBox.add(image, index: k) } })
+        let handed = try renderer.render(wanted, on: PipelineExecutor(pool: pool, cancellation: cancellation, threads: threads))
+        tally.rendered += handed
+        let completed = handed == toRender.count
+        if !sinks.isEmpty {
+            if completed {
+                pool.submit(on: serial) { records.add(contentsOf: try sinkBox.finish(overwrite: replaceFound)) }
+            }
+            // Runs last on the clip's queue; after a failure or an interruption it removes
+            // the temporary files, after success it does nothing.
+            pool.submit(on: serial, always: true) { sinkBox.abortUnfinished() }
+        }
+        return completed
+    }
+}
+
+/// What a run has done so far, across its clips.
+final class RunTally: @unchecked Sendable {
+    let records = ManifestRecords()
+    let pngRows = Mutex<(compressed: Int, total: Int)>((0, 0))
+    /// Touched by the run's own thread only.
+    var rendered = 0
+    var skipped = 0
+    var replaced: [ResumeRefusal] = []
+}
