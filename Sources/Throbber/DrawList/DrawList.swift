@@ -33,17 +33,21 @@ public struct DrawList: Sendable, Equatable {
     }
 }
 
-/// What names an item from frame to frame: the item of the next frame with the same identity is
-/// the same thing drawn again (moved, recoloured or unchanged), so a renderer can keep what it
-/// derived from it. Identities are unique within a list.
-public struct ItemID: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-    /// The scene's name for the item, such as `ball.front-wave`.
+/// A name that identifies something from frame to frame, of one kind (`Tag`): an item (`ItemID`)
+/// or a resource (`ResourceID`).
+public struct Identifier<Tag>: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The scene's name for it, such as `ball.front-wave`.
     public let name: String
 
     public init(_ name: String) { self.name = name }
     public init(stringLiteral name: String) { self.name = name }
     public var description: String { name }
 }
+
+/// What names an item from frame to frame: the item of the next frame with the same identity is
+/// the same thing drawn again (moved, recoloured or unchanged), so a renderer can keep what it
+/// derived from it. Identities are unique within a list.
+public typealias ItemID = Identifier<DrawItem>
 
 /// One primitive of a draw list, with the identity it keeps from frame to frame.
 public struct DrawItem: Sendable, Equatable {

@@ -10,12 +10,7 @@ public struct DrawResources: Sendable, Equatable {
 }
 
 /// The name of a resource, unique within a draw list.
-public struct ResourceID: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-    public let name: String
-    public init(_ name: String) { self.name = name }
-    public init(stringLiteral name: String) { self.name = name }
-    public var description: String { name }
-}
+public typealias ResourceID = Identifier<DrawResources>
 
 /// A single-channel image of coverage in [0, 255], rows top-down: what a primitive that paints
 /// from an atlas (glyphs) multiplies its colour by.
