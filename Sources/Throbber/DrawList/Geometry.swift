@@ -21,7 +21,7 @@ public struct PixelRect: Sendable, Equatable, Hashable {
     }
 
     /// Whether the rectangle holds no pixel.
-    public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
+    @inlinable public var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
 
     /// A rectangle from its edges.
     public init(x0: Int, y0: Int, x1: Int, y1: Int) {
@@ -31,11 +31,12 @@ public struct PixelRect: Sendable, Equatable, Hashable {
         self.y1 = y1
     }
 
-    /// Whether some row of `rows` lies within the rectangle's rows.
-    @inline(__always) public func reaches(rows: Range<Int>) -> Bool { y0 < rows.upperBound && y1 > rows.lowerBound }
+    /// Whether some row of `rows` lies within the rectangle's rows. Inlinable: renderers ask it
+    /// of every box in every band.
+    @inlinable public func reaches(rows: Range<Int>) -> Bool { y0 < rows.upperBound && y1 > rows.lowerBound }
 
     /// Whether the two rectangles share a pixel.
-    public func intersects(_ other: PixelRect) -> Bool {
+    @inlinable public func intersects(_ other: PixelRect) -> Bool {
         x0 < other.x1 && other.x0 < x1 && y0 < other.y1 && other.y0 < y1
     }
 

@@ -5,10 +5,18 @@ import Throbber
 /// of the next frame with the same identity and an equal value (a tick ring while the lit count
 /// holds, a HUD) is not prepared again. Per renderer, shared by its copies; no global cache.
 final class PreparedItems: @unchecked Sendable {
-    private struct Entry {
+    /// One item and what it was prepared into (a class: frames pass entries on without copying
+    /// the item's value).
+    private final class Entry: @unchecked Sendable {
         let item: DrawItem
         let shortcuts: Bool
         let prepared: any CPUItem
+
+        init(item: DrawItem, shortcuts: Bool, prepared: any CPUItem) {
+            self.item = item
+            self.shortcuts = shortcuts
+            self.prepared = prepared
+        }
     }
 
     private let lock = NSLock()
@@ -18,19 +26,24 @@ final class PreparedItems: @unchecked Sendable {
     func prepare(_ list: DrawList, shortcuts: Bool) -> [any CPUItem] {
         let earlier = lock.withLock { latest }
         var entries: [Entry] = []
+        var prepared: [any CPUItem] = []
         entries.reserveCapacity(list.items.count)
+        prepared.reserveCapacity(list.items.count)
         for (index, item) in list.items.enumerated() {
             // Identities usually keep their places: look there first, then anywhere.
             let candidate = index < earlier.count && earlier[index].item.id == item.id ? earlier[index]
                 : earlier.first { $0.item.id == item.id }
+            let entry: Entry
             if let kept = candidate, kept.shortcuts == shortcuts, kept.item.primitive.isEqual(to: item.primitive) {
-                entries.append(kept)
-                continue
+                entry = kept
+            } else {
+                entry = Entry(item: item, shortcuts: shortcuts, prepared: CPURenderer.prepare(item, shortcuts: shortcuts))
             }
-            entries.append(Entry(item: item, shortcuts: shortcuts, prepared: CPURenderer.prepare(item, shortcuts: shortcuts)))
+            entries.append(entry)
+            prepared.append(entry.prepared)
         }
         lock.withLock { latest = entries }
-        return entries.map(\.prepared)
+        return prepared
     }
 }
 

@@ -12,8 +12,8 @@ struct FrameMatch: Sendable {
     let earlierStamps: [UInt64]
     let items: [DrawItem]
     let prepared: [any CPUItem]
-    /// When both frames have the same identities in the same order: whether each item is equal
-    /// (then it paints the same wherever it reaches, and is not looked at again). nil otherwise.
+    /// When both frames have the same identities in the same order: whether each item is the
+    /// same (then it paints the same wherever it reaches, and is not looked at again). nil otherwise.
     let equal: [Bool]?
 
     init?(_ earlier: FrameMemory.Frame?, _ list: DrawList, _ prepared: [any CPUItem]) {
@@ -28,8 +28,10 @@ struct FrameMatch: Sendable {
             equal = nil
             return
         }
-        let (before, beforePrepared, now) = (earlier.list.items, earlier.prepared, list.items)
-        equal = now.indices.map { beforePrepared[$0] === prepared[$0] || before[$0] == now[$0] }
+        // An item is unchanged when it was prepared into the very same object (`PreparedItems`
+        // keeps it while its identity and value hold): stated by the identity, not compared again.
+        let beforePrepared = earlier.prepared
+        equal = prepared.indices.map { beforePrepared[$0] === prepared[$0] }
     }
 
     /// Whether `rows` come out the same painted from the earlier frame: the same items reach them,
@@ -54,7 +56,7 @@ struct FrameMatch: Sendable {
             while b < theirs.count && !theirs[b].reaches(rows: rows) { b += 1 }
             guard a < prepared.count, b < theirs.count else { return a == prepared.count && b == theirs.count }
             guard items[a].id == earlierList.items[b].id else { return false }
-            if !(prepared[a] === theirs[b] || items[a] == earlierList.items[b]) && !prepared[a].paintsTheSame(rows: rows, as: theirs[b]) {
+            if prepared[a] !== theirs[b] && !prepared[a].paintsTheSame(rows: rows, as: theirs[b]) {
                 return false
             }
             a += 1
