@@ -10,7 +10,7 @@ let package = Package(
         .library(
             name: "Throbber",
             targets: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest", "ThrobberRender", "ThrobberBatch",
-                      "ThrobberBenchmarks"]
+                      "ThrobberBenchmarks", "ThrobberText"]
         ),
         .executable(name: "throbber", targets: ["throbber"]),
     ],
@@ -68,6 +68,9 @@ let package = Package(
         ),
         // Our own PNG container and row filters over libdeflate or igzip, with per-thread state.
         .target(name: "CPNGWriter", dependencies: ["CDeflate", "CISAL", "CZlib"]),
+        // HarfBuzz through dlopen (its headers through vendor/, links to libharfbuzz-dev's), so that
+        // a machine without it still draws every scene without text.
+        .target(name: "CText", cSettings: [.headerSearchPath("vendor")]),
         // sched_getaffinity, a GNU extension that Swift's Glibc module does not declare.
         .target(name: "CSched"),
 
@@ -81,6 +84,8 @@ let package = Package(
         ),
         .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec", "CPNGWriter"]),
         .target(name: "ThrobberDigest", dependencies: ["CCrypto"]),
+        // Text: fonts by role, shaping by HarfBuzz, line breaking (SPEC §6).
+        .target(name: "ThrobberText", dependencies: ["Throbber", "CText"]),
         // The render library: the backends behind one `Renderer`, `auto` and the probing that
         // `info` shows (with the CPUs the process may use: affinity, cgroup quota), the parity matrix.
         .target(name: "ThrobberRender", dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "CSched"]),
@@ -111,6 +116,7 @@ let package = Package(
             dependencies: ["ShaderEmbedder"]
         ),
 
+        .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberText"]),
         .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender"]),
         .testTarget(
             name: "ThrobberRenderTests",
