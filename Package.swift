@@ -116,7 +116,7 @@ let package = Package(
             dependencies: ["ShaderEmbedder"]
         ),
 
-        .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberText"]),
+        .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberDigest", "ThrobberText"]),
         .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender"]),
         .testTarget(
             name: "ThrobberRenderTests",

@@ -95,3 +95,88 @@ int CText_shape(const CText_Face *face, const uint32_t *codepoints, int count, C
     p_buffer_destroy(buffer);
     return (int)length;
 }
+
+// FreeType.
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include FT_MODULE_H
+#include FT_OUTLINE_H
+#include <string.h>
+
+#define CTEXT_FT_FUNCTIONS(X) X(Init_FreeType) X(Done_FreeType) X(Property_Set) X(New_Face) X(Done_Face) \
+    X(Set_Char_Size) X(Load_Glyph) X(Outline_Translate) X(Render_Glyph)
+#define CTEXT_FT_POINTER(name) static __typeof__(&FT_##name) f_##name;
+CTEXT_FT_FUNCTIONS(CTEXT_FT_POINTER)
+
+struct CText_Rasterizer {
+    FT_Library library;
+    FT_Face face;
+};
+
+int CText_loadFreeType(const char *path, char *error, size_t errorSize) {
+    static void *library = NULL;
+    if (library != NULL) return 1;
+    void *opened = dlopen(path != NULL ? path : "libfreetype.so.6", RTLD_NOW | RTLD_LOCAL);
+    if (opened == NULL) {
+        const char *reason = dlerror();
+        snprintf(error, errorSize, "cannot load libfreetype (%s); install the Debian package libfreetype6 "
+                 "(apt-get install -y libfreetype6) to draw text", reason ? reason : "not found");
+        return 0;
+    }
+#define CTEXT_FT_RESOLVE(name) \
+    if ((f_##name = (__typeof__(f_##name))dlsym(opened, "FT_" #name)) == NULL) { \
+        snprintf(error, errorSize, "libfreetype lacks FT_" #name "; install a newer libfreetype6"); \
+        dlclose(opened); \
+        return 0; \
+    }
+    CTEXT_FT_FUNCTIONS(CTEXT_FT_RESOLVE)
+    library = opened;
+    return 1;
+}
+
+CText_Rasterizer *CText_newRasterizer(const char *path, unsigned index, char *error, size_t errorSize) {
+    CText_Rasterizer *r = calloc(1, sizeof *r);
+    if (r == NULL) { snprintf(error, errorSize, "out of memory"); return NULL; }
+    FT_Error status = f_Init_FreeType(&r->library);
+    if (status != 0) { free(r); snprintf(error, errorSize, "FT_Init_FreeType failed (%d)", status); return NULL; }
+    // After FT_Init_FreeType, which read FREETYPE_PROPERTIES: no module darkens stems (SPEC §6).
+    FT_Bool on = 1;
+    const char *modules[] = {"cff", "type1", "t1cid", "autofitter"};
+    for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) f_Property_Set(r->library, modules[i], "no-stem-darkening", &on);
+    status = f_New_Face(r->library, path, (FT_Long)index, &r->face);
+    if (status != 0) {
+        f_Done_FreeType(r->library);
+        free(r);
+        snprintf(error, errorSize, "FreeType cannot open face %u of %s (error %d)", index, path, status);
+        return NULL;
+    }
+    return r;
+}
+
+void CText_freeRasterizer(CText_Rasterizer *r) {
+    if (r == NULL) return;
+    f_Done_Face(r->face);
+    f_Done_FreeType(r->library);
+    free(r);
+}
+
+long CText_renderGlyph(CText_Rasterizer *r, uint32_t glyph, long size64, int quarter, uint8_t *out, size_t capacity,
+                       CText_Bitmap *bitmap, char *error, size_t errorSize) {
+    FT_Error status = f_Set_Char_Size(r->face, (FT_F26Dot6)size64, 0, 72, 72);
+    if (status == 0) status = f_Load_Glyph(r->face, glyph, FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP);
+    if (status != 0) { snprintf(error, errorSize, "FreeType cannot load glyph %u (error %d)", glyph, status); return -1; }
+    FT_GlyphSlot slot = r->face->glyph;
+    if (slot->format == FT_GLYPH_FORMAT_OUTLINE) f_Outline_Translate(&slot->outline, 16 * quarter, 0);
+    status = f_Render_Glyph(slot, FT_RENDER_MODE_NORMAL);
+    if (status != 0) { snprintf(error, errorSize, "FreeType cannot render glyph %u (error %d)", glyph, status); return -1; }
+    const FT_Bitmap *b = &slot->bitmap;
+    *bitmap = (CText_Bitmap){(int)b->width, (int)b->rows, slot->bitmap_left, slot->bitmap_top};
+    long size = (long)b->width * (long)b->rows;
+    if (out != NULL && (size_t)size <= capacity) {
+        for (unsigned y = 0; y < b->rows; y++) {
+            const unsigned char *row = b->pitch >= 0 ? b->buffer + (long)y * b->pitch : b->buffer + (long)(b->rows - 1 - y) * -b->pitch;
+            memcpy(out + (size_t)y * b->width, row, b->width);
+        }
+    }
+    return size;
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Throbber
+import ThrobberDigest
 import ThrobberText
 
 /// Shaping against SPEC §6's and §8's check values, and the errors text input can meet.
@@ -99,5 +100,59 @@ struct LineBreakingTests {
         let lines = try TextShaper().lines("a\n\nb", role: .ui, size: 15, maxWidth: 500)
         #expect(lines.count == 3 && lines[1].width == 0)
         #expect(throws: ThrobberError.self) { try TextShaper().lines("a", role: .ui, size: 15, maxWidth: 0) }
+    }
+}
+
+/// SPEC §6's rasterising and placement, and the atlas golden: a change of FreeType or of a font
+/// file shows here as such, before any frame differs.
+struct GlyphRasterizerTests {
+    /// Every glyph of a fixed string set, at fixed sizes and every quarter-pixel shift, hashed.
+    static func glyphHash() throws -> String {
+        let shaper = try TextShaper(), rasterizer = try GlyphRasterizer()
+        var bytes: [UInt8] = []
+        for (text, role, size) in [("Loading", FontRole.ui, 15.0), ("45", .thin, 60), ("%", .thin, 30), ("汽车当前电量", .ui, 14),
+                                   ("Great Success!", .ui, 30)] {
+            for run in try shaper.shape(text, role: role, size: size).runs {
+                for glyph in run.glyphs {
+                    for quarter in 0..<4 {
+                        let bitmap = try rasterizer.bitmap(GlyphKey(font: run.font, glyph: glyph.glyph, sizeInPixels: size, quarter: quarter))
+                        for value in [bitmap.width, bitmap.rows, bitmap.left, bitmap.top] {
+                            withUnsafeBytes(of: Int32(value).littleEndian) { bytes += $0 }
+                        }
+                        bytes += bitmap.coverage
+                    }
+                }
+            }
+        }
+        return SHA256.hex(Data(bytes))
+    }
+
+    /// Recorded with FreeType 2.12.1 (Debian 12), Roboto 2.138 and Noto Sans CJK 2.004.
+    static let golden = "b2e2043922ec4f15df718711f6acb7cd3a1250450067a3c44cb9f33677f520e6"
+
+    /// A FreeType, Roboto or Noto update that changes a glyph fails here, naming the new hash:
+    /// check the glyphs, then record it in `golden`.
+    @Test func theGlyphsOfAFixedStringSetAreTheRecordedOnes() throws {
+        let hash = try GlyphRasterizerTests.glyphHash()
+        #expect(hash == GlyphRasterizerTests.golden, "the glyph bitmaps now hash to \(hash)")
+    }
+
+    @Test func placementSnapsToQuarterPixelsAcrossAndWholePixelsDown() {
+        #expect(glyphPlacement(x: 10.0, y: 5.49) == (0, 10, 5))
+        #expect(glyphPlacement(x: 10.3, y: 5.5) == (1, 10, 6))
+        #expect(glyphPlacement(x: 10.6, y: 0) == (2, 10, 0))
+        #expect(glyphPlacement(x: 10.74, y: 0) == (3, 10, 0))
+        #expect(glyphPlacement(x: 10.88, y: 0) == (0, 11, 0))
+        #expect(glyphPlacement(x: -0.3, y: -0.6) == (3, -1, -1))
+    }
+
+    @Test func aShiftMovesCoverageRight() throws {
+        let shaper = try TextShaper(), rasterizer = try GlyphRasterizer()
+        let run = try shaper.shape("l", role: .ui, size: 40).runs[0]
+        let plain = try rasterizer.bitmap(GlyphKey(font: run.font, glyph: run.glyphs[0].glyph, sizeInPixels: 40, quarter: 0))
+        let shifted = try rasterizer.bitmap(GlyphKey(font: run.font, glyph: run.glyphs[0].glyph, sizeInPixels: 40, quarter: 2))
+        #expect(plain.rows > 20 && plain.width > 2)
+        #expect(plain.coverage != shifted.coverage)
+        #expect(plain.coverage.contains(255))
     }
 }

@@ -1,10 +1,10 @@
 #ifndef CTEXT_H
 #define CTEXT_H
-// HarfBuzz, loaded at run time (dlopen, like libOSMesa): a machine without libharfbuzz still runs
-// every scene without text, and a scene with text hears which package to install. The headers
-// come from libharfbuzz-dev through vendor/harfbuzz (a link to /usr/include/harfbuzz, this
-// target's header search path); nothing here links the library (a systemLibrary with pkgConfig
-// would put it in the binary's DT_NEEDED).
+// HarfBuzz and FreeType, loaded at run time (dlopen, like libOSMesa): a machine without them still
+// runs every scene without text, and a scene with text hears which package to install. The
+// headers come from libharfbuzz-dev and libfreetype-dev through vendor/ (links to
+// /usr/include/harfbuzz and /usr/include/freetype2, this target's header search path); nothing
+// here links either library (a systemLibrary with pkgConfig would put them in DT_NEEDED).
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,5 +38,32 @@ int CText_covers(const CText_Face *_Nonnull face, uint32_t codepoint);
 /// and returns how many the run has.
 int CText_shape(const CText_Face *_Nonnull face, const uint32_t *_Nonnull codepoints, int count, CText_Glyph *_Nonnull out,
                 int capacity);
+
+// FreeType, loaded at run time the same way (headers through vendor/ft2build.h and
+// vendor/freetype, links to libfreetype-dev's): glyphs rasterised unhinted (SPEC §6).
+
+/// Loads libfreetype and resolves the functions used. 1 on success; 0 with a reason in `error`.
+int CText_loadFreeType(const char *_Nullable path, char *_Nonnull error, size_t errorSize);
+
+/// A FreeType library instance with stem darkening switched off for cff, type1, t1cid and the
+/// autofitter (overriding FREETYPE_PROPERTIES), and one face of a font file.
+typedef struct CText_Rasterizer CText_Rasterizer;
+CText_Rasterizer *_Nullable CText_newRasterizer(const char *_Nonnull path, unsigned index, char *_Nonnull error, size_t errorSize);
+void CText_freeRasterizer(CText_Rasterizer *_Nullable rasterizer);
+
+/// A rendered glyph's bitmap: its size and where its top-left pixel lies from the pen.
+typedef struct CText_Bitmap {
+    int width;
+    int rows;
+    int left;
+    int top;
+} CText_Bitmap;
+
+/// Renders glyph `glyph` at `size64` (26.6 fixed point px, 72 dpi), shifted right by
+/// `quarter` quarter pixels, unhinted (FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP, FT_RENDER_MODE_NORMAL).
+/// Writes its coverage rows (width bytes each) to `out` when `capacity` holds them; returns
+/// width × rows, or -1 with a reason in `error`.
+long CText_renderGlyph(CText_Rasterizer *_Nonnull rasterizer, uint32_t glyph, long size64, int quarter,
+                       uint8_t *_Nullable out, size_t capacity, CText_Bitmap *_Nonnull bitmap, char *_Nonnull error, size_t errorSize);
 
 #endif
