@@ -1,5 +1,6 @@
 #include "CText.h"
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <harfbuzz/hb.h>
@@ -17,24 +18,42 @@ struct CText_Face {
     hb_font_t *font;
 };
 
-int CText_load(const char *path, char *error, size_t errorSize) {
-    static void *library = NULL;
-    if (library != NULL) return 1;
-    void *opened = dlopen(path != NULL ? path : "libharfbuzz.so.0", RTLD_NOW | RTLD_LOCAL);
+// One lock for loading either library: two shapers or rasterizers made on two threads at once
+// must not both write the function pointers.
+static pthread_mutex_t loading = PTHREAD_MUTEX_INITIALIZER;
+
+/// Opens `path`, or the library's usual `soname`; NULL with the reason, naming the Debian
+/// `package` to install, in `error`.
+static void *open_library(const char *path, const char *soname, const char *name, const char *package, char *error,
+                          size_t errorSize) {
+    void *opened = dlopen(path != NULL ? path : soname, RTLD_NOW | RTLD_LOCAL);
     if (opened == NULL) {
         const char *reason = dlerror();
-        snprintf(error, errorSize, "cannot load libharfbuzz (%s); install the Debian package libharfbuzz0b "
-                 "(apt-get install -y libharfbuzz0b) to draw text", reason ? reason : "not found");
-        return 0;
+        snprintf(error, errorSize, "cannot load %s (%s); install the Debian package %s (apt-get install -y %s) to draw text",
+                 name, reason ? reason : "not found", package, package);
     }
-#define CTEXT_RESOLVE(name) \
-    if ((p_##name = (__typeof__(p_##name))dlsym(opened, "hb_" #name)) == NULL) { \
-        snprintf(error, errorSize, "libharfbuzz lacks hb_" #name "; install a newer libharfbuzz0b (HarfBuzz ≥ 6)"); \
+    return opened;
+}
+
+/// Resolves `pointer` as `symbol` from `opened`, or closes it, says which is missing and fails the load.
+#define CTEXT_RESOLVE_INTO(pointer, symbol, name, package) \
+    if ((pointer = (__typeof__(pointer))dlsym(opened, symbol)) == NULL) { \
+        snprintf(error, errorSize, "%s lacks %s; install a newer %s", name, symbol, package); \
         dlclose(opened); \
+        pthread_mutex_unlock(&loading); \
         return 0; \
     }
+
+int CText_load(const char *path, char *error, size_t errorSize) {
+    static void *library = NULL;
+    pthread_mutex_lock(&loading);
+    if (library != NULL) { pthread_mutex_unlock(&loading); return 1; }
+    void *opened = open_library(path, "libharfbuzz.so.0", "libharfbuzz", "libharfbuzz0b", error, errorSize);
+    if (opened == NULL) { pthread_mutex_unlock(&loading); return 0; }
+#define CTEXT_RESOLVE(name) CTEXT_RESOLVE_INTO(p_##name, "hb_" #name, "libharfbuzz", "libharfbuzz0b (HarfBuzz ≥ 6)")
     CTEXT_FUNCTIONS(CTEXT_RESOLVE)
     library = opened;
+    pthread_mutex_unlock(&loading);
     return 1;
 }
 
@@ -115,22 +134,14 @@ struct CText_Rasterizer {
 
 int CText_loadFreeType(const char *path, char *error, size_t errorSize) {
     static void *library = NULL;
-    if (library != NULL) return 1;
-    void *opened = dlopen(path != NULL ? path : "libfreetype.so.6", RTLD_NOW | RTLD_LOCAL);
-    if (opened == NULL) {
-        const char *reason = dlerror();
-        snprintf(error, errorSize, "cannot load libfreetype (%s); install the Debian package libfreetype6 "
-                 "(apt-get install -y libfreetype6) to draw text", reason ? reason : "not found");
-        return 0;
-    }
-#define CTEXT_FT_RESOLVE(name) \
-    if ((f_##name = (__typeof__(f_##name))dlsym(opened, "FT_" #name)) == NULL) { \
-        snprintf(error, errorSize, "libfreetype lacks FT_" #name "; install a newer libfreetype6"); \
-        dlclose(opened); \
-        return 0; \
-    }
+    pthread_mutex_lock(&loading);
+    if (library != NULL) { pthread_mutex_unlock(&loading); return 1; }
+    void *opened = open_library(path, "libfreetype.so.6", "libfreetype", "libfreetype6", error, errorSize);
+    if (opened == NULL) { pthread_mutex_unlock(&loading); return 0; }
+#define CTEXT_FT_RESOLVE(name) CTEXT_RESOLVE_INTO(f_##name, "FT_" #name, "libfreetype", "libfreetype6")
     CTEXT_FT_FUNCTIONS(CTEXT_FT_RESOLVE)
     library = opened;
+    pthread_mutex_unlock(&loading);
     return 1;
 }
 

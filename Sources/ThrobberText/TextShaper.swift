@@ -79,13 +79,13 @@ public final class TextShaper {
     ///   control character, or a font file that cannot be opened.
     public func shape(_ text: String, role: FontRole, size: Double) throws -> ShapedLine {
         let scalars = Array(text.unicodeScalars)
+        let roles = try scalars.map { try fontRole(for: $0, preferring: role) }
         var runs: [ShapedLine.Run] = []
         var start = 0
         while start < scalars.count {
-            let runRole = try fontRole(for: scalars[start], preferring: role)
             var end = start + 1
-            while end < scalars.count, try fontRole(for: scalars[end], preferring: role) == runRole { end += 1 }
-            runs.append(try shapeRun(scalars, start..<end, role: runRole, size: size))
+            while end < scalars.count, roles[end] == roles[start] { end += 1 }
+            runs.append(try shapeRun(scalars, start..<end, role: roles[start], size: size))
             start = end
         }
         let tallest = (runs.map(\.role) + [role]).max { $0.lineHeight < $1.lineHeight }!

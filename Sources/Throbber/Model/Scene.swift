@@ -41,7 +41,6 @@ public struct Scene: Sendable {
     ///
     /// - Throws: as `validate`.
     public func validated() throws -> Scene {
-        guard !isValidated else { return self }
         try validate()
         var checked = self
         checked.isValidated = true

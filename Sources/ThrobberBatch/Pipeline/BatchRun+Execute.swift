@@ -185,16 +185,20 @@ extension BatchRun {
         // Frames whose files all exist and are this run's are recorded as checked; the renderer
         // draws the others and hands each on (`Renderer.render(_:on:)`): a stream's frames
         // in order on this thread, PNG frames wherever the renderer draws best.
+        // Only where a file may be kept (or a frame has none) can a frame be skipped: otherwise
+        // its paths are made once, when it is written.
         var toRender: [Int] = []
         for k in unit.frames {
-            let files = frameFiles(k)
-            if sinks.isEmpty && missingFiles(files).isEmpty {
-                for (file, _) in files { records.add(kept[file]!) }
-                progress?(1)
-                tally.skipped += 1
-            } else {
-                toRender.append(k)
+            if sinks.isEmpty, pngOutputs.isEmpty || !kept.isEmpty {
+                let files = frameFiles(k)
+                if missingFiles(files).isEmpty {
+                    for (file, _) in files { records.add(kept[file]!) }
+                    progress?(1)
+                    tally.skipped += 1
+                    continue
+                }
             }
+            toRender.append(k)
         }
         let scene = clip.scene, time = clip.time
         let wanted = FrameSequence(
