@@ -16,6 +16,8 @@ public struct ShapedLine: Sendable, Equatable {
     }
 
     public var runs: [Run]
+    /// The size it was set at (pt).
+    public var size: Double
     /// The sum of every glyph's advance (pt).
     public var width: Double { runs.reduce(0) { $0 + $1.width } }
     /// The ascent and line height of the run whose line height is largest (pt).
@@ -89,7 +91,7 @@ public final class TextShaper {
             start = end
         }
         let tallest = (runs.map(\.role) + [role]).max { $0.lineHeight < $1.lineHeight }!
-        return ShapedLine(runs: runs, ascent: tallest.ascent * size, lineHeight: tallest.lineHeight * size)
+        return ShapedLine(runs: runs, size: size, ascent: tallest.ascent * size, lineHeight: tallest.lineHeight * size)
     }
 
     /// The role whose font draws `scalar`: `role`'s own, else `cjk`.
