@@ -1,7 +1,7 @@
 import Foundation
 
 /// One line of a block: pieces set one after another on one baseline (the wave ball's number
-/// line is its digits at `numberSize` and "%" at `percentSize`, SPEC §8).
+/// line is its digits at `numberSize` and "%" at `percentSize`, SPEC §6 "Blocks of lines").
 public struct BlockLine: Sendable, Equatable {
     public var pieces: [ShapedLine]
 
@@ -24,7 +24,7 @@ public struct LinePlacement: Sendable, Equatable {
 }
 
 /// Lines stacked one under another, the block centred on a point and each line on its x: the
-/// wave ball's label (SPEC §8: number line, then caption, about the canvas centre) and the HUD's
+/// wave ball's label (SPEC §6 "Blocks of lines": number line, then caption, about the canvas centre) and the HUD's
 /// status lines (§7).
 public struct CentredLines: Sendable, Equatable {
     public var lines: [BlockLine]

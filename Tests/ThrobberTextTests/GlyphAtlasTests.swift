@@ -3,7 +3,7 @@ import Testing
 import Throbber
 import ThrobberText
 
-/// The label's layout against SPEC §8's check values, and the atlas both renderers read.
+/// The label's layout against SPEC §6 "Blocks of lines" check values, and the atlas both renderers read.
 struct GlyphAtlasTests {
     /// The wave ball's label at S = 300, p = 0.45: "45" at 60 pt and "%" at 30 pt (thin), then
     /// the caption at 14 pt (ui, through the CJK fallback).
@@ -12,7 +12,7 @@ struct GlyphAtlasTests {
                       BlockLine([try shaper.shape(caption, role: .ui, size: 14)])])
     }
 
-    /// SPEC §8: number top-left (105.9741, 105.3765), baseline 163.3965; caption top-left
+    /// SPEC §6 "Blocks of lines": number top-left (105.9741, 105.3765), baseline 163.3965; caption top-left
     /// (108, 177.9165), baseline 191.2466.
     @Test func theLabelLandsWhereSpec8Says() throws {
         let at = try GlyphAtlasTests.label(TextShaper()).placements(centreX: 150, centreY: 150)

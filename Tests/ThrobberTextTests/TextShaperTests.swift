@@ -4,7 +4,7 @@ import Throbber
 import ThrobberDigest
 import ThrobberText
 
-/// Shaping against SPEC §6's and §8's check values, and the errors text input can meet.
+/// Shaping against SPEC §6's check values (widths, and the label's in "Blocks of lines"), and the errors text input can meet.
 struct TextShaperTests {
     /// SPEC §6: Roboto Regular at 15 pt, HarfBuzz's advances (GPOS kerning included).
     @Test(arguments: [("Doing Stuff", 74.9854), ("Loading", 53.6060), ("Great Success!", 100.0854),
@@ -16,7 +16,7 @@ struct TextShaperTests {
         #expect(line.ascent == 15 * 1950 / 2048 && line.lineHeight == 17.900390625)
     }
 
-    /// SPEC §8 (S = 300, p = 0.45): the number line "45" at 60 pt and "%" at 30 pt in the thin
+    /// SPEC §6 "Blocks of lines" (S = 300, p = 0.45): the number line "45" at 60 pt and "%" at 30 pt in the thin
     /// role, 88.0518 pt wide and 72.54 pt tall; the caption in the ui role, all CJK through the
     /// fallback, 84 pt wide and 16.70703125 pt tall.
     @Test func waveBallLabelMetrics() throws {
