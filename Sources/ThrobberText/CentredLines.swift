@@ -23,9 +23,9 @@ public struct LinePlacement: Sendable, Equatable {
     public var baseline: Double
 }
 
-/// Lines stacked one under another, the block centred on a point and each line on its x: the
-/// wave ball's label (SPEC §6 "Blocks of lines": number line, then caption, about the canvas centre) and the HUD's
-/// status lines (§7).
+/// Lines stacked one under another, the block centred on a point and each line on its x
+/// (SPEC §6 "Blocks of lines"): the wave ball's label (number line, then caption, about the
+/// canvas centre), and the HUD's status lines to come.
 public struct CentredLines: Sendable, Equatable {
     public var lines: [BlockLine]
 

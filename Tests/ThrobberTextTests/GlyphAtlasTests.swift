@@ -14,7 +14,7 @@ struct GlyphAtlasTests {
 
     /// SPEC §6 "Blocks of lines": number top-left (105.9741, 105.3765), baseline 163.3965; caption top-left
     /// (108, 177.9165), baseline 191.2466.
-    @Test func theLabelLandsWhereSpec8Says() throws {
+    @Test func theLabelLandsWhereTheSpecSays() throws {
         let at = try GlyphAtlasTests.label(TextShaper()).placements(centreX: 150, centreY: 150)
         let expected = [(105.9741, 105.3765, 163.3965), (108.0, 177.9165, 191.2466)]
         #expect(at.count == 2)
