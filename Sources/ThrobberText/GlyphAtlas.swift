@@ -37,11 +37,12 @@ public struct GlyphAtlas: Sendable {
 
     /// Rasterises `keys` (duplicates once) with `rasterizer` and packs them.
     ///
-    /// - Parameter revision: the atlas's revision (`CoverageAtlas`): a caller that builds a new
-    ///   atlas under the same resource identity raises it.
+    /// - Parameter revision: the atlas's revision (`CoverageAtlas`); nil for a digest of its size
+    ///   and bytes, so that atlases of different glyphs under one resource identity (the scenes a
+    ///   renderer draws one after another) never share a revision.
     /// - Throws: a usage error when the glyphs do not fit an atlas of `maximumSide` a side (text
     ///   too long or too large), or a glyph cannot be rendered.
-    public init(keys: some Sequence<GlyphKey>, rasterizer: GlyphRasterizer, revision: Int = 1) throws {
+    public init(keys: some Sequence<GlyphKey>, rasterizer: GlyphRasterizer, revision: Int? = nil) throws {
         let unique = Set(keys).sorted(by: GlyphAtlas.packingOrder)
         let bitmaps = try unique.map { try rasterizer.bitmap($0) }
         // Tallest first fills shelves evenly; the width is about the square root of the area,
@@ -84,7 +85,8 @@ public struct GlyphAtlas: Sendable {
                                          with: bitmap.coverage[row * bitmap.width..<(row + 1) * bitmap.width])
             }
         }
-        atlas = CoverageAtlas(width: width, height: height, coverage: coverage, revision: revision)
+        atlas = CoverageAtlas(width: width, height: height, coverage: coverage,
+                              revision: revision ?? GlyphAtlas.digest(width: width, height: height, coverage))
         self.slots = slots
     }
 
@@ -97,6 +99,15 @@ public struct GlyphAtlas: Sendable {
             guard slot.width > 0, slot.rows > 0 else { return nil }
             return GlyphQuad(x: glyph.x + slot.left, y: glyph.y - slot.top, slot: slot)
         }
+    }
+
+    /// FNV-1a (64 bits) of the size and the bytes: a revision that differs wherever the contents do.
+    static func digest(width: Int, height: Int, _ bytes: [UInt8]) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for value in [width, height] { for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: value >> shift)) } }
+        for byte in bytes { mix(byte) }
+        return Int(truncatingIfNeeded: hash)
     }
 
     /// An order of keys that depends on nothing but the keys.

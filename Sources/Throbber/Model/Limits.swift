@@ -39,6 +39,13 @@ public enum Limits {
     /// canvas (tickCount × tick size): 2^30, about 10⁹, a few seconds of CPU rendering per frame
     /// (10,000 ticks each as large as a 300 × 300 canvas come close).
     public static let boxPixelsPerFrame = 1 << 30
+    /// The most characters (Unicode scalars) one text parameter holds: far more than a caption or
+    /// a HUD status needs, and few enough that shaping and the atlas stay small.
+    public static let textCharacters = 1000
+    /// The largest text size in pt (a label's number is 60 pt).
+    public static let textSize = 1000.0
+    /// Text sizes: above 0, at most `textSize` pt (the pixel size is checked as text is laid out).
+    public static let textSizeRange = NumberRange.aboveAtMost(0, textSize)
     /// The deepest nesting of arrays and objects a job file may have.
     public static let jsonDepth = 64
 

@@ -168,6 +168,11 @@ public struct ParameterSampler: Sendable {
             model[keyPath: path] = random.chance(1.0 / 3) ? nil : drawColor(default: nil, random: &random)
         case .choice(let path, let options):
             model[keyPath: path] = options[random.next(below: options.count)]
+        case .text(let path, .lines):
+            model[keyPath: path] = drawText(random: &random)
+        case .text(_, .fontFile):
+            // The default fonts: a file chosen at random may not exist on the machine.
+            break
         }
     }
 
@@ -177,7 +182,7 @@ public struct ParameterSampler: Sendable {
         case .number(let path, _): return model[keyPath: path]
         case .optionalNumber(let path, _, _): return model[keyPath: path]
         case .integer(let path, _): return Double(model[keyPath: path])
-        case .color, .optionalColor, .choice: return nil
+        case .color, .optionalColor, .choice, .text: return nil
         }
     }
 
@@ -187,7 +192,7 @@ public struct ParameterSampler: Sendable {
         case .number(let path, _): model[keyPath: path] = value
         case .optionalNumber(let path, _, _): model[keyPath: path] = value
         case .integer(let path, _): model[keyPath: path] = Int(value)
-        case .color, .optionalColor, .choice: break
+        case .color, .optionalColor, .choice, .text: break
         }
     }
 
@@ -225,6 +230,26 @@ public struct ParameterSampler: Sendable {
         guard upper > lower else { return negative ? -upper : upper }
         let magnitude = lower * pow(upper / lower, random.nextUnit())
         return negative ? -magnitude : magnitude
+    }
+
+    /// Pieces random text is made of (SPEC §6's cases): Latin words with kerning pairs, CJK that
+    /// needs the fallback font, digits and punctuation, a word longer than most lines, spaces
+    /// inside and at the ends.
+    static let textCorpus = [
+        "Loading", "Doing Stuff", "Great Success!", "Failed with Error", "Useful Information.", "AVAWAY To",
+        "汽车当前电量", "加载中…", "成功", "0123456789%", "(ÆØÅ) é ü ß", "Supercalifragilisticexpialidocious",
+        " leading", "trailing ", "a  b", "x", "日本語とLatin混合",
+    ]
+
+    /// Text of one to three pieces of `textCorpus`, joined by a space or a newline.
+    func drawText(random: inout SplitMix64) -> String {
+        let count = 1 + random.next(below: 3)
+        var text = ""
+        for index in 0..<count {
+            if index > 0 { text += random.chance(0.3) ? "\n" : " " }
+            text += ParameterSampler.textCorpus[random.next(below: ParameterSampler.textCorpus.count)]
+        }
+        return text
     }
 
     /// A colour: the default (15 %), else components at 0, at 1 or in between, alpha 0 (20 %),

@@ -41,7 +41,7 @@ public struct ParameterSchema: Sendable, Codable, Equatable {
     }
 
     public var name: String
-    /// `number`, `integer`, `color` or `choice`.
+    /// `number`, `integer`, `color`, `choice` or `text`.
     public var type: String
     public var unit: String
     public var summary: String
@@ -98,6 +98,13 @@ extension SceneParameter {
             schema.default = model[keyPath: path].map(color) ?? .none
         case .choice(let path, let options):
             (schema.type, schema.default, schema.choices) = ("choice", .string(model[keyPath: path]), options)
+        case .text(let path, let rule):
+            let value = model[keyPath: path]
+            (schema.type, schema.default) = ("text", .string(value))
+            if rule == .fontFile {
+                (schema.optional, schema.unset) = (true, "the role's default font")
+                if value.isEmpty { schema.default = .none }
+            }
         }
         return schema
     }

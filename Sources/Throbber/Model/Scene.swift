@@ -13,12 +13,34 @@ public struct Scene: Sendable {
     /// passes through several checkpoints (the command line, a job file's scale, `Clip.init`) is
     /// validated — two draw lists built for its box work — once.
     public private(set) var isValidated = false
+    /// The scene's text laid out (`withText`), when it paints any: what its draw lists' glyphs and
+    /// atlas come from. Kept only while it answers the scene's `textRequest`.
+    public private(set) var text: LaidOutText?
 
     /// Creates a scene.
     public init(_ model: any SceneModel = WaveBall(), scale: Double = 1, background: RGBA? = nil) {
         self.model = model
         self.scale = scale
         self.background = background
+    }
+
+    /// The text the scene paints (`SceneModel.textRequest`), nil when it paints none.
+    public var textRequest: TextRequest? { model.textRequest(scale: scale) }
+
+    /// Whether the scene's text (if it paints any) is laid out: what `drawList(at:)` needs.
+    public var hasTextLaidOut: Bool {
+        guard let request = textRequest else { return true }
+        return text?.request == request
+    }
+
+    /// This scene with `text`, the text module's answer to `textRequest`.
+    ///
+    /// - Precondition: `text.request == textRequest`.
+    public func withText(_ text: LaidOutText) -> Scene {
+        precondition(text.request == textRequest, "the text laid out is not the scene's")
+        var copy = self
+        copy.text = text
+        return copy
     }
 
     /// The largest canvas side, in pixels, any backend is asked to render; a GL backend may
@@ -81,7 +103,7 @@ public struct Scene: Sendable {
         var worst = (pixels: 0.0, boxes: 0)
         for t in [0, Limits.time] {
             var pixels = 0.0, boxes = 0
-            for item in drawList(at: t).items {
+            for item in drawListWithoutText(at: t).items {
                 let work = item.primitive.boxWork
                 boxes += work.boxes
                 pixels += work.pixels
@@ -98,11 +120,23 @@ public struct Scene: Sendable {
     }
 
     /// The draw list of the frame at `t` seconds.
+    ///
+    /// - Precondition: `hasTextLaidOut` (the text module's `Scene.layingOutText()`).
     public func drawList(at t: Double) -> DrawList {
+        precondition(hasTextLaidOut, "scene \(model.id) paints text that is not laid out: use layingOutText() first")
         let (width, height) = pixelSize
+        let text = textRequest == nil ? nil : self.text
         return DrawList(width: width, height: height,
                         background: PaintColor(background ?? model.defaultBackground),
-                        items: model.drawItems(at: t, scale: scale, width: width, height: height))
+                        items: model.drawItems(at: t, scale: scale, width: width, height: height, text: text),
+                        resources: DrawResources(atlases: text.map { [LaidOutText.atlasID: $0.atlas] } ?? [:]))
+    }
+
+    /// The draw list of the frame at `t` without its text, for checks of the frame's other work.
+    func drawListWithoutText(at t: Double) -> DrawList {
+        let (width, height) = pixelSize
+        return DrawList(width: width, height: height, background: PaintColor(background ?? model.defaultBackground),
+                        items: model.drawItems(at: t, scale: scale, width: width, height: height, text: nil))
     }
 
     /// A copy with one setting applied by name: a scene parameter, or `scale` or `background`.

@@ -53,6 +53,16 @@ public protocol SceneModel: Sendable {
     /// The primitives of one frame, in paint order, in pixels.
     func drawItems(for state: FrameState, scale: Double, width: Int, height: Int) -> [DrawItem]
 
+    /// The text the scene paints at `scale` (SPEC §6), nil when it paints none: laid out once per
+    /// scene by the text module (`Scene.text`).
+    func textRequest(scale: Double) -> TextRequest?
+
+    /// The primitives of one frame with its text laid out: `drawItems(for:scale:width:height:)`
+    /// unless the scene paints text.
+    ///
+    /// - Parameter text: the answer to `textRequest(scale:)`; nil when that is nil.
+    func drawItems(for state: FrameState, scale: Double, width: Int, height: Int, text: LaidOutText?) -> [DrawItem]
+
     /// The parameters that set how many boxes a frame has and how large they are, for the
     /// message when they cover more than `Limits.boxPixelsPerFrame`.
     var boxParameterNames: [String] { get }
@@ -77,6 +87,15 @@ extension SceneModel {
         return copy
     }
 
+    /// The parameters holding text (a caption, a font file): values that may hold spaces,
+    /// newlines and any character, which provenance records apart from the others.
+    public var textParameterNames: [String] {
+        Self.parameters.compactMap { parameter in
+            if case .text = parameter.kind { return parameter.name }
+            return nil
+        }
+    }
+
     /// The current value of one parameter, as text.
     public func value(of name: String) -> String? {
         Self.parameters.first(where: { $0.name == name })?.value(in: self)
@@ -95,9 +114,14 @@ extension SceneModel {
         try validateRelations()
     }
 
-    /// The primitives of the frame at `t` seconds.
-    public func drawItems(at t: Double, scale: Double, width: Int, height: Int) -> [DrawItem] {
-        drawItems(for: frameState(at: t), scale: scale, width: width, height: height)
+    /// The primitives of the frame at `t` seconds, with `text` laid out for `textRequest(scale:)`.
+    public func drawItems(at t: Double, scale: Double, width: Int, height: Int, text: LaidOutText? = nil) -> [DrawItem] {
+        drawItems(for: frameState(at: t), scale: scale, width: width, height: height, text: text)
+    }
+
+    public func textRequest(scale: Double) -> TextRequest? { nil }
+    public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int, text: LaidOutText?) -> [DrawItem] {
+        drawItems(for: state, scale: scale, width: width, height: height)
     }
 
     public static var relations: [String] { [] }

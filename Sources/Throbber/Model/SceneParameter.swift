@@ -13,6 +13,8 @@ public struct SceneParameter<Model> {
         case color(WritableKeyPath<Model, RGBA>)
         case optionalColor(WritableKeyPath<Model, RGBA?>, unsetMeaning: String)
         case choice(WritableKeyPath<Model, String>, [String])
+        /// Text: to paint (`TextRule.lines`) or a font file (`TextRule.fontFile`, empty = default).
+        case text(WritableKeyPath<Model, String>, TextRule)
     }
 
     /// The SPEC name, e.g. `tickCount`.
@@ -59,7 +61,7 @@ public struct SceneParameter<Model> {
         switch kind {
         case .number(_, let range), .optionalNumber(_, let range, _): return SamplingRange.implied(by: range)
         case .integer(_, let range): return SamplingRange.implied(by: range)
-        case .color, .optionalColor, .choice: return nil
+        case .color, .optionalColor, .choice, .text: return nil
         }
     }
 
@@ -68,7 +70,7 @@ public struct SceneParameter<Model> {
         switch kind {
         case .number(_, let range), .optionalNumber(_, let range, _): return range.contains(value)
         case .integer(_, let range): return value == value.rounded() && value >= Double(range.lowerBound) && value <= Double(range.upperBound)
-        case .color, .optionalColor, .choice: return false
+        case .color, .optionalColor, .choice, .text: return false
         }
     }
 
@@ -79,6 +81,7 @@ public struct SceneParameter<Model> {
         case .integer: return "integer"
         case .color, .optionalColor: return "colour"
         case .choice(_, let options): return options.joined(separator: "|")
+        case .text: return "text"
         }
     }
 
@@ -90,6 +93,7 @@ public struct SceneParameter<Model> {
         case .color, .optionalColor:
             return "a colour 'r,g,b,a' with components in [0, 1], or '#rrggbb[aa]'"
         case .choice(_, let options): return "one of " + options.joined(separator: ", ")
+        case .text(_, let rule): return rule.allowed
         }
     }
 
@@ -101,7 +105,7 @@ public struct SceneParameter<Model> {
         case .integer(let path, _): return String(model[keyPath: path])
         case .color(let path): return model[keyPath: path].description
         case .optionalColor(let path, let unset): return model[keyPath: path]?.description ?? unset
-        case .choice(let path, _): return model[keyPath: path]
+        case .choice(let path, _), .text(let path, _): return model[keyPath: path]
         }
     }
 
@@ -112,6 +116,7 @@ public struct SceneParameter<Model> {
         switch kind {
         case .optionalNumber(let path, _, _): model[keyPath: path] != nil
         case .optionalColor(let path, _): model[keyPath: path] != nil
+        case .text(let path, let rule): rule != .fontFile || !model[keyPath: path].isEmpty
         case .number, .integer, .color, .choice: true
         }
     }
@@ -120,6 +125,12 @@ public struct SceneParameter<Model> {
     ///
     /// - Throws: a usage error naming this parameter, the text and what is allowed.
     public func set(_ text: String, in model: inout Model) throws {
+        // Text is taken as given: its spaces are part of it.
+        if case .text(let path, let rule) = kind {
+            try rule.check(text, field: name)
+            model[keyPath: path] = text
+            return
+        }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let failure = ThrobberError.invalid(name, text, allowed: allowed)
         switch kind {
@@ -146,6 +157,8 @@ public struct SceneParameter<Model> {
                 throw ThrobberError(message, kind: .usage)
             }
             model[keyPath: path] = trimmed
+        case .text:
+            break
         }
     }
 
@@ -161,6 +174,9 @@ public struct SceneParameter<Model> {
         case .color(let path): ok = model[keyPath: path].isValid
         case .optionalColor(let path, _): ok = model[keyPath: path]?.isValid ?? true
         case .choice(let path, let options): ok = options.contains(model[keyPath: path])
+        case .text(let path, let rule):
+            try rule.check(model[keyPath: path], field: name)
+            ok = true
         }
         if !ok { throw ThrobberError.invalid(name, value(in: model), allowed: allowed) }
     }

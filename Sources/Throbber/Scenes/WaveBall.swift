@@ -23,6 +23,17 @@ public struct WaveBall: SceneModel {
     public var backWater = RGBA(0.322, 0.514, 0.831, 1)
     public var tickBackground = RGBA(0.694, 0.745, 0.867, 1)
     public var tickLit = RGBA(0.969, 0.937, 0.227, 1)
+    /// The percentage and caption in the ball (SPEC §8): `on` or `off`.
+    public var label = "off"
+    public var caption = "汽车当前电量"
+    public var labelColor = RGBA(1, 1, 1, 1)
+    public var numberSize = 60.0
+    public var percentSize = 30.0
+    public var captionSize = 14.0
+    /// Font files for the roles, `PATH` or `PATH#FACE`; empty for the defaults (SPEC §6).
+    public var uiFont = ""
+    public var thinFont = ""
+    public var cjkFont = ""
     public var speeds = PartSpeeds()
 
     public init() {}
@@ -54,6 +65,18 @@ public struct WaveBall: SceneModel {
             .init("backWater", .color(\.backWater), "back (cosine) wave, painted over the front one"),
             .init("tickBackground", .color(\.tickBackground), "unlit ticks and the thin circle"),
             .init("tickLit", .color(\.tickLit), "lit progress ticks"),
+            .init("label", .choice(\.label, ["off", "on"]), "the target percentage and a caption, between the waves and the ticks"),
+            .init("caption", .text(\.caption, .lines), "the label's caption under the percentage (CJK through the fallback font)"),
+            .init("labelColor", .color(\.labelColor), "the label's text"),
+            .init("numberSize", .number(\.numberSize, Limits.textSizeRange), unit: "pt", "the percentage's digits (thin font)",
+                  sampling: .logarithmic(1, 120, from: 1)),
+            .init("percentSize", .number(\.percentSize, Limits.textSizeRange), unit: "pt", "the '%' after the digits",
+                  sampling: .logarithmic(1, 120, from: 1)),
+            .init("captionSize", .number(\.captionSize, Limits.textSizeRange), unit: "pt", "the caption (ui font)",
+                  sampling: .logarithmic(1, 60, from: 1)),
+            .init("uiFont", .text(\.uiFont, .fontFile), "the ui role's font file (default Roboto Regular)"),
+            .init("thinFont", .text(\.thinFont, .fontFile), "the thin role's font file (default Roboto Thin)"),
+            .init("cjkFont", .text(\.cjkFont, .fontFile), "the fallback font file (default Noto Sans CJK SC, face 2)"),
         ]
     }
 
@@ -176,5 +199,40 @@ public struct WaveBall: SceneModel {
             items.append(DrawItem("lit-ticks", ring(from: .pi / 2, slots: litTickSlots(count: state.litCount), color: tickLit)))
         }
         return items
+    }
+
+    public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int, text: LaidOutText?) -> [DrawItem] {
+        var items = drawItems(for: state, scale: scale, width: width, height: height)
+        // SPEC §8: drawRect paints the label after the back wave, before the ticks.
+        if let text, let label = text.item(WaveBall.labelID, color: labelColor, width: width, height: height) {
+            items.insert(label, at: 3)
+        }
+        return items
+    }
+
+    /// The label's item identity.
+    public static let labelID: ItemID = "label"
+
+    /// The label's number: N = trunc(100·p) of the *target* progress, in double (SPEC §8: the
+    /// original's quirk, 0.29 → 28).
+    public var labelNumber: Int { Int((100 * progress).rounded(.towardZero)) }
+
+    /// The label (SPEC §8): the number line (digits at numberSize, "%" at percentSize, thin) over
+    /// the caption's lines (ui), the block centred on the canvas centre; nil while `label` is off.
+    public func textRequest(scale: Double) -> TextRequest? {
+        guard label == "on" else { return nil }
+        let number: [TextPiece] = [
+            TextPiece(String(labelNumber), role: .thin, size: numberSize, textField: "progress", sizeField: "numberSize"),
+            TextPiece("%", role: .thin, size: percentSize, textField: "label", sizeField: "percentSize"),
+        ]
+        let captionLines = caption.split(separator: "\n", omittingEmptySubsequences: false).map {
+            [TextPiece(String($0), role: .ui, size: captionSize, textField: "caption", sizeField: "captionSize")]
+        }
+        var fonts: [FontRole: FontSource] = [:]
+        for (role, path) in [(FontRole.ui, uiFont), (.thin, thinFont), (.cjk, cjkFont)] where !path.isEmpty {
+            fonts[role] = try? FontSource(parsing: path, field: "\(role.rawValue)Font")
+        }
+        return TextRequest(blocks: [TextBlock(WaveBall.labelID, lines: [number] + captionLines, centreX: size / 2, centreY: size / 2)],
+                           fonts: fonts, scale: scale)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Throbber
+
 
 /// The fonts text is set in, by role (SPEC §6): each stands in for an iOS font, and both renderers
 /// load the same files.
