@@ -22,6 +22,10 @@ final class BoxesPass {
     private var instanceBuffer: GLuint = 0
     private var recordTexture: GLuint = 0
     private var entryTexture: GLuint = 0
+    /// The glyph atlas (R8) of the stacks drawn, and the atlas it holds (compared by size and
+    /// revision: `CoverageAtlas`), so an atlas is uploaded once for the frames that share it.
+    private var atlasTexture: GLuint = 0
+    private var atlasHeld: CoverageAtlas?
 
     /// Compiles the boxes programs and sets up the instances' attributes (boxes.vert) and the
     /// two textures boxes.frag reads.
@@ -36,7 +40,7 @@ final class BoxesPass {
         self.gl = gl
         self.maxTexels = maxTexels
         self.renderer = renderer
-        let uniforms = ["u_resolution", "u_items", "u_lists"]
+        let uniforms = ["u_resolution", "u_items", "u_lists", "u_atlas"]
         boxes = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", uniforms: uniforms)
         boxesOnly = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", defines: ["BOXES_ONLY"],
                                   uniforms: uniforms)
@@ -54,13 +58,13 @@ final class BoxesPass {
         gl.EnableVertexAttribArray(3)
         gl.VertexAttribIPointer(3, 4, GLenum(GL_INT), stride, UnsafeRawPointer(bitPattern: 6 * 4))
         for location: GLuint in 0...4 { gl.VertexAttribDivisor(location, 1) }
-        let textures = gl.makeDataTextures(2)
-        (recordTexture, entryTexture) = (textures[0], textures[1])
+        let textures = gl.makeDataTextures(3)
+        (recordTexture, entryTexture, atlasTexture) = (textures[0], textures[1], textures[2])
     }
 
     deinit {
-        var textures = [recordTexture, entryTexture]
-        gl.DeleteTextures(2, &textures)
+        var textures = [recordTexture, entryTexture, atlasTexture]
+        gl.DeleteTextures(3, &textures)
         gl.DeleteBuffers(1, &instanceBuffer)
         gl.DeleteVertexArrays(1, &vertexArray)
         gl.DeleteProgram(boxes.id)
@@ -87,7 +91,21 @@ final class BoxesPass {
         gl.upload(stack.entries, components: 1, to: entryTexture, internalFormat: GL_R32I, format: GL_RED_INTEGER, type: GL_INT)
         gl.UseProgram(program.id)
         gl.Uniform2f(program["u_resolution"], resolution.0, resolution.1)
-        for (unit, texture, name) in [(0, recordTexture, "u_items"), (1, entryTexture, "u_lists")] {
+        // A stack's frames share their resources (GLRenderer stacks only such frames): one atlas
+        // at most, read by glyph records.
+        let resources = frames.first?.list.resources ?? DrawResources()
+        precondition(resources.atlases.count <= 1, "a draw list reads one atlas at most")
+        if let atlas = resources.atlases.values.first, atlas != atlasHeld {
+            gl.BindTexture(GLenum(GL_TEXTURE_2D), atlasTexture)
+            gl.PixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+            atlas.coverage.withUnsafeBytes { bytes in
+                gl.TexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(atlas.width), GLsizei(atlas.height), 0, GLenum(GL_RED),
+                              GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+            }
+            gl.PixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+            atlasHeld = atlas
+        }
+        for (unit, texture, name) in [(0, recordTexture, "u_items"), (1, entryTexture, "u_lists"), (2, atlasTexture, "u_atlas")] {
             gl.ActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
             gl.BindTexture(GLenum(GL_TEXTURE_2D), texture)
             gl.Uniform1i(program[name], GLint(unit))

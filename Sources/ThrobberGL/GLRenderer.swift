@@ -108,7 +108,7 @@ public final class GLRenderer {
 
     /// Renders frames in order, a stack of them per flush and per readback.
     ///
-    /// Consecutive lists of one canvas size share a stack (`framesPerDraw(width:height:)` at most).
+    /// Consecutive lists of one canvas size and equal resources share a stack (`framesPerDraw(width:height:)` at most).
     ///
     /// - Returns: one image per list, in order.
     /// - Throws: as `render(_:)`.
@@ -120,7 +120,9 @@ public final class GLRenderer {
             let (width, height) = (lists[start].width, lists[start].height)
             let limit = framesPerDraw(width: width, height: height)
             var end = start + 1
-            while end < lists.endIndex, end - start < limit, lists[end].width == width, lists[end].height == height { end += 1 }
+            // A stack's frames share one canvas size and the resources they read (one atlas).
+            while end < lists.endIndex, end - start < limit, lists[end].width == width, lists[end].height == height,
+                  lists[end].resources == lists[start].resources { end += 1 }
             try draw(lists[start..<end])
             // One readback for the whole stack, rather than a glReadPixels call (each mapping
             // the target) per frame; a frame alone is read straight into its image.

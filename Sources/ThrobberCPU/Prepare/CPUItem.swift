@@ -26,8 +26,10 @@ extension CPUItem {
 protocol CPUPrimitive: Primitive {
     /// What painting this primitive needs, worked out once.
     ///
-    /// - Parameter shortcuts: whether the fast path will paint it (`CPURenderer.shortcuts`).
-    func prepare(shortcuts: Bool) -> any CPUItem
+    /// - Parameters:
+    ///   - shortcuts: whether the fast path will paint it (`CPURenderer.shortcuts`).
+    ///   - resources: what the draw list's items read by identity (glyphs: their atlas).
+    func prepare(shortcuts: Bool, resources: DrawResources) -> any CPUItem
 }
 
 /// Something painted over the pixel centres of a rectangle and an annulus (disc, wave, arc).

@@ -37,7 +37,7 @@ final class PreparedItems: @unchecked Sendable {
             if let kept = candidate, kept.shortcuts == shortcuts, kept.item.primitive.isEqual(to: item.primitive) {
                 entry = kept
             } else {
-                entry = Entry(item: item, shortcuts: shortcuts, prepared: CPURenderer.prepare(item, shortcuts: shortcuts))
+                entry = Entry(item: item, shortcuts: shortcuts, prepared: CPURenderer.prepare(item, shortcuts: shortcuts, resources: list.resources))
             }
             entries.append(entry)
             prepared.append(entry.prepared)
@@ -49,10 +49,10 @@ final class PreparedItems: @unchecked Sendable {
 
 extension CPURenderer {
     /// `item` prepared by its kind's row (ThrobberCPU/Primitives).
-    static func prepare(_ item: DrawItem, shortcuts: Bool) -> any CPUItem {
+    static func prepare(_ item: DrawItem, shortcuts: Bool, resources: DrawResources) -> any CPUItem {
         guard let primitive = item.primitive as? any CPUPrimitive else {
             preconditionFailure("\(type(of: item.primitive).kind) (item \(item.id)) has no row in ThrobberCPU/Primitives")
         }
-        return primitive.prepare(shortcuts: shortcuts)
+        return primitive.prepare(shortcuts: shortcuts, resources: resources)
     }
 }

@@ -58,7 +58,7 @@ import Throbber
 }
 
 extension Arc: CPUPrimitive {
-    func prepare(shortcuts: Bool) -> any CPUItem { PreparedArc(arc: self, annulus: annulus) }
+    func prepare(shortcuts: Bool, resources: DrawResources) -> any CPUItem { PreparedArc(arc: self, annulus: annulus) }
 }
 
 final class PreparedArc: AreaItem {

@@ -16,7 +16,7 @@ import Throbber
 }
 
 extension Boxes: CPUPrimitive {
-    func prepare(shortcuts: Bool) -> any CPUItem { PreparedBoxes(boxes, bounds: boxBounds) }
+    func prepare(shortcuts: Bool, resources: DrawResources) -> any CPUItem { PreparedBoxes(boxes, bounds: boxBounds) }
 }
 
 /// Boxes as the CPU renderer paints them: each with its bounds and its axis (cos θ, sin θ in

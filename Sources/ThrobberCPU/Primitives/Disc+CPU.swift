@@ -9,7 +9,7 @@ import Throbber
 }
 
 extension Disc: CPUPrimitive {
-    func prepare(shortcuts: Bool) -> any CPUItem { PreparedDisc(disc: self, annulus: annulus) }
+    func prepare(shortcuts: Bool, resources: DrawResources) -> any CPUItem { PreparedDisc(disc: self, annulus: annulus) }
 }
 
 final class PreparedDisc: AreaItem {

@@ -50,7 +50,7 @@ import Throbber
 }
 
 extension Wave: CPUPrimitive {
-    func prepare(shortcuts: Bool) -> any CPUItem {
+    func prepare(shortcuts: Bool, resources: DrawResources) -> any CPUItem {
         // A wave's height and slope depend on x only: the fast path evaluates sin and cos once per
         // column, not once per pixel (the same single-precision expressions, so the same values);
         // the reference path evaluates waveCoverage per pixel.
