@@ -88,20 +88,21 @@ let package = Package(
         .target(name: "ThrobberText", dependencies: ["Throbber", "CText"]),
         // The render library: the backends behind one `Renderer`, `auto` and the probing that
         // `info` shows (with the CPUs the process may use: affinity, cgroup quota), the parity matrix.
-        .target(name: "ThrobberRender", dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "CSched"]),
+        .target(name: "ThrobberRender", dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberText", "CSched"]),
         // The batch library: jobs (model and file reader), outputs and their sinks, the pipeline,
         // manifests and verification. All of Throbber's file I/O lives here.
-        .target(name: "ThrobberBatch", dependencies: ["Throbber", "ThrobberRender", "ThrobberPNG", "ThrobberDigest"]),
+        .target(name: "ThrobberBatch", dependencies: ["Throbber", "ThrobberRender", "ThrobberText", "ThrobberPNG", "ThrobberDigest"]),
         // The benchmarks: one type per stage, statistics, reports and baselines.
         .target(
             name: "ThrobberBenchmarks",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberBatch", "ThrobberPNG", "ThrobberDigest"]
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberBatch", "ThrobberPNG", "ThrobberDigest",
+                           "ThrobberText"]
         ),
         // The command: parses, calls a library, prints; the only place that knows flags and exit codes.
         .executableTarget(
             name: "throbber",
             dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest", "ThrobberRender", "ThrobberBatch",
-                           "ThrobberBenchmarks"]
+                           "ThrobberBenchmarks", "ThrobberText"]
         ),
 
         // Helpers the test targets share: baselines with a record mode (golden images, help-text
@@ -117,15 +118,16 @@ let package = Package(
         ),
 
         .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberDigest", "ThrobberText"]),
-        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender"]),
+        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberText"]),
         .testTarget(
             name: "ThrobberRenderTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberBenchmarks", "ThrobberTestSupport"],
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberBenchmarks", "ThrobberTestSupport",
+                           "ThrobberText"],
             exclude: ["Goldens"]
         ),
         .testTarget(
             name: "ThrobberGLTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberTestSupport"]
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"]
         ),
         .testTarget(
             name: "ThrobberCLITests",

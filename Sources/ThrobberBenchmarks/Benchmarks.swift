@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Throbber
+import ThrobberText
 import ThrobberBatch
 import ThrobberGL
 import ThrobberPNG
@@ -50,8 +51,7 @@ public enum Benchmarks {
         let model = try SceneRegistry.model(id)
         let longer = max(model.canvasSize.width, model.canvasSize.height)
         let scene = Scene(model, scale: Double(size) / longer)
-        try scene.validate()
-        return scene
+        return try scene.validated().layingOutText()
     }
 
     /// Measures every case of `settings` (scene × size), stage by stage, and the start-up sweep.

@@ -1,5 +1,6 @@
 import Foundation
 import Throbber
+import ThrobberText
 
 /// The parity matrix — every scene × scale × time with default parameters (and any fixed
 /// settings) — written once for `throbber parity` and the GL test suites, and the one
@@ -83,7 +84,7 @@ public enum ParityMatrix {
             let sampler = ParameterSampler(seed: seed, maximumPixelSide: randomPixelCap)
             for index in 0..<count {
                 let item = try sampler.draw(id, index: index, fixed: shared, times: times, scales: scales)
-                cases.append(Case(id: id, index: index, scene: item.scene, t: item.time, settings: item.settings))
+                cases.append(Case(id: id, index: index, scene: try item.scene.layingOutText(), t: item.time, settings: item.settings))
             }
         }
         return cases
@@ -116,7 +117,7 @@ public enum ParityMatrix {
     ///   observed image is one drawn in the stack (the frame alone matched better).
     public static func compare(_ scene: Scene, at t: Double, renderer: some Renderer, reference: some Renderer,
                                tolerance: Int = defaultTolerance) throws -> (expected: Image, observed: Image, diff: ImageDiff, stacked: Bool) {
-        let list = scene.drawList(at: t)
+        let list = try scene.layingOutText().drawList(at: t)
         let expected = try reference.render(list)
         var observed = try renderer.render(list)
         var diff = ImageDiff(expected: expected, observed: observed, tolerance: tolerance)

@@ -14,6 +14,8 @@ enum ReproduceCommand: Subcommand {
         and compares the new pixels with the file's. Exit 0 when they are identical (or within
         --max-diff), 1 when they differ; 65 when the file has no Throbber tEXt or it does not
         make a scene. Frames, sprite sheets (job "sheet" outputs) and previews all carry it.
+        Text is laid out again from the font files the file records; a file that is gone or
+        holds other bytes (its SHA-256 differs) is reported as "font changed".
 
         OPTIONS:
           --backend B            draw with B instead of the backend the file records
@@ -44,6 +46,7 @@ enum ReproduceCommand: Subcommand {
         let figures = DiffFigures(result.diff, maxPixels: 0)
         print("\(figures.pass ? "same" : "DIFFERENT") \(path) (\(width)×\(height), \(p.scene.model.id) @\(formatNumber(p.scene.scale))x, "
               + "\(what)) against \(result.rendererDescription): \(figures.summary)")
+        for line in result.fontChanges { print("  \(line)") }
         for line in result.diff.failureLines { print("  \(line)") }
         if !figures.pass { exit(ExitCode.mismatch.rawValue) }
     }

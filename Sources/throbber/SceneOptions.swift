@@ -1,4 +1,5 @@
 import Throbber
+import ThrobberText
 import ThrobberBatch
 import ThrobberRender
 
@@ -35,6 +36,6 @@ enum SceneOptions {
             }
             scene = try scene.setting("progress", to: progress)
         }
-        return try scene.validated()
+        return try scene.validated().layingOutText()
     }
 }

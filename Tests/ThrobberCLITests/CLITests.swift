@@ -62,9 +62,9 @@ struct CLITests {
         #expect((hud["range"] as? [String: Any])?["minInclusive"] as? Bool == false, "hudSize > 0")
         let waveBall = try #require(listings.first { $0["id"] as? String == "wave-ball" })
         #expect((waveBall["relations"] as? [String])?.first?.contains("size >") == true)
-        // No default is a string but a choice's.
+        // No default is a string but a choice's or a text's.
         for listing in listings {
-            for p in listing["parameters"] as? [[String: Any]] ?? [] where p["type"] as? String != "choice" {
+            for p in listing["parameters"] as? [[String: Any]] ?? [] where !["choice", "text"].contains(p["type"] as? String) {
                 #expect(!(p["default"] is String), "\(listing["id"]!) \(p["name"]!)")
             }
         }

@@ -9,11 +9,33 @@ import ThrobberTestSupport
 struct RandomParityTests {
     /// The words of a printed repro command (its words never need quoting), with `-o` redirected.
     func reproArguments(_ command: String, output: URL) throws -> [String] {
-        var words = command.split(separator: " ").map(String.init)
+        var words = shellWords(command)
         #expect(words.first?.hasSuffix("throbber") == true, "\(command)")
         words.removeFirst()
         let o = try #require(words.firstIndex(of: "-o"))
         words[o + 1] = output.path
+        return words
+    }
+
+    /// `command` split as a POSIX shell splits it: spaces between words, '…' quoting (a caption
+    /// with spaces or a newline), a backslash escaping the next character outside quotes.
+    func shellWords(_ command: String) -> [String] {
+        var words: [String] = [], word = "", inWord = false, quoted = false, escaped = false
+        for character in command {
+            if escaped { word.append(character); escaped = false; continue }
+            if quoted {
+                if character == "'" { quoted = false } else { word.append(character) }
+                continue
+            }
+            switch character {
+            case "'": quoted = true; inWord = true
+            case "\\": escaped = true; inWord = true
+            case " ":
+                if inWord { words.append(word); word = ""; inWord = false }
+            default: word.append(character); inWord = true
+            }
+        }
+        if inWord { words.append(word) }
         return words
     }
 

@@ -1,5 +1,6 @@
 import Testing
 import Throbber
+import ThrobberText
 import ThrobberCPU
 @testable import ThrobberGL
 import ThrobberTestSupport
@@ -18,7 +19,7 @@ struct RingCoverageTests {
         for id in ["wave-ball", "activity"] {
             for index in 0..<20 {
                 let sampled = try sampler.draw(id, index: index)
-                lists.append(sampled.scene.drawList(at: sampled.time))
+                lists.append(try sampled.scene.layingOutText().drawList(at: sampled.time))
             }
         }
         return lists

@@ -13,7 +13,7 @@ struct LimitsTests {
                 case .number(_, let range), .optionalNumber(_, let range, _):
                     #expect(range.isBounded, "\(Model.id) \(parameter.name) accepts \(range.text)")
                     #expect(!parameter.accepts(1e308) && !parameter.accepts(-1e308), "\(Model.id) \(parameter.name)")
-                case .integer, .color, .optionalColor, .choice:
+                case .integer, .color, .optionalColor, .choice, .text:
                     break
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Throbber
+import ThrobberText
 import ThrobberBatch
 
 /// A frame's tEXt renders it again: over the whole parameter space, not only the defaults.
@@ -13,7 +14,7 @@ struct ProvenanceTests {
         let sampler = ParameterSampler(seed: 11)
         var random = SplitMix64(seed: 5)
         for index in 0..<200 {
-            var scene = try sampler.draw(id, index: index).scene
+            var scene = try sampler.draw(id, index: index).scene.layingOutText()
             if index % 3 == 0 {
                 // A loop's retiming: speed factors that are not round numbers.
                 for part in scene.model.periodicParts { scene.model.speeds.factors[part.name] = 0.5 + random.nextUnit() }
@@ -23,7 +24,7 @@ struct ProvenanceTests {
             let back = try FrameText.provenance(chunks, name: "case \(index)")
             #expect(back.times == [t])
             #expect(back.scene.pixelSize == scene.pixelSize)
-            #expect(back.scene.drawList(at: t) == scene.drawList(at: t), "\(id) #\(index): \(chunks)")
+            #expect(try back.scene.layingOutText().drawList(at: t) == scene.drawList(at: t), "\(id) #\(index): \(chunks)")
             // No placeholder --set does not take (waveLength=width, ringColor=style) and one background.
             let parameters = chunks.first { $0.0 == FrameText.Key.parameters }!.1
             #expect(!parameters.contains("=width") && !parameters.contains("=style") && !parameters.contains("=none"), "\(parameters)")

@@ -1,4 +1,5 @@
 import Throbber
+import ThrobberText
 
 /// One render of the job at one scale: the unit outputs are written for.
 public struct Clip: Sendable {
@@ -69,7 +70,7 @@ extension Clip {
     init(name: String, scene: Scene, frames: Int, fps: Double, start: Double, loop: LoopPlan?, outputs: [Output],
          line: Int) throws {
         try Clip.checkName(name)
-        let scene = try scene.validated()
+        let scene = try scene.validated().layingOutText()
         try Clip.framesRule.check(frames)
         try Clip.fpsRule.check(fps)
         try Clip.startRule.check(start)

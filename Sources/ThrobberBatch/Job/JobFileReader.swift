@@ -1,5 +1,6 @@
 import Foundation
 import Throbber
+import ThrobberText
 import ThrobberPNG
 import ThrobberRender
 
@@ -135,7 +136,7 @@ struct JobFileReader {
         return try scales.map { scale -> Clip in
             var clipScene = scene
             clipScene.scale = scale
-            do { clipScene = try clipScene.validated() } catch let error as ThrobberError {
+            do { clipScene = try clipScene.validated().layingOutText() } catch let error as ThrobberError {
                 throw fields.fail(node, "at scale \(formatNumber(scale)): \(error.message)")
             }
             let label = Clip.label(name: name, scale: scale), (width, height) = clipScene.pixelSize

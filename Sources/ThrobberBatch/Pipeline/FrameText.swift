@@ -25,6 +25,10 @@ public struct FrameText: Sendable {
         public static let backend = "Throbber:backend"
         public static let driver = "Throbber:driver"
         public static let time = "Throbber:time"
+        /// The scene's text parameters (a caption), as JSON in ASCII (`TextProvenance`).
+        public static let text = "Throbber:text"
+        /// The font files the frame's glyphs came from, with a SHA-256 of each (`TextProvenance`).
+        public static let fonts = "Throbber:fonts"
         /// A sheet's or preview's cells: `layout=grid|contact columns=C times=t0,t1,…` (row by
         /// row): a sprite sheet's bare grid, or `preview`'s contact sheet (labels, gaps).
         public static let cells = "Throbber:cells"
@@ -39,7 +43,10 @@ public struct FrameText: Sendable {
         // The scene's background draws the canvas and wins over a model's own `background`
         // parameter, so the one colour recorded is the one the frame was drawn on.
         let background = scene.background ?? scene.model.defaultBackground
-        let parameters = scene.model.assignments.filter { $0.name != "background" }
+        let textNames = Set(scene.model.textParameterNames)
+        let assignments = scene.model.assignments.filter { $0.name != "background" }
+        let parameters = assignments.filter { !textNames.contains($0.name) }
+        let texts = assignments.filter { textNames.contains($0.name) }
         var head = [
             (Key.software, "Throbber \(throbberVersion)"),
             (Key.scene, scene.model.id),
@@ -47,6 +54,10 @@ public struct FrameText: Sendable {
             (Key.scale, formatNumber(scene.scale)),
             (Key.background, background.a == 0 ? "none" : background.description),
         ]
+        if !texts.isEmpty { head.append((Key.text, TextProvenance.parametersText(texts))) }
+        if let fonts = scene.text?.fonts, scene.textRequest != nil {
+            head.append((Key.fonts, TextProvenance.fontsText(TextProvenance.records(fonts))))
+        }
         let speeds = scene.model.speeds.factors.sorted { $0.key < $1.key }
         if !speeds.isEmpty {
             head.append((Key.speeds, speeds.map { "\($0.key)=\(formatNumber($0.value))" }.joined(separator: " ")))
@@ -97,6 +108,8 @@ public struct FrameText: Sendable {
         public var columns: Int?
         /// How a sheet's cells are laid out; nil for a single frame.
         public var layout: Layout?
+        /// The font files the text came from, as recorded (none for a frame without text).
+        public var fonts: [TextProvenance.FontRecord] = []
     }
 
     /// Rebuilds the scene a PNG was drawn from, out of its tEXt chunks alone.
@@ -122,6 +135,11 @@ public struct FrameText: Sendable {
             for word in try require(Key.parameters).split(separator: " ") {
                 guard let equals = word.firstIndex(of: "=") else { throw invalid(Key.parameters, String(word), "is not NAME=VALUE") }
                 scene = try scene.setting(String(word[..<equals]), to: String(word[word.index(after: equals)...]))
+            }
+            if let text = values[Key.text] {
+                for (parameter, value) in try TextProvenance.parameters(text, name: name) {
+                    scene = try scene.setting(parameter, to: value)
+                }
             }
             scene = try scene.setting("scale", to: try require(Key.scale))
             scene = try scene.setting("background", to: try require(Key.background))
@@ -169,6 +187,8 @@ public struct FrameText: Sendable {
             times = [t]
         }
         guard times.allSatisfy(Limits.timeRange.contains) else { throw invalid(Key.cells, values[Key.cells] ?? "", "has a time out of range") }
-        return Provenance(scene: scene, backend: values[Key.backend] ?? "cpu", driver: values[Key.driver] ?? "", times: times, columns: columns, layout: layout)
+        let fonts = try values[Key.fonts].map { try TextProvenance.fonts($0, name: name) } ?? []
+        return Provenance(scene: scene, backend: values[Key.backend] ?? "cpu", driver: values[Key.driver] ?? "", times: times, columns: columns,
+                          layout: layout, fonts: fonts)
     }
 }

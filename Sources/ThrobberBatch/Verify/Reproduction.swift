@@ -1,5 +1,6 @@
 import Foundation
 import Throbber
+import ThrobberText
 import ThrobberPNG
 import ThrobberRender
 
@@ -20,6 +21,9 @@ public struct Reproduction: Sendable {
     public let diff: ImageDiff
     /// The new image.
     public let image: Image
+    /// The recorded font files that are missing now or hold other bytes, one line each: why the
+    /// pixels may differ.
+    public let fontChanges: [String]
 
     /// Reads `path`, renders it again and compares.
     ///
@@ -38,7 +42,14 @@ public struct Reproduction: Sendable {
         let chunks = try ThrobberError.naming(shown) { try PNGCodec.textChunks(data) }
         let provenance = try FrameText.provenance(chunks, name: shown)
         let recorded = try ThrobberError.naming(shown) { try PNGCodec.RowReader(data) }
-        let scene = provenance.scene
+        // A font that changed explains pixels that differ; one that is gone stops the layout.
+        let fontChanges = TextProvenance.changes(provenance.fonts)
+        let scene: Scene
+        do {
+            scene = try provenance.scene.layingOutText()
+        } catch let error as ThrobberError where !fontChanges.isEmpty {
+            throw ThrobberError("\(shown): \(fontChanges.joined(separator: "; ")): \(error.message)", kind: .badData)
+        }
         let (frameWidth, frameHeight) = scene.pixelSize
         let canvas = Reproduction.canvas(provenance, frameWidth: frameWidth, frameHeight: frameHeight)
         guard canvas.width == recorded.width, canvas.height == recorded.height else {
@@ -75,6 +86,7 @@ public struct Reproduction: Sendable {
             image = try renderer.render(scene.drawList(at: provenance.times[0]))
         }
         self.provenance = provenance
+        self.fontChanges = fontChanges
         self.backend = renderer.backend
         rendererDescription = renderer.description
         // The file's pixels are decoded band by band against the new image, never held whole.
