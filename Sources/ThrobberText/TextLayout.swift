@@ -30,7 +30,8 @@ public enum TextLayout {
                     }
                     do {
                         return try shaper.shape(piece.text, role: piece.role, size: piece.size)
-                    } catch let error as ThrobberError where error.kind == .usage {
+                    } catch let error as ThrobberError where error.kind == .usage && error.field == nil {
+                        // A character's error names the text it is in; a font's names its own parameter.
                         throw ThrobberError("\(piece.textField): \(error.message)", kind: .usage, field: piece.textField)
                     }
                 })

@@ -68,7 +68,7 @@ public final class TextShaper {
         guard let face = CText_openFace(source.path, UInt32(clamping: source.face), &error, error.count) else {
             let reason = TextShaper.text(of: error)
             let remedy = source == role.defaultSource ? "; install the Debian package \(role.debianPackage)" : ""
-            throw ThrobberError("\(role.rawValue) font: \(reason)\(remedy)", kind: .usage)
+            throw ThrobberError("\(role.rawValue)Font: \(reason)\(remedy)", kind: .usage, field: "\(role.rawValue)Font")
         }
         faces[source] = face
         return face
