@@ -157,6 +157,24 @@ struct CPURendererTests {
         }
     }
 
+    /// Glyphs painted eight columns at a time give the bytes of glyphs painted a pixel at a time:
+    /// the wave ball's label, CJK and Latin captions, at whole and fractional scales.
+    @Test func glyphsEightAtATimeChangeNoByte() throws {
+        var plain = CPURenderer(threadCount: 1)
+        plain.shortcuts = false
+        let fast = CPURenderer(threadCount: 1)
+        for caption in ["汽车当前电量", "Syncing your\nphotos, 3 left"] {
+            for scale in [1, 1.7, 3.0] {
+                let scene = try Scene(try SceneRegistry.model("wave-ball"), scale: scale)
+                    .setting("label", to: "on").setting("caption", to: caption).validated().layingOutText()
+                for t in [0, 1.3] {
+                    let list = scene.drawList(at: t)
+                    #expect(firstDifference(fast.render(list), plain.render(list)) == nil, "\(caption) @\(scale)x t = \(t)")
+                }
+            }
+        }
+    }
+
     /// The same away from the defaults: every scene with every parameter drawn from its whole
     /// range (`parity --random`'s cases), so that the fast path's certainty tests, solid spans
     /// and the wave's eight-column evaluation meet steep, flat, tiny and huge geometry.
