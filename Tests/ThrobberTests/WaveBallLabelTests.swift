@@ -92,4 +92,27 @@ struct WaveBallLabelTests {
         changed[0].sha256 = String(repeating: "0", count: 64)
         #expect(TextProvenance.changes(changed).first?.contains("font changed") == true)
     }
+
+    /// A font is hashed once per process while it is the same file; rewritten (same size, other
+    /// bytes), it is hashed again, and a file gone reads as nil, not as its old digest.
+    @Test func fontDigestsAreKeptWhileTheFileIsTheSame() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("throbber-digest-\(getpid()).bin").path
+        defer { unlink(path) }
+        try Data("first bytes".utf8).write(to: URL(fileURLWithPath: path))
+        let digests = FontDigests()
+        let first = try #require(digests.digest(of: path))
+        // sha256sum of the same 11 bytes.
+        #expect(first == "d67e08ade6e823c063affb00fea95adabffa75cf1a660d8fcea3223d68e8e44d")
+        #expect(digests.digest(of: path) == first)
+        #expect(digests.hashed == 1)
+        try Data("other bytes".utf8).write(to: URL(fileURLWithPath: path))
+        let second = try #require(digests.digest(of: path))
+        #expect(second != first)
+        #expect(digests.hashed == 2)
+        digests.forget()
+        #expect(digests.digest(of: path) == second)
+        #expect(digests.hashed == 3)
+        unlink(path)
+        #expect(digests.digest(of: path) == nil)
+    }
 }

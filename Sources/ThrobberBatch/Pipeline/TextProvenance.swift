@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Throbber
 import ThrobberDigest
 
@@ -15,19 +16,9 @@ public enum TextProvenance {
         public var sha256: String?
     }
 
-    /// The file's SHA-256, nil when it cannot be read.
-    public static func digest(of path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let hash = SHA256()
-        do {
-            // nil or empty at the end of the file.
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(chunk) }
-        } catch {
-            return nil
-        }
-        return hash.finalizeHex()
-    }
+    /// The file's SHA-256, nil when it cannot be read: from `FontDigests.shared` while the file
+    /// is the one it hashed.
+    public static func digest(of path: String) -> String? { FontDigests.shared.digest(of: path) }
 
     /// Each font with its digest.
     public static func records(_ fonts: [FontSource]) -> [FontRecord] {
@@ -98,5 +89,78 @@ public enum TextProvenance {
             }
         }
         return out + "\""
+    }
+}
+
+/// The SHA-256 of font files, each hashed once per process while it stays the same file: a job's
+/// clips (one per scale) share a font, and the CJK face is 19 MB (15–20 ms to hash here).
+///
+/// A digest is kept with the file's identity as `stat` gives it (device, inode, size, modification
+/// and change times, to the nanosecond), taken before and after hashing and kept only when both
+/// agree; a lookup hashes again whenever the identity differs. Any write to the file, a
+/// replacement by rename or a `touch` changes the identity.
+public final class FontDigests: @unchecked Sendable {
+    /// The process's digests.
+    public static let shared = FontDigests()
+
+    private struct Identity: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64
+        var modified: timespec, changed: timespec
+
+        init?(_ path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            device = UInt64(info.st_dev); inode = UInt64(info.st_ino); size = Int64(info.st_size)
+            modified = info.st_mtim; changed = info.st_ctim
+        }
+
+        static func == (a: Identity, b: Identity) -> Bool {
+            a.device == b.device && a.inode == b.inode && a.size == b.size
+                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+                && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+        }
+    }
+
+    private let lock = NSLock()
+    private var kept: [String: (identity: Identity, sha256: String)] = [:]
+    /// How many files were hashed (not found kept), for tests.
+    public private(set) var hashed = 0
+
+    /// A cache of its own (tests); the process shares `shared`.
+    public init() {}
+
+    /// The SHA-256 of the file at `path` in lower-case hex, nil when it is not a readable
+    /// regular file.
+    public func digest(of path: String) -> String? {
+        guard let before = Identity(path) else { return nil }
+        if let entry = lock.withLock({ kept[path] }), entry.identity == before { return entry.sha256 }
+        guard let sha256 = Self.hash(path) else { return nil }
+        lock.withLock {
+            hashed += 1
+            if Identity(path) == before { kept[path] = (before, sha256) } else { kept[path] = nil }
+        }
+        return sha256
+    }
+
+    /// Forgets every digest, so the next lookups hash again (the bench's start-up rows).
+    public func forget() { lock.withLock { kept.removeAll() } }
+
+    /// The file's SHA-256, read in 1 MiB blocks into one buffer.
+    private static func hash(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let hash = SHA256()
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { block.deallocate() }
+        while true {
+            let count = read(descriptor, block.baseAddress, block.count)
+            if count == 0 { return hash.finalizeHex() }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            hash.update(UnsafeRawBufferPointer(rebasing: block[..<count]))
+        }
     }
 }
