@@ -46,12 +46,53 @@ public enum Benchmarks {
         public var device: Int?
     }
 
-    /// The scene `id` scaled so its longer side is `size` px.
-    public static func scene(_ id: String, size: Int) throws -> Scene {
-        let model = try SceneRegistry.model(id)
-        let longer = max(model.canvasSize.width, model.canvasSize.height)
-        let scene = Scene(model, scale: Double(size) / longer)
-        return try scene.validated().layingOutText()
+    /// A scene as the bench names it: an id, optionally with parameters set, `ID:NAME=VALUE:…`
+    /// (`wave-ball:label=on`), so a scene with and without a feature are measured side by side.
+    public struct SceneSpec: Sendable, Equatable {
+        /// The scene's id.
+        public var id: String
+        /// The parameters set, in order.
+        public var settings: [(name: String, value: String)]
+
+        /// Parses `spec`.
+        ///
+        /// - Throws: a usage error for an unknown scene, a setting that is not NAME=VALUE, `scale`
+        ///   (the size sets it) or a value the parameter refuses.
+        public init(_ spec: String) throws {
+            let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            id = parts[0]
+            guard SceneRegistry.ids.contains(id) else { throw ThrobberError.unknown("scene", id, known: SceneRegistry.ids) }
+            settings = try parts.dropFirst().map { part in
+                guard let equals = part.firstIndex(of: "="), equals != part.startIndex else {
+                    throw ThrobberError.invalid("--scenes", spec, allowed: "ID or ID:NAME=VALUE[:NAME=VALUE…], e.g. wave-ball:label=on")
+                }
+                let name = String(part[..<equals])
+                guard name != "scale" else {
+                    throw ThrobberError.invalid("--scenes", spec, allowed: "parameters other than scale (--sizes sets the scale)")
+                }
+                return (name, String(part[part.index(after: equals)...]))
+            }
+        }
+
+        public static func == (a: SceneSpec, b: SceneSpec) -> Bool {
+            a.id == b.id && a.settings.map(\.name) == b.settings.map(\.name) && a.settings.map(\.value) == b.settings.map(\.value)
+        }
+
+        /// The scene with the settings applied, scaled so its longer side is `size` px, validated
+        /// and with its text not yet laid out (a clip lays it out, as a batch does).
+        public func scene(size: Int) throws -> Scene {
+            let model = try SceneRegistry.model(id)
+            let longer = max(model.canvasSize.width, model.canvasSize.height)
+            var scene = Scene(model, scale: Double(size) / longer)
+            for setting in settings { scene = try scene.setting(setting.name, to: setting.value) }
+            return try scene.validated()
+        }
+    }
+
+    /// The scene `spec` (an id, or `SceneSpec`'s `ID:NAME=VALUE…`) scaled so its longer side is
+    /// `size` px, with its text laid out.
+    public static func scene(_ spec: String, size: Int) throws -> Scene {
+        try SceneSpec(spec).scene(size: size).layingOutText()
     }
 
     /// Measures every case of `settings` (scene × size), stage by stage, and the start-up sweep.
@@ -111,16 +152,26 @@ public enum Benchmarks {
             }
         }
 
-        if settings.startup, let id = settings.scenes.first, let size = settings.sizes.min() {
-            let scene = try scene(id, size: size)
-            for backend in settings.backends {
-                for framesPerJob in [1, 10, 100, 1000] {
-                    let total = try Stopwatch.milliseconds {
-                        let renderer = try FrameRenderer(backend)
-                        for k in 0..<framesPerJob { _ = try renderer.render(scene.drawList(at: Double(k) / 60)) }
+        if settings.startup, let size = settings.sizes.min() {
+            // Every scene measured, so one with text sits beside the same scene without. A job's
+            // first frame pays for its scene too: parameters, text laid out (fonts opened,
+            // shaped, rasterised into the atlas), the provenance its frames carry (each font
+            // file hashed: the process keeps those digests, so they are forgotten first) and the
+            // renderer's context and shaders.
+            for id in settings.scenes {
+                let spec = try SceneSpec(id)
+                for backend in settings.backends {
+                    for framesPerJob in [1, 10, 100, 1000] {
+                        FontDigests.shared.forget()
+                        let total = try Stopwatch.milliseconds {
+                            let scene = try spec.scene(size: size).layingOutText()
+                            let renderer = try FrameRenderer(backend)
+                            _ = FrameText(scene, backend: backend.rawValue, driver: renderer.driver)
+                            for k in 0..<framesPerJob { _ = try renderer.render(scene.drawList(at: Double(k) / 60)) }
+                        }
+                        report.startup.append(.init(backend: backend.rawValue, scene: id, size: size, framesPerJob: framesPerJob,
+                                                    totalMs: total, msPerFrame: total / Double(framesPerJob)))
                     }
-                    report.startup.append(.init(backend: backend.rawValue, scene: id, size: size, framesPerJob: framesPerJob,
-                                                totalMs: total, msPerFrame: total / Double(framesPerJob)))
                 }
             }
         }

@@ -156,7 +156,10 @@ struct BenchTests {
         let ceilings = Set((report["ceilings"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
         #expect(ceilings == ["memcpy", "gl clear+readback", "png encode, all cores"])
         #expect((report["fits"] as? [[String: Any]])?.isEmpty == false)
-        #expect((report["startup"] as? [[String: Any]])?.count == 8)
+        // The start-up sweep per scene × backend × job length (1, 10, 100, 1000 frames).
+        let startup = try #require(report["startup"] as? [[String: Any]])
+        #expect(startup.count == 2 * 2 * 4)
+        #expect(Set(startup.compactMap { $0["scene"] as? String }).count == 2)
         let svg = try String(contentsOf: plot, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"))
     }

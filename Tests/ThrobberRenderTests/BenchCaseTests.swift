@@ -35,4 +35,19 @@ struct BenchCaseTests {
         #expect(roomy.distinctReferenceFrames == 7)
         #expect(Set(roomy.reference.map(\.pixels)).count == 7)
     }
+
+    /// `--scenes` names a scene with parameters set, so it is measured beside itself without them;
+    /// a bad entry is refused naming what is allowed.
+    @Test func sceneSpecsSetParameters() throws {
+        let spec = try Benchmarks.SceneSpec("wave-ball:label=on:caption=Done")
+        #expect(spec.id == "wave-ball")
+        #expect(spec.settings.map(\.name) == ["label", "caption"])
+        let scene = try Benchmarks.scene("wave-ball:label=on:caption=Done", size: 512)
+        #expect(scene.pixelSize.width == 512 && scene.pixelSize.height == 512)
+        #expect(scene.hasTextLaidOut && scene.textRequest != nil)
+        #expect(try Benchmarks.scene("wave-ball", size: 512).textRequest == nil)
+        for bad in ["nope", "wave-ball:label", "wave-ball:scale=2", "wave-ball:label=maybe", "wave-ball:=on"] {
+            #expect(throws: ThrobberError.self, "\(bad)") { _ = try Benchmarks.scene(bad, size: 64) }
+        }
+    }
 }

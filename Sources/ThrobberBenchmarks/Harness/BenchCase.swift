@@ -5,8 +5,10 @@ import ThrobberRender
 
 /// One scene at one size: the frames every benchmark of it times, and what they share.
 final class BenchCase {
-    /// The scene's id.
+    /// The scene as the bench names it: its id, or `ID:NAME=VALUE…` (`Benchmarks.SceneSpec`).
     let id: String
+    /// The scene's text not laid out: what a job is given (it lays the text out per clip).
+    let unlaidScene: Scene
     /// The longer side asked for, in px.
     let size: Int
     /// The scene scaled to `size`.
@@ -41,7 +43,8 @@ final class BenchCase {
         self.size = size
         self.settings = settings
         self.scratch = scratch
-        scene = try Benchmarks.scene(id, size: size)
+        unlaidScene = try Benchmarks.SceneSpec(id).scene(size: size)
+        scene = try unlaidScene.layingOutText()
         (width, height) = scene.pixelSize
         lists = (0..<settings.frames).map { [scene] in scene.drawList(at: Double($0) / 60) }
     }
@@ -57,7 +60,7 @@ final class BenchCase {
     }
 
     /// The bench's encoder for this case: `auto` chooses for this scene and size, as a batch does.
-    var png: PNGEncoder { settings.png.resolved(scene: id, width: width, height: height) }
+    var png: PNGEncoder { settings.png.resolved(scene: scene.model.id, width: width, height: height) }
 
     /// The reference frames as PNG files, encoded now (not timed) unless the encode stage did.
     func encodedFrames() throws -> [Data] {

@@ -23,11 +23,14 @@ enum BenchCommand: Subcommand {
         cores (pipeline). A budget table adds up what the pipeline's parts cost in CPU time alone
         and the best ratio to the encode ceiling that leaves.
         A least-squares fit ms = overhead + cost·Mpix per scene, backend and stage shows per-frame
-        overhead; a frames-per-job sweep shows start-up (context, shader compile) is paid once.
+        overhead; a frames-per-job sweep of every scene shows start-up (the scene with its text laid
+        out, context, shader compile) is paid once.
         Release builds only: a debug build's figures mean nothing.
 
         OPTIONS:
-          --scenes all|A,B       scenes to measure (default wave-ball)
+          --scenes all|A,B       scenes to measure (default wave-ball); a scene may set
+                                 parameters, ID:NAME=VALUE[:NAME=VALUE…], to measure it beside
+                                 itself without them: --scenes wave-ball,wave-ball:label=on
           --sizes N,…            canvas sizes: the longer side in px (default 64,128,256,512,1024)
           --backends gl,cpu      backends to measure (default gl,cpu)
           --stages S,…           render,readback,frame,frame1,async,encode,hash,write,pipeline
@@ -132,9 +135,8 @@ enum BenchCommand: Subcommand {
         }
         var scenes = try list("--scenes", "wave-ball")
         if scenes == ["all"] { scenes = SceneRegistry.ids }
-        for id in scenes where !SceneRegistry.ids.contains(id) {
-            throw ThrobberError.unknown("scene", id, known: SceneRegistry.ids)
-        }
+        // Each one built now, so a bad id or parameter is an error before minutes of measuring.
+        for spec in scenes { _ = try Benchmarks.scene(spec, size: 64) }
         let sizes = try list("--sizes", "64,128,256,512,1024").map { text -> Int in
             guard let size = Int(text), (1...Scene.maximumPixelSide).contains(size) else {
                 throw ThrobberError.invalid("--sizes", text, allowed: "integers in [1, \(Scene.maximumPixelSide)], comma-separated")
