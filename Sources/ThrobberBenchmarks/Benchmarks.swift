@@ -48,7 +48,7 @@ public enum Benchmarks {
 
     /// A scene as the bench names it: an id, optionally with parameters set, `ID:NAME=VALUE:…`
     /// (`wave-ball:label=on`), so a scene with and without a feature are measured side by side.
-    public struct SceneSpec: Sendable, Equatable {
+    public struct SceneSpec: Sendable {
         /// The scene's id.
         public var id: String
         /// The parameters set, in order.
@@ -72,10 +72,6 @@ public enum Benchmarks {
                 }
                 return (name, String(part[part.index(after: equals)...]))
             }
-        }
-
-        public static func == (a: SceneSpec, b: SceneSpec) -> Bool {
-            a.id == b.id && a.settings.map(\.name) == b.settings.map(\.name) && a.settings.map(\.value) == b.settings.map(\.value)
         }
 
         /// The scene with the settings applied, scaled so its longer side is `size` px, validated

@@ -123,8 +123,9 @@ public final class FontDigests: @unchecked Sendable {
 
     private let lock = NSLock()
     private var kept: [String: (identity: Identity, sha256: String)] = [:]
+    private var hashCount = 0
     /// How many files were hashed (not found kept), for tests.
-    public private(set) var hashed = 0
+    public var hashed: Int { lock.withLock { hashCount } }
 
     /// A cache of its own (tests); the process shares `shared`.
     public init() {}
@@ -136,7 +137,7 @@ public final class FontDigests: @unchecked Sendable {
         if let entry = lock.withLock({ kept[path] }), entry.identity == before { return entry.sha256 }
         guard let sha256 = Self.hash(path) else { return nil }
         lock.withLock {
-            hashed += 1
+            hashCount += 1
             if Identity(path) == before { kept[path] = (before, sha256) } else { kept[path] = nil }
         }
         return sha256
@@ -145,22 +146,17 @@ public final class FontDigests: @unchecked Sendable {
     /// Forgets every digest, so the next lookups hash again (the bench's start-up rows).
     public func forget() { lock.withLock { kept.removeAll() } }
 
-    /// The file's SHA-256, read in 1 MiB blocks into one buffer.
+    /// The file's SHA-256, read in 1 MiB chunks.
     private static func hash(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
         let hash = SHA256()
-        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
-        defer { block.deallocate() }
-        while true {
-            let count = read(descriptor, block.baseAddress, block.count)
-            if count == 0 { return hash.finalizeHex() }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            hash.update(UnsafeRawBufferPointer(rebasing: block[..<count]))
+        do {
+            // nil or empty at the end of the file.
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(chunk) }
+        } catch {
+            return nil
         }
+        return hash.finalizeHex()
     }
 }
