@@ -117,6 +117,46 @@ struct FrameStackTests {
         #expect(plan.code(all) != nudgedPlan.code(all))
     }
 
+    /// Strokes and a radial gradient are layers of the one pass (one segment reading one vec4,
+    /// two reading two) and, beside boxes the boxes pass draws, records in every list they reach:
+    /// a stroke's record holds both segments, its line width and its segment count, a gradient's
+    /// its centre and reach; the gradient covers the canvas, so every box lists it.
+    @Test func strokesAndGradientsAreLayersAndRecords() throws {
+        let side = 64
+        var list = FrameStackTests.scatteredBoxes(count: 40, side: side)
+        let check = Strokes(segments: [(4, 50, 20, 60), (20, 60, 60, 6)], lineWidth: 3, color: RGBA(1, 1, 1, 0.5), width: side, height: side)
+        let stem = Strokes(segments: [(30, 10, 30, 40)], lineWidth: 2, color: RGBA(1, 1, 1, 1), width: side, height: side)
+        let mask = RadialGradient(centerX: 32, centerY: 30, reach: 64, color: RGBA(0, 0, 0, 0.75), width: side, height: side)
+        list.items += [DrawItem("mask", mask), DrawItem("check", check), DrawItem("stem", stem)]
+        let plan = LayerPlan(list)
+        #expect(plan.boxItems == [1])
+        // disc, arc (masked), mask, check, stem; each layer: bounds, its vec4s, colour.
+        #expect(plan.layers.map { $0.values.count / 4 } == [4, 5, 3, 5, 4])
+        #expect(plan.layers.suffix(3).map(\.shape) == [RadialGradient.shape, Strokes.shape, Strokes.singleShape])
+        let code = plan.code(Array(plan.layers.indices))
+        #expect(code.contains("radialGradientCoverage(p, V(") && code.contains(", 2.0, V(") && code.contains(", 1.0, V("), "\(code)")
+
+        let stack = FrameStack([list][...], boxItems: [[1]], width: side, height: side)
+        #expect(!stack.boxesOnly)
+        let count = stack.recordCount
+        func record(_ n: Int) -> [Float] { Array(stack.records[(n * FrameStack.recordFloats)..<((n + 1) * FrameStack.recordFloats)]) }
+        let (maskRecord, checkRecord, stemRecord) = (record(count - 3), record(count - 2), record(count - 1))
+        #expect(maskRecord == [0, 0, 64, 64, GLPrimitiveRows.recordKind(of: RadialGradient.self), 32, 30, 64] + [Float](repeating: 0, count: 8)
+                + [0, 0, 0, 0.75])
+        let strokesKind = GLPrimitiveRows.recordKind(of: Strokes.self)
+        let b = check.bounds
+        #expect(checkRecord == [Float(b.x0), Float(b.y0), Float(b.x1), Float(b.y1), strokesKind, 4, 50, 20, 60, 20, 60, 60, 6, 3, 2, 0, 1, 1, 1, 0.5])
+        let s = stem.bounds
+        #expect(stemRecord == [Float(s.x0), Float(s.y0), Float(s.x1), Float(s.y1), strokesKind, 30, 10, 30, 40, 30, 10, 30, 40, 2, 1, 0, 1, 1, 1, 1])
+        #expect(GLPrimitiveRows.recordKinds.suffix(2).map { $0.kind } == ["Strokes", "RadialGradient"])
+        // Every box lists the mask, whose bounds are the canvas.
+        #expect(stack.instanceCount > 0)
+        for n in 0..<stack.instanceCount {
+            let words = stack.instances[(n * FrameStack.instanceWords)...].prefix(FrameStack.instanceWords).map { Int($0) }
+            #expect(stack.entries[words[6]..<(words[6] + words[7])].contains(Int32(count - 3)), "box \(n) does not list the mask")
+        }
+    }
+
     /// Every item of `list` made of boxes (Boxes, BoxRing), as the boxes pass's items.
     static func quadItems(_ list: DrawList) -> [Int] {
         list.items.indices.filter { GLPreparedItems.prepare(list.items[$0]) is BoxBatch }

@@ -53,7 +53,8 @@ struct PrimitiveRowTests {
     /// The layer shapes the rows name are distinct, with room below the next for their variants.
     @Test func layerShapesDoNotCollide() {
         let shapes = [Disc.shape, Wave.shape, Wave.clippedShape, Arc.shape, Arc.maskedShape, Arc.fullCircleShape,
-                      Boxes.singleBoxShape, BoxRing.unrolledShape, BoxRing.colouredShape, BoxRing.loopShape, LayerShape.coverageTexture]
+                      Boxes.singleBoxShape, BoxRing.unrolledShape, BoxRing.colouredShape, BoxRing.loopShape, LayerShape.coverageTexture,
+                      Strokes.shape, Strokes.singleShape, RadialGradient.shape]
         let sorted = shapes.sorted()
         for (a, b) in zip(sorted, sorted.dropFirst()) { #expect(b - a >= 1 << 16, "shapes \(a) and \(b) overlap") }
         #expect(sorted.first! > 0, "shapes must not meet LayerPlan's negative markers")

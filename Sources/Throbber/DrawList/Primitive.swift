@@ -1,4 +1,5 @@
-/// A kind of thing a draw list paints: a disc, a wave, an arc, rounded boxes, a ring of boxes, glyphs.
+/// A kind of thing a draw list paints: a disc, a wave, an arc, rounded boxes, a ring of boxes, glyphs,
+/// strokes, a radial gradient.
 ///
 /// Each kind is a row of files side by side, named after it (DESIGN "One row per primitive"):
 /// its value, bounds and reach here in `DrawList/Primitives/`; its coverage twin in
@@ -50,5 +51,6 @@ public struct BoxWork: Sendable, Equatable {
 
 /// Every kind of primitive, in the order GL numbers their records. Adding a kind adds it here.
 public enum PrimitiveKinds {
-    public static let all: [any Primitive.Type] = [Disc.self, Wave.self, Arc.self, Boxes.self, BoxRing.self, Glyphs.self]
+    public static let all: [any Primitive.Type] = [Disc.self, Wave.self, Arc.self, Boxes.self, BoxRing.self, Glyphs.self,
+                                                  Strokes.self, RadialGradient.self]
 }
