@@ -83,8 +83,8 @@ public enum ParityMatrix {
             let shared = fixed.filter { applies($0.name, to: id) }
             let sampler = ParameterSampler(seed: seed, maximumPixelSide: randomPixelCap)
             for index in 0..<count {
-                let item = try sampler.draw(id, index: index, fixed: shared, times: times, scales: scales)
-                cases.append(Case(id: id, index: index, scene: try item.scene.layingOutText(), t: item.time, settings: item.settings))
+                let item = try sampler.draw(id, index: index, fixed: shared, times: times, scales: scales) { try $0.layingOutText() }
+                cases.append(Case(id: id, index: index, scene: item.scene, t: item.time, settings: item.settings))
             }
         }
         return cases

@@ -12,7 +12,7 @@ public enum HUDPrimitiveCases {
                                   lineWidth: 1.51 * s, color: color, width: side, height: side)),
             ("cross", Strokes(segments: [(2.44 * s, 2.44 * s, 25.56 * s, 25.56 * s), (25.56 * s, 2.44 * s, 2.44 * s, 25.56 * s)],
                               lineWidth: 1.53 * s, color: color, width: side, height: side)),
-            ("stem", Strokes(segments: [(14 * s, 10 * s, 14 * s, 23 * s)], lineWidth: 1.6 * s, color: color, width: side, height: side)),
+            ("stem", Strokes(segments: [(14 * s, 11.02 * s, 14 * s, 20.94 * s)], lineWidth: 1.49 * s, color: color, width: side, height: side)),
         ]
     }
 

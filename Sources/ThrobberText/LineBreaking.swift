@@ -8,19 +8,25 @@ extension TextShaper {
     ///
     /// - Throws: as `shape`; a usage error for a width that is not a finite number > 0.
     public func lines(_ text: String, role: FontRole, size: Double, maxWidth: Double) throws -> [ShapedLine] {
+        try wrappedLines(text, role: role, size: size, maxWidth: maxWidth).map(\.line)
+    }
+
+    /// `lines(_:role:size:maxWidth:)` with each line's text (a line's dropped space not in it).
+    public func wrappedLines(_ text: String, role: FontRole, size: Double, maxWidth: Double) throws -> [(text: String, line: ShapedLine)] {
         guard maxWidth.isFinite, maxWidth > 0 else {
             throw ThrobberError.invalid("maxWidth", formatNumber(maxWidth), allowed: "a finite number > 0 (pt)")
         }
-        var lines: [ShapedLine] = []
+        var lines: [(text: String, line: ShapedLine)] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let scalars = Array(paragraph.unicodeScalars)
-            func line(_ range: Range<Int>) throws -> ShapedLine {
+            func text(_ range: Range<Int>) -> String {
                 var view = String.UnicodeScalarView()
                 view.append(contentsOf: scalars[range])
-                return try shape(String(view), role: role, size: size)
+                return String(view)
             }
+            func line(_ range: Range<Int>) throws -> ShapedLine { try shape(text(range), role: role, size: size) }
             guard !scalars.isEmpty else {
-                lines.append(try line(0..<0))
+                lines.append(("", try line(0..<0)))
                 continue
             }
             var start = 0
@@ -52,7 +58,7 @@ extension TextShaper {
                     }
                     chosen = (end, end, shaped)
                 }
-                lines.append(chosen!.line)
+                lines.append((text(start..<chosen!.end), chosen!.line))
                 start = max(chosen!.next, start + 1)
             }
         }

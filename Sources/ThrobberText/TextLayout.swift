@@ -37,7 +37,13 @@ public enum TextLayout {
                 })
             }
             for line in lines { for piece in line.pieces { for run in piece.runs where !fonts.contains(run.font) { fonts.append(run.font) } } }
-            placedBlocks.append((block.id, CentredLines(lines).placedGlyphs(centreX: block.centreX, centreY: block.centreY, scale: request.scale)))
+            if let pens = block.pens {
+                placedBlocks.append((block.id, zip(lines, pens).flatMap { line, pen in
+                    placeGlyphs(line, penX: pen.x, baseline: pen.baseline, scale: request.scale)
+                }))
+            } else {
+                placedBlocks.append((block.id, CentredLines(lines).placedGlyphs(centreX: block.centreX, centreY: block.centreY, scale: request.scale)))
+            }
         }
         let atlas = try GlyphAtlas(keys: placedBlocks.flatMap { $0.glyphs.map(\.key) }, rasterizer: rasterizer)
         var quads: [ItemID: [Glyphs.Quad]] = [:]
@@ -48,15 +54,72 @@ public enum TextLayout {
         }
         return LaidOutText(request: request, atlas: atlas.atlas, quads: quads, fonts: fonts)
     }
+
+    /// `request`'s paragraph wrapped into lines (SPEC §6 "Line breaking") and measured.
+    ///
+    /// - Throws: a usage error naming the text's parameter for more lines than allowed, a
+    ///   character no font has or a control character; as `TextShaper` for a font.
+    public static func measure(_ request: TextMeasureRequest) throws -> MeasuredText {
+        let shaper = try TextShaper(sources: request.fonts)
+        let wrapped: [(text: String, line: ShapedLine)]
+        do {
+            wrapped = try shaper.wrappedLines(request.text, role: request.role, size: request.size, maxWidth: request.maxWidth)
+        } catch let error as ThrobberError where error.kind == .usage && (error.field == nil || error.field == "text") {
+            throw ThrobberError("\(request.textField): \(error.message)", kind: .usage, field: request.textField)
+        }
+        guard wrapped.count <= request.maximumLines else {
+            throw ThrobberError.invalid(request.textField, ThrobberError.echoed(request.text, longest: 60),
+                                        allowed: "at most \(request.maximumLines) lines wrapped at \(formatNumber(request.maxWidth)) pt "
+                                            + "at \(request.sizeField) \(formatNumber(request.size)); it makes \(wrapped.count)")
+        }
+        return MeasuredText(request: request, lines: wrapped.map { MeasuredText.Line(text: $0.text, width: $0.line.width) })
+    }
+}
+
+/// The text module's `TextLayoutEngine`: lays out the text frames ask for and keeps the last
+/// layouts, so the frames of a fade that share a size (and a sequence's repeats) share one.
+public final class CachedTextLayout: TextLayoutEngine, @unchecked Sendable {
+    private let lock = NSLock()
+    private var cache: [TextRequest: LaidOutText] = [:]
+    private var order: [TextRequest] = []
+    /// How many layouts are kept: a fade at 60 fps has about 9 frames of its own sizes.
+    public static let capacity = 64
+
+    public init() {}
+
+    public func layOut(_ request: TextRequest) throws -> LaidOutText {
+        if let kept = lock.withLock({ cache[request] }) { return kept }
+        let laid = try TextLayout.layOut(request)
+        lock.withLock {
+            if cache[request] == nil {
+                cache[request] = laid
+                order.append(request)
+                if order.count > CachedTextLayout.capacity { cache[order.removeFirst()] = nil }
+            }
+        }
+        return laid
+    }
 }
 
 extension Scene {
-    /// This scene with its text laid out (`TextLayout`), ready for `drawList(at:)`; itself when it
-    /// paints no text or its text is laid out already.
+    /// This scene with its text measured and laid out (`TextLayout`), ready for `drawList(at:)`;
+    /// itself when it paints no text or its text is laid out already. A scene whose layout
+    /// depends on its text (`SceneModel.textToMeasure`) is measured first and validated again,
+    /// since its canvas and relations change with it.
     ///
-    /// - Throws: as `TextLayout.layOut`.
+    /// - Throws: as `TextLayout.measure`, `Scene.validate` and `TextLayout.layOut`.
     public func layingOutText() throws -> Scene {
-        guard let request = textRequest, !hasTextLaidOut else { return self }
-        return withText(try TextLayout.layOut(request))
+        var scene = self
+        if let measure = model.textToMeasure, !model.hasMeasuredText {
+            scene.model = model.measuring(try TextLayout.measure(measure))
+            scene = try scene.validated()
+        }
+        guard let request = scene.textRequest, !scene.hasTextLaidOut else { return scene }
+        let engine = CachedTextLayout()
+        let text = try engine.layOut(request)
+        for t in scene.model.textCheckTimes {
+            if let frameRequest = scene.frameTextRequest(at: t) { _ = try engine.layOut(frameRequest) }
+        }
+        return scene.withText(text, engine: engine)
     }
 }

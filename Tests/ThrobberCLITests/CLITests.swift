@@ -62,9 +62,12 @@ struct CLITests {
         #expect((hud["range"] as? [String: Any])?["minInclusive"] as? Bool == false, "hudSize > 0")
         let waveBall = try #require(listings.first { $0["id"] as? String == "wave-ball" })
         #expect((waveBall["relations"] as? [String])?.first?.contains("size >") == true)
-        // No default is a string but a choice's or a text's.
+        // No default is a string but a choice's, a text's or a pair's (`390x844`, `0,-40`).
+        let pair = try parameter("hud", "screen")
+        #expect(pair["type"] as? String == "size" && pair["default"] is NSNull && pair["unset"] as? String == "none")
+        #expect(try parameter("hud", "offset")["default"] as? String == "0,0")
         for listing in listings {
-            for p in listing["parameters"] as? [[String: Any]] ?? [] where !["choice", "text"].contains(p["type"] as? String) {
+            for p in listing["parameters"] as? [[String: Any]] ?? [] where !["choice", "text", "size", "offset"].contains(p["type"] as? String) {
                 #expect(!(p["default"] is String), "\(listing["id"]!) \(p["name"]!)")
             }
         }

@@ -149,7 +149,7 @@ struct JobFileTests {
     @Test func defaultLoopLengths() throws {
         var lengths: [String: Int] = [:]
         for id in SceneRegistry.ids { lengths[id] = try SceneRegistry.model(id).defaultLoop(fps: 60).frames }
-        #expect(lengths == ["wave-ball": 240, "double-wave": 2000, "pull-wave": 1200, "activity": 60, "ring": 60, "progress-ring": 60])
+        #expect(lengths == ["wave-ball": 240, "double-wave": 2000, "pull-wave": 1200, "activity": 60, "ring": 60, "progress-ring": 60, "hud": 60])
         // The loop the wave ball had before, one amplitude period, sped its back wave up by a third.
         let old = try LoopPlan(parts: WaveBall().periodicParts, seconds: 2, fps: 60)
         #expect(old.worstSpeedChangePercent > 31 && old.worstChange?.part == "backPhase")

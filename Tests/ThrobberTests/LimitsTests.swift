@@ -10,7 +10,7 @@ struct LimitsTests {
         func check<Model: SceneModel>(_ type: Model.Type) {
             for parameter in Model.parameters {
                 switch parameter.kind {
-                case .number(_, let range), .optionalNumber(_, let range, _):
+                case .number(_, let range), .optionalNumber(_, let range, _), .pair(_, let range, _, _), .numberOrKeyword(_, let range, _, _):
                     #expect(range.isBounded, "\(Model.id) \(parameter.name) accepts \(range.text)")
                     #expect(!parameter.accepts(1e308) && !parameter.accepts(-1e308), "\(Model.id) \(parameter.name)")
                 case .integer, .color, .optionalColor, .choice, .text:

@@ -13,7 +13,7 @@ struct ParameterSamplerTests {
     func cases(_ id: String, seed: UInt64 = 7, count: Int = ParameterSamplerTests.count,
                fixed: [SampledCase.Setting] = []) throws -> [SampledCase] {
         let sampler = ParameterSampler(seed: seed)
-        return try (0..<count).map { try sampler.draw(id, index: $0, fixed: fixed) }
+        return try (0..<count).map { try sampler.draw(id, index: $0, fixed: fixed) { try $0.layingOutText() } }
     }
 
     /// The first three outputs of Vigna's reference `splitmix64.c` seeded with 0.
@@ -37,7 +37,7 @@ struct ParameterSamplerTests {
         #expect(first.map(\.settings) == again.map(\.settings))
         #expect(first.map(\.time) == again.map(\.time))
         // A case depends on (seed, scene, index) only, not on the cases drawn before it.
-        let alone = try ParameterSampler(seed: 7).draw(id, index: 41)
+        let alone = try ParameterSampler(seed: 7).draw(id, index: 41) { try $0.layingOutText() }
         #expect(alone.settings == first[41].settings && alone.time == first[41].time)
         // Another seed draws other cases.
         let other = try cases(id, seed: 8, count: 60)
@@ -68,7 +68,7 @@ struct ParameterSamplerTests {
                 switch parameter.kind {
                 case .color, .optionalColor, .choice, .text:
                     #expect(parameter.samplingRange == nil)
-                case .number, .optionalNumber, .integer:
+                case .number, .optionalNumber, .integer, .pair, .numberOrKeyword:
                     guard let range = parameter.samplingRange else {
                         Issue.record("\(Model.id) \(parameter.name) has no sampling range")
                         continue

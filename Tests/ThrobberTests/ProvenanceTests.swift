@@ -14,7 +14,7 @@ struct ProvenanceTests {
         let sampler = ParameterSampler(seed: 11)
         var random = SplitMix64(seed: 5)
         for index in 0..<200 {
-            var scene = try sampler.draw(id, index: index).scene.layingOutText()
+            var scene = try sampler.draw(id, index: index) { try $0.layingOutText() }.scene
             if index % 3 == 0 {
                 // A loop's retiming: speed factors that are not round numbers.
                 for part in scene.model.periodicParts { scene.model.speeds.factors[part.name] = 0.5 + random.nextUnit() }

@@ -55,11 +55,14 @@ public struct ParameterSampler: Sendable {
     ///   - times: when given (and not empty), the time is drawn from these instead.
     ///   - scales: when given (and not empty), the scale is drawn from these instead; the
     ///     canvas must then fit `maximumPixelSide` at the scale drawn.
-    /// - Returns: a case whose scene is valid and whose canvas is at most `maximumPixelSide` px.
+    ///   - prepare: what readies a drawn scene to render (the text module's `layingOutText`):
+    ///     a scene whose layout comes from its text (the HUD's status) is only known valid, and
+    ///     its canvas only known, once prepared; a draw it rejects is drawn again.
+    /// - Returns: a case whose scene is valid (and prepared) and whose canvas is at most `maximumPixelSide` px.
     /// - Throws: a usage error for an unknown scene, an unknown or invalid fixed setting, or
     ///   fixed settings no draw can satisfy within `maximumAttempts`.
     public func draw(_ id: String, index: Int, fixed: [SampledCase.Setting] = [], times: [Double]? = nil,
-                     scales: [Double]? = nil) throws -> SampledCase {
+                     scales: [Double]? = nil, prepare: (Scene) throws -> Scene = { $0 }) throws -> SampledCase {
         let defaults = try SceneRegistry.model(id)
         // Checked once, before any draw, so a typo is reported as such, not as failed attempts.
         var check = Scene(defaults)
@@ -74,6 +77,7 @@ public struct ParameterSampler: Sendable {
                 var scene = Scene(defaults)
                 for setting in settings { scene = try scene.setting(setting.name, to: setting.value) }
                 try scene.validate()
+                scene = try prepare(scene)
                 let (width, height) = scene.pixelSize
                 guard max(width, height) <= maximumPixelSide else {
                     throw ThrobberError.invalid("canvas", "\(width)×\(height) px",
@@ -170,9 +174,30 @@ public struct ParameterSampler: Sendable {
             model[keyPath: path] = options[random.next(below: options.count)]
         case .text(let path, .lines):
             model[keyPath: path] = drawText(random: &random)
+        case .text(let path, .optionalLines):
+            // None in a quarter of the cases.
+            model[keyPath: path] = random.chance(0.25) ? "" : drawText(random: &random)
         case .text(_, .fontFile):
             // The default fonts: a file chosen at random may not exist on the machine.
             break
+        case .pair(let path, _, _, let unset):
+            guard let range = parameter.samplingRange else { return }
+            // An optional pair is left unset in a third of the cases, as optional numbers are.
+            if unset != nil, random.chance(1.0 / 3) {
+                model[keyPath: path] = nil
+            } else {
+                let fallback = defaults[keyPath: path]
+                model[keyPath: path] = NumberPair(drawNumber(range, default: fallback?.first, whole: false, random: &random),
+                                                  drawNumber(range, default: fallback?.second, whole: false, random: &random))
+            }
+        case .numberOrKeyword(let path, _, let keywords, _):
+            guard let range = parameter.samplingRange else { return }
+            // Unset, a keyword or a number, a third each.
+            switch random.next(below: 3) {
+            case 0: model[keyPath: path] = nil
+            case 1: model[keyPath: path] = keywords[random.next(below: keywords.count)]
+            default: model[keyPath: path] = formatNumber(drawNumber(range, default: nil, whole: false, random: &random))
+            }
         }
     }
 
@@ -182,7 +207,8 @@ public struct ParameterSampler: Sendable {
         case .number(let path, _): return model[keyPath: path]
         case .optionalNumber(let path, _, _): return model[keyPath: path]
         case .integer(let path, _): return Double(model[keyPath: path])
-        case .color, .optionalColor, .choice, .text: return nil
+        case .numberOrKeyword(let path, _, _, _): return model[keyPath: path].flatMap { Double($0) }
+        case .color, .optionalColor, .choice, .text, .pair: return nil
         }
     }
 
@@ -192,7 +218,8 @@ public struct ParameterSampler: Sendable {
         case .number(let path, _): model[keyPath: path] = value
         case .optionalNumber(let path, _, _): model[keyPath: path] = value
         case .integer(let path, _): model[keyPath: path] = Int(value)
-        case .color, .optionalColor, .choice, .text: break
+        case .numberOrKeyword(let path, _, _, _): model[keyPath: path] = formatNumber(value)
+        case .color, .optionalColor, .choice, .text, .pair: break
         }
     }
 

@@ -41,7 +41,7 @@ public struct ParameterSchema: Sendable, Codable, Equatable {
     }
 
     public var name: String
-    /// `number`, `integer`, `color`, `choice` or `text`.
+    /// `number`, `integer`, `color`, `choice`, `text`, `size` (`W×H`) or `offset` (`X,Y`).
     public var type: String
     public var unit: String
     public var summary: String
@@ -104,7 +104,17 @@ extension SceneParameter {
             if rule == .fontFile {
                 (schema.optional, schema.unset) = (true, "the role's default font")
                 if value.isEmpty { schema.default = .none }
+            } else if rule == .optionalLines {
+                (schema.optional, schema.unset) = (true, "none")
+                if value.isEmpty { schema.default = .none }
             }
+        case .pair(let path, let range, let style, let unset):
+            (schema.type, schema.range) = (style == .size ? "size" : "offset", range.schema)
+            (schema.optional, schema.unset) = (unset != nil, unset)
+            schema.default = model[keyPath: path].map { .string($0.text(style)) } ?? .none
+        case .numberOrKeyword(let path, let range, let keywords, let unset):
+            (schema.type, schema.range, schema.choices, schema.optional, schema.unset) = ("number", range.schema, keywords, true, unset)
+            schema.default = model[keyPath: path].map { text in Double(text).map { .number($0) } ?? .string(text) } ?? .none
         }
         return schema
     }

@@ -16,6 +16,9 @@ public struct Scene: Sendable {
     /// The scene's text laid out (`withText`), when it paints any: what its draw lists' glyphs and
     /// atlas come from. Kept only while it answers the scene's `textRequest`.
     public private(set) var text: LaidOutText?
+    /// Lays out the text of frames that paint other text than the scene's own (`SceneModel.textRequest(for:scale:)`),
+    /// set with `text`.
+    public private(set) var textEngine: (any TextLayoutEngine)?
 
     /// Creates a scene.
     public init(_ model: any SceneModel = WaveBall(), scale: Double = 1, background: RGBA? = nil) {
@@ -29,18 +32,28 @@ public struct Scene: Sendable {
 
     /// Whether the scene's text (if it paints any) is laid out: what `drawList(at:)` needs.
     public var hasTextLaidOut: Bool {
+        guard model.hasMeasuredText else { return false }
         guard let request = textRequest else { return true }
-        return text?.request == request
+        return text?.request == request && (model.textCheckTimes.isEmpty || textEngine != nil)
     }
 
-    /// This scene with `text`, the text module's answer to `textRequest`.
+    /// This scene with `text`, the text module's answer to `textRequest`, and the engine that lays
+    /// out the text of frames that paint other text.
     ///
     /// - Precondition: `text.request == textRequest`.
-    public func withText(_ text: LaidOutText) -> Scene {
+    public func withText(_ text: LaidOutText, engine: (any TextLayoutEngine)? = nil) -> Scene {
         precondition(text.request == textRequest, "the text laid out is not the scene's")
         var copy = self
         copy.text = text
+        copy.textEngine = engine
         return copy
+    }
+
+    /// The text the frame at `t` paints when it is not the scene's own (`SceneModel.textRequest(for:scale:)`).
+    public func frameTextRequest(at t: Double) -> TextRequest? { Scene.frameTextRequest(model, at: t, scale: scale) }
+
+    private static func frameTextRequest<Model: SceneModel>(_ model: Model, at t: Double, scale: Double) -> TextRequest? {
+        model.textRequest(for: model.frameState(at: t), scale: scale)
     }
 
     /// The largest canvas side, in pixels, any backend is asked to render; a GL backend may
@@ -124,11 +137,22 @@ public struct Scene: Sendable {
     /// - Precondition: `hasTextLaidOut` (the text module's `Scene.layingOutText()`).
     public func drawList(at t: Double) -> DrawList {
         precondition(hasTextLaidOut, "scene \(model.id) paints text that is not laid out: use layingOutText() first")
+        return drawList(model, at: t)
+    }
+
+    private func drawList<Model: SceneModel>(_ model: Model, at t: Double) -> DrawList {
         let (width, height) = pixelSize
-        let text = textRequest == nil ? nil : self.text
+        let state = model.frameState(at: t)
+        var text = textRequest == nil ? nil : self.text
+        if let request = model.textRequest(for: state, scale: scale), request != text?.request {
+            guard let textEngine else { preconditionFailure("scene \(model.id) paints per-frame text without a text engine") }
+            // The sizes a frame can ask for were laid out up front (`textCheckTimes`): what is
+            // left to fail is the machine (memory), not the input.
+            do { text = try textEngine.layOut(request) } catch { preconditionFailure("laying out the text of \(model.id) at t = \(t): \(error)") }
+        }
         return DrawList(width: width, height: height,
                         background: PaintColor(background ?? model.defaultBackground),
-                        items: model.drawItems(at: t, scale: scale, width: width, height: height, text: text),
+                        items: model.drawItems(for: state, scale: scale, width: width, height: height, text: text),
                         resources: DrawResources(atlases: text.map { [LaidOutText.atlasID: $0.atlas] } ?? [:]))
     }
 

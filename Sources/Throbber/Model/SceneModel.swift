@@ -66,6 +66,23 @@ public protocol SceneModel: Sendable {
     /// The parameters that set how many boxes a frame has and how large they are, for the
     /// message when they cover more than `Limits.boxPixelsPerFrame`.
     var boxParameterNames: [String] { get }
+
+    /// Text whose shaped lines set the scene's own layout (the HUD grows around its status,
+    /// SPEC §7), nil when none: the text module measures it (`MeasuredText`) before the canvas
+    /// size, the relations and `textRequest(scale:)` are final.
+    var textToMeasure: TextMeasureRequest? { get }
+    /// Whether the model holds the answer to `textToMeasure` (true when there is nothing to measure).
+    var hasMeasuredText: Bool { get }
+    /// This model with `measured`, the text module's answer to `textToMeasure`.
+    func measuring(_ measured: MeasuredText) -> any SceneModel
+
+    /// The text the frame in `state` paints when it is not the scene's own `textRequest(scale:)`
+    /// (the HUD's status rasterised at the size it scales to while it shows or dismisses), nil
+    /// when it is the scene's own; laid out per frame (`TextLayoutEngine`).
+    func textRequest(for state: FrameState, scale: Double) -> TextRequest?
+    /// Times whose frames paint the scene's largest text, laid out before the first frame so a
+    /// size the atlas cannot hold is reported up front.
+    var textCheckTimes: [Double] { get }
 }
 
 extension SceneModel {
@@ -120,6 +137,11 @@ extension SceneModel {
     }
 
     public func textRequest(scale: Double) -> TextRequest? { nil }
+    public var textToMeasure: TextMeasureRequest? { nil }
+    public var hasMeasuredText: Bool { true }
+    public func measuring(_ measured: MeasuredText) -> any SceneModel { self }
+    public func textRequest(for state: FrameState, scale: Double) -> TextRequest? { nil }
+    public var textCheckTimes: [Double] { [] }
     public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int, text: LaidOutText?) -> [DrawItem] {
         drawItems(for: state, scale: scale, width: width, height: height)
     }

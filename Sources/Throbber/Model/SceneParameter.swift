@@ -15,6 +15,11 @@ public struct SceneParameter<Model> {
         case choice(WritableKeyPath<Model, String>, [String])
         /// Text: to paint (`TextRule.lines`) or a font file (`TextRule.fontFile`, empty = default).
         case text(WritableKeyPath<Model, String>, TextRule)
+        /// Two numbers in `range` written in `style` (`390x844`, `0,-40`); with an unset meaning
+        /// the pair is optional (`none` unsets it), without one it always holds a value.
+        case pair(WritableKeyPath<Model, NumberPair?>, NumberRange, NumberPair.Style, unsetMeaning: String?)
+        /// A number in `range` or one of `keywords` (`dismissAt=auto`), kept as its text; nil is unset.
+        case numberOrKeyword(WritableKeyPath<Model, String?>, NumberRange, keywords: [String], unsetMeaning: String)
     }
 
     /// The SPEC name, e.g. `tickCount`.
@@ -59,7 +64,8 @@ public struct SceneParameter<Model> {
     public var samplingRange: SamplingRange? {
         if let declaredSampling { return declaredSampling }
         switch kind {
-        case .number(_, let range), .optionalNumber(_, let range, _): return SamplingRange.implied(by: range)
+        case .number(_, let range), .optionalNumber(_, let range, _), .pair(_, let range, _, _), .numberOrKeyword(_, let range, _, _):
+            return SamplingRange.implied(by: range)
         case .integer(_, let range): return SamplingRange.implied(by: range)
         case .color, .optionalColor, .choice, .text: return nil
         }
@@ -68,7 +74,9 @@ public struct SceneParameter<Model> {
     /// Whether `value` lies in the declared range (what `set` and `check` accept).
     public func accepts(_ value: Double) -> Bool {
         switch kind {
-        case .number(_, let range), .optionalNumber(_, let range, _): return range.contains(value)
+        case .number(_, let range), .optionalNumber(_, let range, _), .numberOrKeyword(_, let range, _, _), .pair(_, let range, _, _):
+            // A pair: either of its numbers.
+            return range.contains(value)
         case .integer(_, let range): return value == value.rounded() && value >= Double(range.lowerBound) && value <= Double(range.upperBound)
         case .color, .optionalColor, .choice, .text: return false
         }
@@ -82,6 +90,8 @@ public struct SceneParameter<Model> {
         case .color, .optionalColor: return "colour"
         case .choice(_, let options): return options.joined(separator: "|")
         case .text: return "text"
+        case .pair(_, _, let style, _): return style == .size ? "size" : "offset"
+        case .numberOrKeyword(_, _, let keywords, _): return (["number"] + keywords).joined(separator: "|")
         }
     }
 
@@ -94,6 +104,10 @@ public struct SceneParameter<Model> {
             return "a colour 'r,g,b,a' with components in [0, 1], or '#rrggbb[aa]'"
         case .choice(_, let options): return "one of " + options.joined(separator: ", ")
         case .text(_, let rule): return rule.allowed
+        case .pair(_, let range, let style, let unset):
+            return "\(style.form), each " + range.text.replacingOccurrences(of: "a number", with: "number")
+                .replacingOccurrences(of: "a finite number", with: "finite number") + (unset == "none" ? ", or none" : "")
+        case .numberOrKeyword(_, let range, let keywords, _): return range.text + ", or " + keywords.joined(separator: ", ")
         }
     }
 
@@ -106,6 +120,8 @@ public struct SceneParameter<Model> {
         case .color(let path): return model[keyPath: path].description
         case .optionalColor(let path, let unset): return model[keyPath: path]?.description ?? unset
         case .choice(let path, _), .text(let path, _): return model[keyPath: path]
+        case .pair(let path, _, let style, let unset): return model[keyPath: path]?.text(style) ?? unset ?? "none"
+        case .numberOrKeyword(let path, _, _, let unset): return model[keyPath: path] ?? unset
         }
     }
 
@@ -116,7 +132,9 @@ public struct SceneParameter<Model> {
         switch kind {
         case .optionalNumber(let path, _, _): model[keyPath: path] != nil
         case .optionalColor(let path, _): model[keyPath: path] != nil
-        case .text(let path, let rule): rule != .fontFile || !model[keyPath: path].isEmpty
+        case .text(let path, let rule): rule == .lines || !model[keyPath: path].isEmpty
+        case .pair(let path, _, _, _): model[keyPath: path] != nil
+        case .numberOrKeyword(let path, _, _, _): model[keyPath: path] != nil
         case .number, .integer, .color, .choice: true
         }
     }
@@ -157,6 +175,20 @@ public struct SceneParameter<Model> {
                 throw ThrobberError(message, kind: .usage)
             }
             model[keyPath: path] = trimmed
+        case .pair(let path, let range, _, let unset):
+            if unset == "none", trimmed.lowercased() == "none" {
+                model[keyPath: path] = nil
+                return
+            }
+            guard let pair = NumberPair.parse(trimmed, in: range) else { throw failure }
+            model[keyPath: path] = pair
+        case .numberOrKeyword(let path, let range, let keywords, _):
+            if keywords.contains(trimmed) {
+                model[keyPath: path] = trimmed
+                return
+            }
+            guard let value = Double(trimmed), range.contains(value) else { throw failure }
+            model[keyPath: path] = formatNumber(value)
         case .text:
             break
         }
@@ -177,6 +209,10 @@ public struct SceneParameter<Model> {
         case .text(let path, let rule):
             try rule.check(model[keyPath: path], field: name)
             ok = true
+        case .pair(let path, let range, _, let unset):
+            if let pair = model[keyPath: path] { ok = range.contains(pair.first) && range.contains(pair.second) } else { ok = unset != nil }
+        case .numberOrKeyword(let path, let range, let keywords, _):
+            ok = model[keyPath: path].map { keywords.contains($0) || Double($0).map(range.contains) == true } ?? true
         }
         if !ok { throw ThrobberError.invalid(name, value(in: model), allowed: allowed) }
     }

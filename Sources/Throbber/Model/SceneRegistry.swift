@@ -5,7 +5,7 @@
 public enum SceneRegistry {
     /// Every scene type, in the order `throbber scenes` lists them.
     public static var all: [any SceneModel.Type] {
-        [WaveBall.self, DoubleWave.self, PullWave.self, Activity.self, Ring.self, ProgressRing.self]
+        [WaveBall.self, DoubleWave.self, PullWave.self, Activity.self, Ring.self, ProgressRing.self, HUD.self]
     }
 
     /// Every scene id.

@@ -16,7 +16,9 @@ public struct TextRequest: Sendable, Hashable {
     }
 }
 
-/// Lines stacked one under another, the block centred on a point and each line on its x.
+/// Lines of text: stacked one under another with the block centred on a point and each line on
+/// its x (the wave ball's label), or each line set where the scene places it (the HUD's status,
+/// whose pitch SPEC §7 fixes whatever fonts a line falls back to).
 public struct TextBlock: Sendable, Hashable {
     /// The draw item the block becomes.
     public var id: ItemID
@@ -24,6 +26,8 @@ public struct TextBlock: Sendable, Hashable {
     /// The point the block is centred on (pt).
     public var centreX: Double
     public var centreY: Double
+    /// Each line's pen start and baseline (pt), when the scene places the lines itself; nil: centred.
+    public var pens: [TextPen]?
 
     public init(_ id: ItemID, lines: [[TextPiece]], centreX: Double, centreY: Double) {
         self.id = id
@@ -31,6 +35,86 @@ public struct TextBlock: Sendable, Hashable {
         self.centreX = centreX
         self.centreY = centreY
     }
+
+    /// Lines set with their pens at `pens` (one per line).
+    public init(_ id: ItemID, lines: [[TextPiece]], pens: [TextPen]) {
+        precondition(lines.count == pens.count, "one pen per line")
+        self.init(id, lines: lines, centreX: 0, centreY: 0)
+        self.pens = pens
+    }
+}
+
+/// Where a line's pen starts and its baseline lies (pt).
+public struct TextPen: Sendable, Hashable {
+    public var x: Double
+    public var baseline: Double
+
+    public init(x: Double, baseline: Double) {
+        self.x = x
+        self.baseline = baseline
+    }
+}
+
+/// Text whose shaped lines a scene needs before it knows its own layout (the HUD grows around
+/// its status): one paragraph in one role and size, wrapped at `maxWidth` (SPEC §6 "Line
+/// breaking"), measured by the text module (`MeasuredText`).
+public struct TextMeasureRequest: Sendable, Hashable {
+    public var text: String
+    public var role: FontRole
+    /// Size in pt.
+    public var size: Double
+    /// The width lines wrap at (pt).
+    public var maxWidth: Double
+    /// The most lines allowed after wrapping: more is a usage error naming `textField`.
+    public var maximumLines: Int
+    public var fonts: [FontRole: FontSource]
+    /// The parameters the text and the size come from, for messages.
+    public var textField: String
+    public var sizeField: String
+
+    public init(_ text: String, role: FontRole, size: Double, maxWidth: Double, maximumLines: Int,
+                fonts: [FontRole: FontSource] = [:], textField: String, sizeField: String) {
+        self.text = text
+        self.role = role
+        self.size = size
+        self.maxWidth = maxWidth
+        self.maximumLines = maximumLines
+        self.fonts = fonts
+        self.textField = textField
+        self.sizeField = sizeField
+    }
+}
+
+/// The text module's answer to a `TextMeasureRequest`: each line as it was wrapped, with its
+/// advance width in pt.
+public struct MeasuredText: Sendable, Hashable {
+    public var request: TextMeasureRequest
+    public var lines: [Line]
+
+    public struct Line: Sendable, Hashable {
+        public var text: String
+        public var width: Double
+
+        public init(text: String, width: Double) {
+            self.text = text
+            self.width = width
+        }
+    }
+
+    public init(request: TextMeasureRequest, lines: [Line]) {
+        self.request = request
+        self.lines = lines
+    }
+}
+
+/// Lays out text a frame paints beyond its scene's own (the HUD's status while the HUD scales
+/// in or out, its glyphs rasterised at each frame's size): the text module's, which `Scene`
+/// holds once its text is laid out. Safe to call from any renderer thread.
+public protocol TextLayoutEngine: Sendable {
+    /// `request` laid out.
+    ///
+    /// - Throws: as the text module's layout (a size too large, a font that cannot be opened).
+    func layOut(_ request: TextRequest) throws -> LaidOutText
 }
 
 /// A piece of a line: text set in one role at one size, after the pieces before it on the line.

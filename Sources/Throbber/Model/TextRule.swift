@@ -3,6 +3,8 @@ public enum TextRule: Sendable, Equatable {
     /// Text to paint: 1 to `Limits.textCharacters` characters, printable; a newline (U+000A)
     /// starts a new line.
     case lines
+    /// Text to paint, or empty for none (the HUD's status).
+    case optionalLines
     /// A font file for a role, `PATH` or `PATH#FACE` (`FontSource`); empty for the role's default.
     case fontFile
 
@@ -10,6 +12,7 @@ public enum TextRule: Sendable, Equatable {
     public var allowed: String {
         switch self {
         case .lines: "1 to \(Limits.textCharacters) printable characters; a newline (U+000A) starts a new line"
+        case .optionalLines: "up to \(Limits.textCharacters) printable characters (empty: none); a newline (U+000A) starts a new line"
         case .fontFile: "a font file's path or PATH#FACE (FACE a whole number ≥ 0); empty for the default font"
         }
     }
@@ -20,8 +23,8 @@ public enum TextRule: Sendable, Equatable {
     ///   one, and what is allowed.
     public func check(_ text: String, field: String) throws {
         switch self {
-        case .lines:
-            guard !text.isEmpty else { throw ThrobberError.invalid(field, text, allowed: allowed) }
+        case .lines, .optionalLines:
+            guard !text.isEmpty || self == .optionalLines else { throw ThrobberError.invalid(field, text, allowed: allowed) }
             let scalars = text.unicodeScalars
             if let bad = scalars.first(where: { $0 != "\n" && $0.properties.generalCategory == .control }) {
                 throw ThrobberError("invalid \(field): it holds the control character U+\(bad.codePoint); allowed: \(allowed)",

@@ -1,0 +1,442 @@
+import Foundation
+
+/// SVProgressHUD whole (SPEC §7, seed 004): the spinner, the progress ring, the success, error
+/// and info glyphs or text alone, with a status under them that the HUD grows around, optionally
+/// on a screen behind a mask, popping in at 1.3× and fading out.
+public struct HUD: SceneModel {
+    public static let id = "hud"
+    public static let summary = "SVProgressHUD: ring, progress, success, error, info or text with a status, on a screen behind a mask, shown and dismissed"
+
+    /// What the HUD shows, as SVProgressHUD's calls do.
+    public enum State: String, CaseIterable, Sendable {
+        case ring, progress, success, error, info, text
+    }
+
+    public var state = "ring"
+    /// The status under the content; empty: none.
+    public var status = ""
+    public var style = "light"
+    /// The ring's radius without a status, and with one.
+    public var radius = 24.0
+    public var statusRadius = 18.0
+    public var thickness = 2.0
+    public var hudCornerRadius = 14.0
+    /// `nil`: the style's colour.
+    public var ringColor: RGBA?
+    public var hudColor: RGBA?
+    public var textColor: RGBA?
+    public var fontSize = 15.0
+    /// The success, error and info image's side (0: no image).
+    public var imageSize = 28.0
+    public var minimumSize: NumberPair? = NumberPair(0, 0)
+    public var progress = 0.45
+    public var progressEnd: Double?
+    public var progressDuration = 1.0
+    /// The screen the HUD sits on, W × H pt; nil: a canvas just around the HUD.
+    public var screen: NumberPair?
+    /// The HUD's offset from its place on the screen (SVProgressHUD's offsetFromCenter).
+    public var offset: NumberPair? = NumberPair(0, 0)
+    /// Transparent space around the HUD (without a screen).
+    public var margin = 0.0
+    public var mask = "none"
+    /// `nil`: (0, 0, 0, 0.4), what mask=custom paints unless told.
+    public var maskColor: RGBA?
+    public var showAt: Double?
+    /// A time in seconds, `auto` (the original's reading time), or nil: never dismissed.
+    public var dismissAt: String?
+    public var fadeIn = 0.15
+    public var fadeOut = 0.15
+    /// Font files for the status, `PATH` or `PATH#FACE`; empty for the defaults (SPEC §6).
+    public var uiFont = ""
+    public var cjkFont = ""
+    public var speeds = PartSpeeds()
+    /// The status as the text module wrapped and measured it (`SceneModel.measuring`): what the
+    /// HUD's size and the lines' places come from.
+    public var measuredStatus: MeasuredText?
+
+    public init() {}
+
+    /// The masks (SPEC §7 "Mask").
+    public static let masks = ["none", "clear", "black", "custom", "gradient"]
+    /// The most status lines after wrapping.
+    public static let maximumStatusLines = 16
+    /// The scale a HUD pops in from; it dismisses to its reciprocal.
+    public static let popScale = 1.3
+    /// What `mask=black` paints, and `mask=custom` without a `maskColor`.
+    public static let blackMask = RGBA(0, 0, 0, 0.4)
+    /// The gradient mask's alpha at and beyond its reach.
+    public static let gradientAlpha = 0.75
+
+    public static var parameters: [SceneParameter<HUD>] {
+        [
+            .init("state", .choice(\.state, State.allCases.map(\.rawValue)),
+                  "ring (show), progress (showProgress), success, error, info (show…WithStatus) or text (showImage:nil)"),
+            .init("status", .text(\.status, .optionalLines), "the status under the content, wrapped at 200 pt (empty: none)"),
+            .init("style", .choice(\.style, RingStyle.allCases.map(\.rawValue)), "light or dark: the default ring, HUD and text colours"),
+            .init("radius", .number(\.radius, Limits.lengthRange), unit: "pt", "ring radius without a status",
+                  sampling: .logarithmic(0, 300, from: 1)),
+            .init("statusRadius", .number(\.statusRadius, Limits.lengthRange), unit: "pt", "ring radius with a status",
+                  sampling: .logarithmic(0, 300, from: 1)),
+            .init("thickness", .number(\.thickness, Limits.lengthRange), unit: "pt", "ring stroke width",
+                  sampling: .logarithmic(0, 60, from: 0.05)),
+            .init("hudCornerRadius", .number(\.hudCornerRadius, Limits.lengthRange), unit: "pt",
+                  "HUD corner radius (at most half the HUD's shorter side is drawn)", sampling: .logarithmic(0, 200, from: 0.1)),
+            .init("ringColor", .optionalColor(\.ringColor, unsetMeaning: "style"), "ring and glyph colour (default: black for light, white for dark)"),
+            .init("hudColor", .optionalColor(\.hudColor, unsetMeaning: "style"), "HUD colour (default: the style's flat blur stand-in)"),
+            .init("textColor", .optionalColor(\.textColor, unsetMeaning: "style"), "status colour (default: black for light, white for dark)"),
+            .init("fontSize", .number(\.fontSize, Limits.textSizeRange), unit: "pt", "the status's size (ui font)",
+                  sampling: .logarithmic(1, 60, from: 1)),
+            .init("imageSize", .number(\.imageSize, Limits.lengthRange), unit: "pt", "side of the success, error and info image (0: none)",
+                  sampling: .logarithmic(0, 300, from: 1)),
+            .init("minimumSize", .pair(\.minimumSize, Limits.lengthRange, .size, unsetMeaning: nil), unit: "pt",
+                  "the HUD's least size W×H", sampling: .logarithmic(0, 400, from: 1)),
+            .init("progress", .number(\.progress, .closed(0, 1)), unit: "fraction", "progress at t = 0 (state=progress)"),
+            .init("progressEnd", .optionalNumber(\.progressEnd, .closed(0, 1), unsetMeaning: "none"), unit: "fraction",
+                  "progress reached at t = progressDuration (default: stays at progress)"),
+            .init("progressDuration", .number(\.progressDuration, Limits.periodRange), unit: "s", "time from progress to progressEnd",
+                  sampling: .logarithmic(0.01, 100, from: 0.01)),
+            .init("screen", .pair(\.screen, Limits.positiveLengthRange, .size, unsetMeaning: "none"), unit: "pt",
+                  "a screen W×H the HUD sits on at 45 % of its height (default: a canvas just around the HUD)",
+                  sampling: .logarithmic(1, 1000, from: 1)),
+            .init("offset", .pair(\.offset, .atLeastAtMost(-Limits.length, Limits.length), .offset, unsetMeaning: nil), unit: "pt",
+                  "the HUD's offset X,Y from its place on the screen (needs screen)", sampling: .logarithmic(-300, 300, from: 0.1)),
+            .init("margin", .number(\.margin, Limits.lengthRange), unit: "pt", "transparent space around the HUD (without screen)",
+                  sampling: .logarithmic(0, 200, from: 0.1)),
+            .init("mask", .choice(\.mask, HUD.masks), "what covers the canvas behind the HUD: none, clear, black, custom (maskColor) or gradient"),
+            .init("maskColor", .optionalColor(\.maskColor, unsetMeaning: "0,0,0,0.4"), "the mask=custom colour"),
+            .init("showAt", .optionalNumber(\.showAt, Limits.timeRange, unsetMeaning: "none"), unit: "s",
+                  "when the HUD is shown, popping in from 1.3× (default: shown throughout)", sampling: .logarithmic(0, 20, from: 0.01)),
+            .init("dismissAt", .numberOrKeyword(\.dismissAt, Limits.timeRange, keywords: ["auto"], unsetMeaning: "none"), unit: "s",
+                  "when it is dismissed, or auto: after showAt + fadeIn + max(0.06 × status length + 0.5, 5) s (needs showAt)",
+                  sampling: .logarithmic(0, 40, from: 0.01)),
+            .init("fadeIn", .number(\.fadeIn, Limits.timeRange), unit: "s", "the show animation's length (0: a step)",
+                  sampling: .logarithmic(0, 2, from: 0.001)),
+            .init("fadeOut", .number(\.fadeOut, Limits.timeRange), unit: "s", "the dismiss animation's length (0: a step)",
+                  sampling: .logarithmic(0, 2, from: 0.001)),
+            .init("uiFont", .text(\.uiFont, .fontFile), "the status's font file (default Roboto Regular)"),
+            .init("cjkFont", .text(\.cjkFont, .fontFile), "the fallback font file (default Noto Sans CJK SC, face 2)"),
+        ]
+    }
+
+    // MARK: - Colours and content
+
+    var resolvedStyle: RingStyle { RingStyle(rawValue: style) ?? .light }
+    /// The ring's and the glyphs' colour.
+    public var resolvedRingColor: RGBA { ringColor ?? resolvedStyle.ringColor }
+    public var resolvedHudColor: RGBA { hudColor ?? resolvedStyle.hudColor }
+    /// The status's colour: light (0, 0, 0, 1), dark (1, 1, 1, 1).
+    public var resolvedTextColor: RGBA { textColor ?? resolvedStyle.ringColor }
+    var resolvedState: State { State(rawValue: state) ?? .ring }
+    var hasStatus: Bool { !status.isEmpty }
+
+    /// What sits above the status (SPEC §7 "Layout" 1).
+    public var content: HUDLayout.Content {
+        switch resolvedState {
+        case .ring, .progress: .ring(radius: hasStatus ? statusRadius : radius, thickness: thickness)
+        case .success, .error, .info: .image(size: imageSize)
+        case .text: .none
+        }
+    }
+
+    // MARK: - Layout and placement
+
+    /// The status's measured lines, when measured for the status the model holds.
+    var statusLines: [MeasuredText.Line] {
+        guard let measuredStatus, measuredStatus.request == textToMeasure else { return [] }
+        return measuredStatus.lines
+    }
+
+    /// The HUD's frame around its content and status (SPEC §7 "Layout"); before the status is
+    /// measured (`hasMeasuredText` false), the frame without it.
+    public var layout: HUDLayout {
+        HUDLayout(content: content, lineWidths: statusLines.map(\.width), fontSize: fontSize,
+                  minimumWidth: minimumSize?.first ?? 0, minimumHeight: minimumSize?.second ?? 0)
+    }
+
+    public var canvasSize: (width: Double, height: Double) {
+        if let screen { return (screen.first, screen.second) }
+        let hud = layout
+        return (hud.width + 2 * margin, hud.height + 2 * margin)
+    }
+
+    /// The HUD's centre on the canvas (pt, SPEC §7 "Placement"): on a screen at 45 % of its height.
+    public func hudCenter(_ hud: HUDLayout) -> (x: Double, y: Double) {
+        guard let screen else { return (margin + hud.width / 2, margin + hud.height / 2) }
+        return (screen.first / 2 + (offset?.first ?? 0), (0.45 * screen.second + 1e-9).rounded(.down) + (offset?.second ?? 0))
+    }
+
+    public var defaultBackground: RGBA { .clear }
+    public var boxParameterNames: [String] { ["screen", "minimumSize", "margin"] }
+
+    // MARK: - Text
+
+    var fonts: [FontRole: FontSource] {
+        var fonts: [FontRole: FontSource] = [:]
+        for (role, path) in [(FontRole.ui, uiFont), (.cjk, cjkFont)] where !path.isEmpty {
+            fonts[role] = try? FontSource(parsing: path, field: "\(role.rawValue)Font")
+        }
+        return fonts
+    }
+
+    public var textToMeasure: TextMeasureRequest? {
+        guard hasStatus else { return nil }
+        return TextMeasureRequest(status, role: .ui, size: fontSize, maxWidth: HUDLayout.wrapWidth, maximumLines: HUD.maximumStatusLines,
+                                  fonts: fonts, textField: "status", sizeField: "fontSize")
+    }
+
+    public var hasMeasuredText: Bool { !hasStatus || measuredStatus?.request == textToMeasure }
+
+    public func measuring(_ measured: MeasuredText) -> any SceneModel {
+        var copy = self
+        copy.measuredStatus = measured
+        return copy
+    }
+
+    /// The status item's identity.
+    public static let statusID: ItemID = "status"
+
+    /// The status's lines at HUD scale `hudScale` about the HUD's centre: glyphs at
+    /// fontSize · hudScale pt, each line's pen and baseline scaled with the HUD (SPEC §7 "Animation").
+    func statusRequest(hudScale: Double, scale: Double) -> TextRequest? {
+        let lines = statusLines
+        guard !lines.isEmpty else { return nil }
+        let hud = layout
+        let centre = hudCenter(hud)
+        let pieces = lines.map { [TextPiece($0.text, role: .ui, size: fontSize * hudScale, textField: "status", sizeField: "fontSize")] }
+        let pens = hud.lines.map { line in
+            TextPen(x: centre.x + hudScale * (line.penX - hud.width / 2), baseline: centre.y + hudScale * (line.baseline - hud.height / 2))
+        }
+        return TextRequest(blocks: [TextBlock(HUD.statusID, lines: pieces, pens: pens)], fonts: fonts, scale: scale)
+    }
+
+    public func textRequest(scale: Double) -> TextRequest? { statusRequest(hudScale: 1, scale: scale) }
+
+    public func textRequest(for state: FrameState, scale: Double) -> TextRequest? {
+        guard state.visible, state.hudScale != 1 else { return nil }
+        return statusRequest(hudScale: state.hudScale, scale: scale)
+    }
+
+    /// The show animation's first frame paints the largest status (1.3×).
+    public var textCheckTimes: [Double] { showAt.map { [$0] } ?? [] }
+
+    // MARK: - Timing
+
+    /// When the HUD dismisses (SPEC §7 "Animation"): `auto` is t0 + fadeIn + max(0.06·n + 0.5, 5),
+    /// n the status's UTF-16 length; nil: never.
+    public var dismissTime: Double? {
+        guard let dismissAt, let showAt else { return nil }
+        if dismissAt == "auto" { return showAt + fadeIn + max(0.06 * Double(status.utf16.count) + 0.5, 5) }
+        return Double(dismissAt)
+    }
+
+    /// The animation state of one frame.
+    public struct FrameState: Sendable, Equatable {
+        /// Whether anything but the background is painted.
+        public var visible: Bool
+        /// α: what every element's alpha is multiplied by.
+        public var alpha: Double
+        /// The HUD's scale about its centre.
+        public var hudScale: Double
+        /// The spinner's phase u in [0, 1).
+        public var turn: Double
+        /// p(t), the progress ring's fraction.
+        public var progress: Double
+    }
+
+    public var periodicParts: [PeriodicPart] { resolvedState == .ring ? [PeriodicPart("turn", period: 1)] : [] }
+
+    public var loopDuration: Double? { resolvedState == .ring ? 1 : nil }
+
+    /// Periodic once shown (and never once a dismissal is coming); a progress ramp never is.
+    public var periodicFrom: Double? {
+        if dismissAt != nil { return nil }
+        if resolvedState == .progress, let end = progressEnd, end != progress { return nil }
+        return showAt.map { $0 + fadeIn } ?? 0
+    }
+
+    /// The show to the end of the dismissal (or a second after the show), else the ring's turn or
+    /// the progress ramp.
+    public var previewDuration: Double {
+        if let showAt {
+            return (dismissTime.map { $0 + fadeOut } ?? showAt + fadeIn + 1) + 0.1
+        }
+        if resolvedState == .progress, progressEnd != nil { return progressDuration }
+        return 1
+    }
+
+    /// SPEC §5: p(t) = progress + (progressEnd − progress)·clamp(t / progressDuration, 0, 1), at the absolute t.
+    public func progress(at t: Double) -> Double {
+        guard let end = progressEnd else { return progress }
+        return progress + (end - progress) * min(max(t / progressDuration, 0), 1)
+    }
+
+    /// The fade's x = clamp((t − start)/length, 0, 1); a length of 0 is a step at `start`.
+    static func fadeProgress(_ t: Double, from start: Double, over length: Double) -> Double {
+        length > 0 ? min(max((t - start) / length, 0), 1) : (t >= start ? 1 : 0)
+    }
+
+    public func frameState(at t: Double) -> FrameState {
+        var visible = true, alpha = 1.0, hudScale = 1.0
+        var clock = t
+        if let t0 = showAt {
+            clock = t - t0
+            if t < t0 {
+                visible = false
+            } else if let t1 = dismissTime, t >= t1 {
+                let e = UIKitTiming.easeInOut(HUD.fadeProgress(t, from: t1, over: fadeOut))
+                alpha = 1 - e
+                hudScale = 1 - (1 - 1 / HUD.popScale) * e
+                visible = alpha > 0
+            } else {
+                let e = UIKitTiming.easeInOut(HUD.fadeProgress(t, from: t0, over: fadeIn))
+                alpha = e
+                hudScale = HUD.popScale - (HUD.popScale - 1) * e
+                visible = alpha > 0
+            }
+        }
+        let turns = speeds.time("turn", clock)
+        return FrameState(visible: visible, alpha: alpha, hudScale: visible ? hudScale : 1, turn: turns - turns.rounded(.down),
+                          progress: progress(at: t))
+    }
+
+    // MARK: - Relations
+
+    public static var relations: [String] {
+        [
+            "dismissAt needs showAt, and a time no earlier than showAt + fadeIn",
+            "screen holds the HUD: W ≥ the HUD's width and H ≥ its height",
+            "offset needs screen; margin is without screen",
+            "maskColor needs mask=custom",
+            "status wraps to at most \(maximumStatusLines) lines at 200 pt",
+        ]
+    }
+
+    public func validateRelations() throws {
+        if let dismissAt {
+            guard let showAt else {
+                throw ThrobberError.invalid("dismissAt", dismissAt, allowed: "only with showAt (a HUD is dismissed after it is shown)")
+            }
+            if let t1 = Double(dismissAt), t1 < showAt + fadeIn {
+                throw ThrobberError.invalid("dismissAt", dismissAt,
+                                            allowed: "at least showAt + fadeIn = \(formatNumber(showAt + fadeIn)) s, or auto")
+            }
+        }
+        if maskColor != nil, mask != "custom" {
+            throw ThrobberError.invalid("maskColor", maskColor!.description, allowed: "only with mask=custom (mask is \(mask))")
+        }
+        if let offset, offset != NumberPair(0, 0), screen == nil {
+            throw ThrobberError.invalid("offset", offset.text(.offset), allowed: "0,0 without screen (an offset moves the HUD on a screen)")
+        }
+        if let screen {
+            if margin != 0 {
+                throw ThrobberError.invalid("margin", formatNumber(margin), allowed: "0 with screen (the screen is the canvas)")
+            }
+            // Before the status is measured the HUD is known only without it: the check runs
+            // again, whole, once it is (`layingOutText`).
+            let hud = layout
+            if screen.first < hud.width || screen.second < hud.height {
+                throw ThrobberError.invalid("screen", screen.text(.size),
+                                            allowed: "at least the HUD's \(formatNumber(hud.width))x\(formatNumber(hud.height)) pt")
+            }
+        }
+    }
+
+    // MARK: - Drawing
+
+    public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int) -> [DrawItem] {
+        drawItems(for: state, scale: scale, width: width, height: height, text: nil)
+    }
+
+    public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int, text: LaidOutText?) -> [DrawItem] {
+        guard state.visible else { return [] }
+        let a = state.alpha, k = state.hudScale
+        let hud = layout
+        let centre = hudCenter(hud)
+        /// A point of the HUD's frame (pt, origin its top-left) on the canvas in px, scaled about the centre.
+        func place(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+            ((centre.x + k * (x - hud.width / 2)) * s, (centre.y + k * (y - hud.height / 2)) * s)
+        }
+        func faded(_ color: RGBA) -> RGBA { color.withAlpha(color.a * a) }
+        var items: [DrawItem] = []
+
+        // SPEC §7 paint order: mask, body, content, label.
+        let canvas = canvasSize
+        switch mask {
+        case "black", "custom":
+            let color = mask == "black" ? HUD.blackMask : (maskColor ?? HUD.blackMask)
+            items.append(DrawItem("mask", Boxes([QuadInstance(centerX: canvas.width / 2 * s, centerY: canvas.height / 2 * s,
+                                                              halfX: canvas.width / 2 * s, halfY: canvas.height / 2 * s, rotation: 0,
+                                                              cornerRadius: 0, color: faded(color))], width: w, height: h)))
+        case "gradient":
+            items.append(DrawItem("mask", RadialGradient(centerX: canvas.width / 2 * s, centerY: canvas.height / 2 * s,
+                                                         reach: min(canvas.width, canvas.height) * s,
+                                                         color: RGBA(0, 0, 0, HUD.gradientAlpha * a), width: w, height: h)))
+        default:
+            break
+        }
+
+        let body = place(hud.width / 2, hud.height / 2)
+        let corner = min(hudCornerRadius, hud.width / 2, hud.height / 2)
+        items.append(DrawItem("hud", Boxes([QuadInstance(centerX: body.x, centerY: body.y, halfX: hud.width / 2 * k * s,
+                                                         halfY: hud.height / 2 * k * s, rotation: 0, cornerRadius: corner * k * s,
+                                                         color: faded(resolvedHudColor))], width: w, height: h)))
+
+        let c = place(hud.contentCenterX, hud.contentCenterY)
+        let ring = faded(resolvedRingColor)
+        switch resolvedState {
+        case .ring, .progress:
+            let r = (hasStatus ? statusRadius : radius) * k * s, lineWidth = thickness * k * s
+            func arc(_ id: ItemID, start: Double, sweep: Double, mask: Double? = nil, color: RGBA) -> DrawItem {
+                DrawItem(id, Arc(centerX: c.x, centerY: c.y, radius: r, lineWidth: lineWidth, start: start, sweep: sweep,
+                                 maskRotation: mask, color: color, width: w, height: h))
+            }
+            if resolvedState == .ring {
+                // SPEC §5: from 10.8° + 360°·u to 349.2° + 360°·u under the angle mask.
+                let degree = Double.pi / 180, rotation = 2 * Double.pi * state.turn
+                items.append(arc("ring", start: 10.8 * degree + rotation, sweep: (349.2 - 10.8) * degree, mask: rotation, color: ring))
+            } else {
+                let p = min(max(state.progress, 0), 1)
+                if p > 0 { items.append(arc("progress", start: 0, sweep: 2 * .pi * p, color: ring)) }
+                items.append(arc("track", start: 0, sweep: 2 * .pi, color: faded(resolvedRingColor.withAlpha(resolvedRingColor.a * 0.1))))
+            }
+        case .success, .error, .info:
+            items += glyph(resolvedState, at: c, unit: imageSize / 28 * k * s, color: ring, width: w, height: h)
+        case .text:
+            break
+        }
+
+        if let text, let label = text.item(HUD.statusID, color: faded(resolvedTextColor), width: w, height: h) {
+            items.append(label)
+        }
+        return items
+    }
+
+    /// The success, error or info glyph (SPEC §7 "Glyphs") in its 28 × 28 frame centred on `c`
+    /// (px), `unit` px per frame unit.
+    func glyph(_ state: State, at c: (x: Double, y: Double), unit: Double, color: RGBA, width w: Int, height h: Int) -> [DrawItem] {
+        guard unit > 0 else { return [] }
+        func p(_ x: Double, _ y: Double) -> (Double, Double) { (c.x + (x - 14) * unit, c.y + (y - 14) * unit) }
+        func segment(_ a: (Double, Double), _ b: (Double, Double)) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
+            (a.0, a.1, b.0, b.1)
+        }
+        switch state {
+        case .success:
+            let (a, b, d) = (p(1.43, 15.51), p(8.46, 22.58), p(26.57, 3.43))
+            return [DrawItem("success", Strokes(segments: [segment(a, b), segment(b, d)], lineWidth: 1.51 * unit, color: color, width: w, height: h))]
+        case .error:
+            return [DrawItem("error", Strokes(segments: [segment(p(2.44, 2.44), p(25.56, 25.56)), segment(p(25.56, 2.44), p(2.44, 25.56))],
+                                              lineWidth: 1.53 * unit, color: color, width: w, height: h))]
+        case .info:
+            let centre = p(14, 14), dot = p(14, 7.5)
+            return [
+                DrawItem("info-circle", Arc(centerX: centre.0, centerY: centre.1, radius: 12.5 * unit, lineWidth: 0.99 * unit, start: 0,
+                                            sweep: 2 * .pi, color: color, width: w, height: h)),
+                DrawItem("info-dot", Disc(centerX: dot.0, centerY: dot.1, radius: 0.79 * unit, color: color, width: w, height: h)),
+                DrawItem("info-stem", Strokes(segments: [segment(p(14, 11.02), p(14, 20.94))], lineWidth: 1.49 * unit, color: color,
+                                              width: w, height: h)),
+            ]
+        case .ring, .progress, .text:
+            return []
+        }
+    }
+}
