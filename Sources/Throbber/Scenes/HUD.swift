@@ -266,8 +266,7 @@ public struct HUD: SceneModel {
 
     /// SPEC §5: p(t) = progress + (progressEnd − progress)·clamp(t / progressDuration, 0, 1), at the absolute t.
     public func progress(at t: Double) -> Double {
-        guard let end = progressEnd else { return progress }
-        return progress + (end - progress) * min(max(t / progressDuration, 0), 1)
+        ProgressRing.progress(at: t, from: progress, to: progressEnd, over: progressDuration)
     }
 
     /// The fade's x = clamp((t − start)/length, 0, 1); a length of 0 is a step at `start`.
@@ -391,9 +390,8 @@ public struct HUD: SceneModel {
                                  maskRotation: mask, color: color, width: w, height: h))
             }
             if resolvedState == .ring {
-                // SPEC §5: from 10.8° + 360°·u to 349.2° + 360°·u under the angle mask.
-                let degree = Double.pi / 180, rotation = 2 * Double.pi * state.turn
-                items.append(arc("ring", start: 10.8 * degree + rotation, sweep: (349.2 - 10.8) * degree, mask: rotation, color: ring))
+                let spinner = Ring.spinnerArc(turn: state.turn)
+                items.append(arc("ring", start: spinner.start, sweep: spinner.sweep, mask: spinner.maskRotation, color: ring))
             } else {
                 let p = min(max(state.progress, 0), 1)
                 if p > 0 { items.append(arc("progress", start: 0, sweep: 2 * .pi * p, color: ring)) }

@@ -36,8 +36,14 @@ public struct ProgressRing: SceneModel {
 
     /// SPEC §5: p(t) = progress + (progressEnd − progress)·clamp(t / progressDuration, 0, 1).
     public func progress(at t: Double) -> Double {
-        guard let end = progressEnd else { return progress }
-        return progress + (end - progress) * min(max(t / progressDuration, 0), 1)
+        ProgressRing.progress(at: t, from: progress, to: progressEnd, over: progressDuration)
+    }
+
+    /// SPEC §5's ramp, shared with the `hud` scene's progress state: `start` moving linearly to
+    /// `end` over `duration` from t = 0; `start` throughout without an end.
+    public static func progress(at t: Double, from start: Double, to end: Double?, over duration: Double) -> Double {
+        guard let end else { return start }
+        return start + (end - start) * min(max(t / duration, 0), 1)
     }
 
     /// The animation state of one frame.

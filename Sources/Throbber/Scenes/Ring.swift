@@ -37,13 +37,20 @@ public struct Ring: SceneModel {
     }
 
     public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int) -> [DrawItem] {
-        let degree = Double.pi / 180
-        let rotation = 2 * Double.pi * state.turn
-        // Arc from 10.8° + 360°·u to 349.2° + 360°·u; mask x = ((ψ − 360°·u) mod 360°) / 360°.
+        let spinner = Ring.spinnerArc(turn: state.turn)
         return [
             hud.hud(scale: s, width: w, height: h),
-            hud.arc("ring", start: 10.8 * degree + rotation, sweep: (349.2 - 10.8) * degree, maskRotation: rotation,
+            hud.arc("ring", start: spinner.start, sweep: spinner.sweep, maskRotation: spinner.maskRotation,
                     color: hud.resolvedRingColor, scale: s, width: w, height: h),
         ]
+    }
+
+    /// SPEC §5's spinner at phase u, shared with the `hud` scene's ring state: the arc from
+    /// 10.8° + 360°·u to 349.2° + 360°·u (clock angles, radians), under the angle mask
+    /// x = ((ψ − 360°·u) mod 360°) / 360°.
+    public static func spinnerArc(turn u: Double) -> (start: Double, sweep: Double, maskRotation: Double) {
+        let degree = Double.pi / 180
+        let rotation = 2 * Double.pi * u
+        return (10.8 * degree + rotation, (349.2 - 10.8) * degree, rotation)
     }
 }
