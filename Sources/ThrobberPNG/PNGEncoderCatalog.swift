@@ -51,6 +51,10 @@ public enum PNGEncoderCatalog {
         "ring": [AutomaticStep(64, "isal", 2), AutomaticStep(96, "libdeflate", 1), AutomaticStep(128, "libpng", 4),
                  AutomaticStep(768, "libdeflate", 1), AutomaticStep(1024, "libdeflate", 2)],
         "progress-ring": [AutomaticStep(192, "isal", 0), AutomaticStep(256, "isal", 1), AutomaticStep(1024, "libdeflate", 1)],
+        // The sweep draws the hud at its defaults, SVProgressHUD.show(): the ring scene's frames
+        // pixel for pixel, and so its steps (2026-12-04).
+        "hud": [AutomaticStep(64, "isal", 2), AutomaticStep(96, "libdeflate", 1), AutomaticStep(128, "libpng", 4),
+                AutomaticStep(768, "libdeflate", 1), AutomaticStep(1024, "libdeflate", 2)],
     ]
 
     /// `auto` when the scene is not known (a contact sheet of several, a caller's own image):
