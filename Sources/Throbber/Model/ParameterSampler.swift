@@ -104,6 +104,7 @@ public struct ParameterSampler: Sendable {
         }
         var model = defaults
         for parameter in drawn { drawValue(of: parameter, into: &model, defaults: defaults, random: &random) }
+        model = model.reconciledForSampling()
         for setting in fixed {
             if let parameter = Model.parameters.first(where: { $0.name == setting.name }),
                !ParameterSampler.sceneSettingNames.contains(setting.name) {

@@ -37,6 +37,15 @@ public protocol SceneModel: Sendable {
     /// (what `preview` spreads its frames over and the parity tests sample).
     var previewDuration: Double { get }
 
+    /// When the animation is over for good (a HUD's dismissal has faded out), or nil when it
+    /// never is: how long a job's last chained link runs when it gives no length.
+    var endsAt: Double? { get }
+
+    /// A randomly drawn model made to keep the relations between parameters that no sampling
+    /// range can say (one parameter only with another): what `ParameterSampler` draws before
+    /// any fixed setting is applied. A scene without such relations returns itself.
+    func reconciledForSampling() -> Self
+
     /// The rules that tie parameters together, in words, one each: what `validateRelations`
     /// checks (for `throbber scenes --json`).
     static var relations: [String] { get }
@@ -154,5 +163,7 @@ extension SceneModel {
     /// The length `"loop": true` gives a clip: the scene's loop, or its longest period.
     public var naturalLoop: Double { loopDuration ?? periodicParts.map(\.period).max() ?? 1 }
     public var previewDuration: Double { loopDuration ?? 2 }
+    public var endsAt: Double? { nil }
+    public func reconciledForSampling() -> Self { self }
     public func validateRelations() throws {}
 }

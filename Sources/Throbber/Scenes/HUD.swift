@@ -254,6 +254,26 @@ public struct HUD: SceneModel {
         return showAt.map { $0 + fadeIn } ?? 0
     }
 
+    /// SPEC §7's relations kept (`relations`): an offset only on a screen and a margin only
+    /// without one, a maskColor only with mask=custom, a dismissal only after a show and no
+    /// earlier than its end (a drawn dismissAt before it is taken as a delay after it).
+    public func reconciledForSampling() -> HUD {
+        var hud = self
+        if hud.screen == nil { hud.offset = NumberPair(0, 0) } else { hud.margin = 0 }
+        if hud.mask != "custom" { hud.maskColor = nil }
+        if let showAt = hud.showAt {
+            if let text = hud.dismissAt, let t1 = Double(text), t1 < showAt + hud.fadeIn {
+                hud.dismissAt = formatNumber(showAt + hud.fadeIn + t1)
+            }
+        } else {
+            hud.dismissAt = nil
+        }
+        return hud
+    }
+
+    /// The end of the dismissal's fade (SPEC §7 "Animation"), when the HUD is dismissed.
+    public var endsAt: Double? { dismissTime.map { $0 + fadeOut } }
+
     /// The show to the end of the dismissal (or a second after the show), else the ring's turn or
     /// the progress ramp.
     public var previewDuration: Double {
