@@ -16,9 +16,36 @@ public struct Clip: Sendable {
     public var outputs: [Output]
     /// Where the render is in the job file (0 for a clip built in code).
     public var line: Int
+    /// A chained render's links after the first, each from its first frame on (empty for a
+    /// render of one scene): frames `chain[i].firstFrame` … draw `chain[i].scene`, on the one
+    /// timeline t = start + k / fps, so a spinner turns on across a change of state.
+    public var chain: [Link] = []
+
+    /// One link of a chained render after the first: its scene (the render's parameters with
+    /// the link's over them) and the clip frame it starts at.
+    public struct Link: Sendable {
+        public var scene: Scene
+        public var firstFrame: Int
+    }
 
     /// The time of frame `k`: start + k / fps.
     public func time(_ k: Int) -> Double { start + Double(k) / fps }
+
+    /// Which link draws frame `k`: 0 for the first (`scene`), i for `chain[i − 1]`.
+    public func linkIndex(_ k: Int) -> Int {
+        var index = 0
+        for (i, link) in chain.enumerated() where link.firstFrame <= k { index = i + 1 }
+        return index
+    }
+
+    /// The scene that draws frame `k`.
+    public func scene(forFrame k: Int) -> Scene {
+        let index = linkIndex(k)
+        return index == 0 ? scene : chain[index - 1].scene
+    }
+
+    /// Every link's scene, the first link's (`scene`) first.
+    public var linkScenes: [Scene] { [scene] + chain.map(\.scene) }
 
     /// A label such as `wave-ball@2x`.
     public var label: String { Clip.label(name: name, scale: scene.scale) }
@@ -68,7 +95,7 @@ extension Clip {
     ///     loop's), for its provenance.
     ///   - line: where the render is in its job file.
     init(name: String, scene: Scene, frames: Int, fps: Double, start: Double, loop: LoopPlan?, outputs: [Output],
-         line: Int) throws {
+         line: Int, chain: [Link] = []) throws {
         try Clip.checkName(name)
         let scene = try scene.validated().layingOutText()
         try Clip.framesRule.check(frames)
@@ -76,7 +103,58 @@ extension Clip {
         try Clip.startRule.check(start)
         try Limits.checkTimeline(start: start, fps: fps, frames: frames)
         guard !outputs.isEmpty else { throw ThrobberError("a clip needs at least one output", kind: .usage, field: "outputs") }
-        self.init(name: name, scene: scene, fps: fps, start: start, frameCount: frames, loop: loop, outputs: outputs, line: line)
+        self.init(name: name, scene: scene, fps: fps, start: start, frameCount: frames, loop: loop, outputs: outputs, line: line,
+                  chain: chain)
         for output in outputs { try output.check(for: self) }
+    }
+
+    /// A chained clip built in code: `links` one after another on one timeline — link i's
+    /// scene draws its `frames` frames from t = start + (frames of the links before) / fps —
+    /// written to `outputs` as one sequence (one numbering, one sheet, one video). Every link
+    /// is a scene of the same kind at the same scale drawing frames of the same size (a `hud`
+    /// chain gives each link the same `screen`).
+    ///
+    /// - Throws: `.usage` naming the link at fault (``ThrobberError/field`` is `chain`), or as
+    ///   ``init(name:scene:frames:fps:start:outputs:)`` does.
+    public init(name: String? = nil, links: [(scene: Scene, frames: Int)], fps: Double = 60, start: Double = 0,
+                outputs: [Output]) throws {
+        guard let first = links.first else { throw ThrobberError("a chain needs at least one link", kind: .usage, field: "chain") }
+        for link in links { try Clip.framesRule.check(link.frames) }
+        let total = links.reduce(0) { $0 + $1.frames }
+        try Limits.checkTimeline(start: start, fps: fps, frames: min(total, Limits.frames + 1))
+        try Clip.framesRule.check(total)
+        var chain: [Link] = [], firstFrame = first.frames
+        for (index, link) in links.enumerated().dropFirst() {
+            chain.append(Link(scene: try Clip.linkScene(link.scene, index: index, first: first.scene), firstFrame: firstFrame))
+            firstFrame += link.frames
+        }
+        try self.init(name: name ?? first.scene.model.id, scene: first.scene, frames: total, fps: fps, start: start, loop: nil,
+                      outputs: outputs, line: 0, chain: chain)
+    }
+
+    /// Link `index` (0-based) of a chain, validated, its text laid out, and checked to draw
+    /// what the first link draws: the same scene at the same scale, frames of the same size.
+    static func linkScene(_ scene: Scene, index: Int, first: Scene) throws -> Scene {
+        let scene = try scene.validated().layingOutText()
+        let first = try first.validated().layingOutText()
+        let which = "chain link \(index + 1)"
+        guard scene.model.id == first.model.id else {
+            throw ThrobberError("\(which) draws \(scene.model.id), the first link \(first.model.id): a chain is one scene's",
+                                kind: .usage, field: "chain")
+        }
+        guard scene.scale == first.scale else {
+            throw ThrobberError("\(which) is at scale \(formatNumber(scene.scale)), the first at \(formatNumber(first.scale))",
+                                kind: .usage, field: "chain")
+        }
+        let (w, h) = scene.pixelSize, (w0, h0) = first.pixelSize
+        guard w == w0, h == h0 else {
+            var hint = ""
+            if scene.model.parameterInfos.contains(where: { $0.name == "screen" }) {
+                hint = " (give every link one screen, e.g. \"screen\": \"390x844\" in the render's parameters)"
+            }
+            throw ThrobberError("\(which) draws \(w)×\(h) px frames, the first link \(w0)×\(h0) px: one output's frames are "
+                                + "one size\(hint)", kind: .usage, field: "chain")
+        }
+        return scene
     }
 }

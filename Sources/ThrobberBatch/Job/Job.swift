@@ -38,6 +38,7 @@ extension Job {
         let description = clips.map { clip in
             "\(clip.label) \(clip.scene.model.parameterInfos.map { "\($0.name)=\($0.defaultValue)" }.joined(separator: " ")) "
                 + "fps=\(clip.fps) start=\(clip.start) frames=\(clip.frameCount) outputs=\(clip.outputs.map(\.path))"
+                + (clip.chain.isEmpty ? "" : " chain=\(FrameText.chainText(clip))")
         }.joined(separator: "\n")
         self.init(path: name, digest: SHA256.hex(Array(description.utf8)), backend: backend, clips: clips, isFile: false)
     }

@@ -62,7 +62,7 @@ struct JobFileReader {
     /// A render's clips, one per scale.
     func clips(_ node: JSONNode, png: PNGDefaults) throws -> [Clip] {
         let known = ["scene", "name", "parameters", "scale", "scales", "background", "fps", "frames", "duration", "loop",
-                     "loopSeconds", "maxSpeedChange", "start", "outputs"]
+                     "loopSeconds", "maxSpeedChange", "start", "outputs", "chain"]
         let m = try fields.members(node, "a render", known: known)
         guard let sceneID = try fields.string(m["scene"]) else {
             throw fields.fail(node, "a render needs \"scene\" (one of \(SceneRegistry.ids.joined(separator: ", ")))")
@@ -71,26 +71,17 @@ struct JobFileReader {
         let name = try fields.string(m["name"]) ?? sceneID
         // Before the name fills any pattern.
         try fields.at(m, or: node) { try Clip.checkName(name) }
-        if let parameters = m["parameters"] {
-            guard case .object(let members) = parameters.value.value else {
-                throw fields.fail(parameters.value, "\"parameters\" must be an object of SPEC names")
-            }
-            for member in members {
-                // Read outside the `do`: its errors carry their own location already.
-                let text = try parameterText(member)
-                do {
-                    scene = try scene.setting(member.key, to: text)
-                } catch let error as ThrobberError {
-                    throw fields.fail(member, error.message)
-                }
-            }
-        }
+        scene = try applying(m["parameters"], to: scene)
         if let background = try fields.string(m["background"]) {
             scene = try fields.at(or: m["background"]!.value) { try scene.setting("background", to: background) }
         }
         let scales = try self.scales(m)
         let fps = try fields.number(m["fps"], Clip.fpsRule) ?? 60
         var start = try fields.number(m["start"], Clip.startRule) ?? 0
+        if let chain = m["chain"], let other = ["frames", "duration", "loop", "loopSeconds", "maxSpeedChange"].first(where: { m[$0] != nil }) {
+            throw fields.fail(m[other]!, "a chained render's length is its links': give \"\(other)\" in no render with \"chain\"" 
+                              + " (line \(chain.value.line))")
+        }
         let given = ["frames", "duration", "loop"].filter { m[$0] != nil }
         if given.count > 1 {
             throw fields.fail(m[given[1]]!, "give one of \"frames\", \"duration\" or \"loop\", not \(given.joined(separator: " and "))")
@@ -118,6 +109,13 @@ struct JobFileReader {
             loop = plan
         } else if let member = m["loopSeconds"] ?? m["maxSpeedChange"] {
             throw fields.fail(member, "\"\(member.key)\" needs \"loop\": true")
+        }
+        let links = try m["chain"].map { try chainLinks($0, base: scene, fps: fps, start: start) }
+        if let links {
+            scene = links[0].scene
+            frameCount = try fields.at(or: m["chain"]!.value) {
+                try Limits.count(Double(links.reduce(0) { $0 + $1.frames }), "the chain's frames", limit: Limits.frames)
+            }
         }
         // The clip's own rules, applied here as well (Clip.init applies them again), so that an
         // error points at the render, or at the frame rate, before any output is read.
@@ -154,8 +152,17 @@ struct JobFileReader {
                 let encoder = try pngEncoder(name: nil, level: nil, inherited: png, fallback: PNGEncoderCatalog.defaultName)
                 outputs = [.png(pattern: try FramePattern(path, frameDirective: true), encoder: encoder)]
             }
+            var chain: [Clip.Link] = [], firstFrame = links?.first?.frames ?? 0
+            for (index, link) in (links ?? []).enumerated().dropFirst() {
+                var linkScene = link.scene
+                linkScene.scale = scale
+                linkScene = try fields.at(or: link.node) { try Clip.linkScene(linkScene, index: index, first: clipScene) }
+                chain.append(Clip.Link(scene: linkScene, firstFrame: firstFrame))
+                firstFrame += link.frames
+            }
             return try fields.at(m, or: node) {
-                try Clip(name: name, scene: clipScene, frames: frameCount, fps: fps, start: start, loop: loop, outputs: outputs, line: node.line)
+                try Clip(name: name, scene: clipScene, frames: frameCount, fps: fps, start: start, loop: loop, outputs: outputs, line: node.line,
+                         chain: chain)
             }
         }
     }
@@ -177,6 +184,67 @@ struct JobFileReader {
             scales.append(value)
         }
         return scales
+    }
+
+    /// `scene` with a render's or a link's `"parameters"` set, each error at its member.
+    func applying(_ parameters: JSONNode.Member?, to scene: Scene) throws -> Scene {
+        guard let parameters else { return scene }
+        guard case .object(let members) = parameters.value.value else {
+            throw fields.fail(parameters.value, "\"parameters\" must be an object of SPEC names")
+        }
+        var scene = scene
+        for member in members {
+            // Read outside the `do`: its errors carry their own location already.
+            let text = try parameterText(member)
+            do {
+                scene = try scene.setting(member.key, to: text)
+            } catch let error as ThrobberError {
+                throw fields.fail(member, error.message)
+            }
+        }
+        return scene
+    }
+
+    /// A render's `"chain"`: each link's scene (the render's with the link's parameters over
+    /// them) and frame count, in order. Each link gives `frames` or `duration`; the last one may
+    /// give neither when its scene ends (a dismissed HUD), and runs until then.
+    func chainLinks(_ member: JSONNode.Member, base: Scene, fps: Double, start: Double) throws -> [(scene: Scene, frames: Int, node: JSONNode)] {
+        guard case .array(let elements) = member.value.value, elements.count >= 2 else {
+            throw fields.fail(member.value, "\"chain\" must be an array of at least two link objects ({\"parameters\": …, \"duration\": s})")
+        }
+        var links: [(scene: Scene, frames: Int, node: JSONNode)] = [], firstFrame = 0
+        for (index, element) in elements.enumerated() {
+            let m = try fields.members(element, "a chain link", known: ["parameters", "frames", "duration"])
+            let scene = try applying(m["parameters"], to: base)
+            try fields.at(m, or: element) { try scene.validate() }
+            if m["frames"] != nil, let duration = m["duration"] {
+                throw fields.fail(duration, "give \"frames\" or \"duration\", not both")
+            }
+            var frames = try fields.integer(m["frames"], Clip.framesRule)
+            if let duration = try fields.number(m["duration"], Limits.spanRange) {
+                frames = try fields.at(or: m["duration"]!.value) {
+                    max(1, try Limits.count(duration * fps, "duration × fps (frames)", limit: Limits.frames))
+                }
+            }
+            if frames == nil {
+                let linkStart = start + Double(firstFrame) / fps
+                guard index == elements.count - 1, let end = try fields.at(or: element, { try scene.validated().model.endsAt }) else {
+                    throw fields.fail(element, "chain link \(index + 1) needs \"frames\" or \"duration\" (only the last link of a "
+                                      + "scene that ends, such as a hud with dismissAt, may run until its end)")
+                }
+                guard end > linkStart else {
+                    throw fields.fail(element, "chain link \(index + 1) starts at \(formatNumber(linkStart)) s, after its scene ends at "
+                                      + "\(formatNumber(end)) s: give it \"frames\" or \"duration\", or a later dismissAt")
+                }
+                // Through the first frame at or after the end, so the last frame shows it over.
+                frames = try fields.at(or: element) {
+                    try Limits.count(((end - linkStart) * fps - 1e-9).rounded(.up) + 1, "frames until the scene ends", limit: Limits.frames)
+                }
+            }
+            links.append((scene, frames!, element))
+            firstFrame += frames!
+        }
+        return links
     }
 
     /// The loop a render with `"loop": true` asks for: `loopSeconds` long, or the shortest within

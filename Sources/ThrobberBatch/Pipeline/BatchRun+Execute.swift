@@ -88,7 +88,11 @@ extension BatchRun {
             return (pattern, encoder.resolved(scene: clip.scene.model.id, width: width, height: height))
         }
         let extra = clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? []
-        let frameText = FrameText(clip.scene, backend: renderer.backend.rawValue, driver: renderer.driver, extra: extra)
+        // A frame records the scene of its link; a sheet or atlas, whose cells span the links,
+        // records the first link's and the chain (`FrameText.Key.chain`).
+        let frameTexts = clip.linkScenes.map { FrameText($0, backend: renderer.backend.rawValue, driver: renderer.driver, extra: extra) }
+        let orderedExtra = extra + (clip.chain.isEmpty ? [] : [(FrameText.Key.chain, FrameText.chainText(clip))])
+        let frameText = FrameText(clip.scene, backend: renderer.backend.rawValue, driver: renderer.driver, extra: orderedExtra)
         // Ordered outputs: with --skip-existing an output is kept when its files are the ones
         // this run would write (Resume); anything else is rendered again and replaced.
         var sinkOutputs: [Output] = []
@@ -107,7 +111,7 @@ extension BatchRun {
                     }
                     tally.replaced.append(ResumeRefusal(file: present.path, why: "its output is incomplete (\(absent.path) is missing)"))
                 } else {
-                    switch Resume.artifacts(output, clip: clip, extra: extra, earlier: earlierArtifacts) {
+                    switch Resume.artifacts(output, clip: clip, extra: orderedExtra, earlier: earlierArtifacts) {
                     case .success(let artifacts):
                         records.add(contentsOf: artifacts)
                         continue
@@ -158,7 +162,7 @@ extension BatchRun {
         /// Encodes a rendered frame into each of its missing files and records every file.
         let writeFrame: @Sendable (Int, Image, [(String, PNGEncoder)], [(String, PNGEncoder)]) throws -> Void = { k, image, files, missing in
             let t = clip.time(k)
-            let text = frameText.chunks(t: t)
+            let text = frameTexts[clip.linkIndex(k)].chunks(t: t)
             // Outputs with the same encoder share one encoding, and so one digest.
             var encoded: [PNGEncoder: (data: Data, digest: String)] = [:]
             for (file, encoder) in files {
@@ -200,9 +204,9 @@ extension BatchRun {
             }
             toRender.append(k)
         }
-        let scene = clip.scene, time = clip.time
+        let time = clip.time, sceneForFrame = clip.scene(forFrame:)
         let wanted = FrameSequence(
-            frames: toRender, drawList: { scene.drawList(at: time($0)) },
+            frames: toRender, drawList: { sceneForFrame($0).drawList(at: time($0)) },
             deliver: { k, image in
                 let files = frameFiles(k)
                 try writeFrame(k, image, files, missingFiles(files))

@@ -32,6 +32,8 @@ public struct FrameText: Sendable {
         /// A sheet's or preview's cells: `layout=grid|contact columns=C times=t0,t1,…` (row by
         /// row): a sprite sheet's bare grid, or `preview`'s contact sheet (labels, gaps).
         public static let cells = "Throbber:cells"
+        /// A chained clip's later links, on its sheets and atlases (``chainText(_:)``).
+        public static let chain = "Throbber:chain"
     }
 
     /// - Parameters:
@@ -43,18 +45,15 @@ public struct FrameText: Sendable {
         // The scene's background draws the canvas and wins over a model's own `background`
         // parameter, so the one colour recorded is the one the frame was drawn on.
         let background = scene.background ?? scene.model.defaultBackground
-        let textNames = Set(scene.model.textParameterNames)
-        let assignments = scene.model.assignments.filter { $0.name != "background" }
-        let parameters = assignments.filter { !textNames.contains($0.name) }
-        let texts = assignments.filter { textNames.contains($0.name) }
+        let (parameters, texts) = FrameText.parameterChunks(scene)
         var head = [
             (Key.software, "Throbber \(throbberVersion)"),
             (Key.scene, scene.model.id),
-            (Key.parameters, parameters.map { "\($0.name)=\($0.value)" }.joined(separator: " ")),
+            (Key.parameters, parameters),
             (Key.scale, formatNumber(scene.scale)),
             (Key.background, background.a == 0 ? "none" : background.description),
         ]
-        if !texts.isEmpty { head.append((Key.text, TextProvenance.parametersText(texts))) }
+        if let texts { head.append((Key.text, texts)) }
         if let fonts = scene.text?.fonts, scene.textRequest != nil {
             head.append((Key.fonts, TextProvenance.fontsText(TextProvenance.records(fonts))))
         }
@@ -65,6 +64,27 @@ public struct FrameText: Sendable {
         head += [(Key.backend, backend), (Key.driver, driver)]
         self.head = head
         tail = extra
+    }
+
+    /// A scene's `Throbber:parameters` (every parameter but the background and the text ones, as
+    /// `--set` takes them) and its `Throbber:text` (nil without text parameters set).
+    static func parameterChunks(_ scene: Scene) -> (parameters: String, text: String?) {
+        let textNames = Set(scene.model.textParameterNames)
+        let assignments = scene.model.assignments.filter { $0.name != "background" }
+        let parameters = assignments.filter { !textNames.contains($0.name) }
+        let texts = assignments.filter { textNames.contains($0.name) }
+        return (parameters.map { "\($0.name)=\($0.value)" }.joined(separator: " "), texts.isEmpty ? nil : TextProvenance.parametersText(texts))
+    }
+
+    /// A chained clip's `Throbber:chain`: one line per link after the first, `from=T`, a tab, its
+    /// parameters as `Throbber:parameters` writes them, a tab and its `Throbber:text` (or
+    /// nothing). T is the time of the link's first frame; a sheet's cell at time t ≥ T (and
+    /// before the next link's T) was drawn by that link.
+    static func chainText(_ clip: Clip) -> String {
+        clip.chain.map { link in
+            let (parameters, text) = parameterChunks(link.scene)
+            return "from=\(formatNumber(clip.time(link.firstFrame)))\t\(parameters)\t\(text ?? "")"
+        }.joined(separator: "\n")
     }
 
     /// The chunks every frame of the clip shares: all but the time (a sheet's atlas records
@@ -110,6 +130,8 @@ public struct FrameText: Sendable {
         public var layout: Layout?
         /// The font files the text came from, as recorded (none for a frame without text).
         public var fonts: [TextProvenance.FontRecord] = []
+        /// A chained sheet's later links: from each time on, the cells were drawn by its scene.
+        public var links: [(from: Double, scene: Scene)] = []
     }
 
     /// Rebuilds the scene a PNG was drawn from, out of its tEXt chunks alone.
@@ -129,17 +151,35 @@ public struct FrameText: Sendable {
             ThrobberError("\(name): tEXt \(key) '\(ThrobberError.echoed(value, longest: 200))' \(why)", kind: .badData)
         }
         let id = try require(Key.scene)
-        var scene: Scene
-        do {
-            scene = Scene(try SceneRegistry.model(id))
-            for word in try require(Key.parameters).split(separator: " ") {
-                guard let equals = word.firstIndex(of: "=") else { throw invalid(Key.parameters, String(word), "is not NAME=VALUE") }
+        /// A scene of `id` with the recorded parameters and text.
+        func recorded(parameters: String, text: String?, key: String) throws -> Scene {
+            var scene = Scene(try SceneRegistry.model(id))
+            for word in parameters.split(separator: " ") {
+                guard let equals = word.firstIndex(of: "=") else { throw invalid(key, String(word), "is not NAME=VALUE") }
                 scene = try scene.setting(String(word[..<equals]), to: String(word[word.index(after: equals)...]))
             }
-            if let text = values[Key.text] {
+            if let text {
                 for (parameter, value) in try TextProvenance.parameters(text, name: name) {
                     scene = try scene.setting(parameter, to: value)
                 }
+            }
+            return scene
+        }
+        var scene: Scene
+        var links: [(from: Double, scene: Scene)] = []
+        do {
+            scene = try recorded(parameters: try require(Key.parameters), text: values[Key.text], key: Key.parameters)
+            for line in (values[Key.chain] ?? "").split(separator: "\n") {
+                let parts = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+                guard parts.count == 3, parts[0].hasPrefix("from="), let from = Double(parts[0].dropFirst(5)), Limits.timeRange.contains(from),
+                      links.last.map({ $0.from < from }) ?? true else {
+                    throw invalid(Key.chain, String(line), "is not 'from=T<tab>PARAMETERS<tab>TEXT' with times rising")
+                }
+                var link = try recorded(parameters: String(parts[1]), text: parts[2].isEmpty ? nil : String(parts[2]), key: Key.chain)
+                link = try link.setting("scale", to: try require(Key.scale))
+                link = try link.setting("background", to: try require(Key.background))
+                try link.validate()
+                links.append((from, link))
             }
             scene = try scene.setting("scale", to: try require(Key.scale))
             scene = try scene.setting("background", to: try require(Key.background))
@@ -189,6 +229,6 @@ public struct FrameText: Sendable {
         guard times.allSatisfy(Limits.timeRange.contains) else { throw invalid(Key.cells, values[Key.cells] ?? "", "has a time out of range") }
         let fonts = try values[Key.fonts].map { try TextProvenance.fonts($0, name: name) } ?? []
         return Provenance(scene: scene, backend: values[Key.backend] ?? "cpu", driver: values[Key.driver] ?? "", times: times, columns: columns,
-                          layout: layout, fonts: fonts)
+                          layout: layout, fonts: fonts, links: links)
     }
 }

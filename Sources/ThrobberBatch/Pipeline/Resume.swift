@@ -33,7 +33,7 @@ enum Resume {
             return .failure(ResumeRefusal(file: file, why: "\(error)", foreign: true))
         }
         do {
-            let text = try recordedText(chunks, file: file, clip: clip, extra: extra)
+            let text = try recordedText(chunks, file: file, scene: clip.scene(forFrame: k), extra: extra)
             if let why = mismatch(chunks, wanted: text.chunks(t: t)) { return .failure(ResumeRefusal(file: file, why: why)) }
             let (width, height) = clip.scene.pixelSize
             let reader = try PNGCodec.RowReader(data)
@@ -88,16 +88,16 @@ enum Resume {
         return bytes
     }
 
-    /// The clip's provenance with the backend and driver a file records: what this run would
+    /// The provenance of `scene` (a clip's, or its link's) with the backend and driver a file records: what this run would
     /// write into that file, had it drawn it where the file was drawn.
     ///
     /// - Throws: a ``ResumeRefusal`` (replaceable) when the file records no backend or driver.
-    static func recordedText(_ chunks: [(String, String)], file: String, clip: Clip, extra: [(String, String)]) throws -> FrameText {
+    static func recordedText(_ chunks: [(String, String)], file: String, scene: Scene, extra: [(String, String)]) throws -> FrameText {
         guard let backend = chunks.first(where: { $0.0 == FrameText.Key.backend })?.1,
               let driver = chunks.first(where: { $0.0 == FrameText.Key.driver })?.1 else {
             throw ResumeRefusal(file: file, why: "it has no Throbber backend and driver (tEXt)")
         }
-        return FrameText(clip.scene, backend: backend, driver: driver, extra: extra)
+        return FrameText(scene, backend: backend, driver: driver, extra: extra)
     }
 
     /// The first difference between a file's chunks and the ones this run writes, in words, or
@@ -132,7 +132,7 @@ enum Resume {
                 let pageFiles = SpriteSheet.pageFiles(path: path, json: json, pageCount: pages.count)
                 for (number, (page, names)) in zip(pages, pageFiles).enumerated() {
                     let (data, chunks) = try ours(names.image)
-                    let text = try recordedText(chunks, file: names.image, clip: clip, extra: extra)
+                    let text = try recordedText(chunks, file: names.image, scene: clip.scene, extra: extra)
                     if let why = mismatch(chunks, wanted: text.chunks(columns: page.columns, times: page.frames.map(clip.time))) {
                         return .failure(ResumeRefusal(file: names.image, why: why))
                     }

@@ -50,6 +50,9 @@ public struct Reproduction: Sendable {
         } catch let error as ThrobberError where !fontChanges.isEmpty {
             throw ThrobberError("\(shown): \(fontChanges.joined(separator: "; ")): \(error.message)", kind: .badData)
         }
+        // A chained sheet's cells: each drawn by the link whose time span holds it.
+        let links = try provenance.links.map { (from: $0.from, scene: try $0.scene.layingOutText()) }
+        let sceneAt: (Double) -> Scene = { t in links.last(where: { $0.from <= t })?.scene ?? scene }
         let (frameWidth, frameHeight) = scene.pixelSize
         let canvas = Reproduction.canvas(provenance, frameWidth: frameWidth, frameHeight: frameHeight)
         guard canvas.width == recorded.width, canvas.height == recorded.height else {
@@ -73,14 +76,14 @@ public struct Reproduction: Sendable {
         let image: Image
         switch (provenance.layout, provenance.columns) {
         case (.contact?, let columns?):
-            let frames = try provenance.times.map { try renderer.render(scene.drawList(at: $0)) }
+            let frames = try provenance.times.map { try renderer.render(sceneAt($0).drawList(at: $0)) }
             image = ContactSheet.compose(frames, times: provenance.times, columns: columns)
         case (_, let columns?):
             // Each cell placed as it is drawn: the sheet and one frame are held, not every frame.
             let layout = SpriteSheet.layout(frameCount: provenance.times.count, frameWidth: frameWidth, frameHeight: frameHeight,
                                             columns: columns)
             var builder = SpriteSheet.Builder(columns: layout.columns, rows: layout.rows, frameWidth: frameWidth, frameHeight: frameHeight)
-            for (index, t) in provenance.times.enumerated() { builder.place(try renderer.render(scene.drawList(at: t)), at: index) }
+            for (index, t) in provenance.times.enumerated() { builder.place(try renderer.render(sceneAt(t).drawList(at: t)), at: index) }
             image = builder.image
         default:
             image = try renderer.render(scene.drawList(at: provenance.times[0]))
