@@ -29,6 +29,39 @@ struct GoldenTests {
         ("label-dark", 1.9, 3, ["label=on", "progress=0.07", "labelColor=#ffd60a", "numberSize=44", "percentSize=22"]),
     ]
 
+    /// The hud (SPEC §7): every state at @1x, @2x and @3x — light at @1x and @3x, dark at @2x,
+    /// each with a status (the text state has nothing else) — then the bare states, a screen
+    /// behind each mask that is not plain, and a frame of the show animation's pop.
+    static let hudCases: [(name: String, t: Double, scale: Double, settings: [String])] = {
+        var cases: [(name: String, t: Double, scale: Double, settings: [String])] = []
+        let status = ["ring": "Loading…", "progress": "Uploading 3 photos", "success": "Done", "error": "Failed",
+                      "info": "Note", "text": "Saved to Photos"]
+        for state in ["ring", "progress", "success", "error", "info", "text"] {
+            for scale in [1.0, 2, 3] {
+                let style = scale == 2 ? "dark" : "light"
+                cases.append(("\(state)-\(style)", 0.3, scale, ["state=\(state)", "style=\(style)", "status=\(status[state]!)"]))
+            }
+            if state != "text" { cases.append(("\(state)-bare", 0.3, 2, ["state=\(state)"])) }
+        }
+        for mask in ["black", "custom", "gradient"] {
+            cases.append(("screen-\(mask)", 0.6, 1, ["screen=180x260", "mask=\(mask)", "status=Loading…", "offset=10,-20"]
+                          + (mask == "custom" ? ["maskColor=#2050a080"] : [])))
+        }
+        cases.append(("pop", 0.05, 2, ["showAt=0", "margin=16", "status=Loading…"]))
+        return cases
+    }()
+
+    @Test(arguments: hudCases)
+    func cpuHUDFrameMatchesGolden(name: String, t: Double, scale: Double, settings: [String]) throws {
+        var scene = Scene(try SceneRegistry.model("hud"), scale: scale)
+        for setting in settings {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            scene = try scene.setting(parts[0], to: parts[1])
+        }
+        let image = CPURenderer().render(try scene.validated().layingOutText().drawList(at: t))
+        try assertGolden(image, named: "hud_\(name)_t\(formatNumber(t))_@\(formatNumber(scale))x", in: GoldenTests.directory)
+    }
+
     @Test(arguments: labelCases)
     func cpuLabelFrameMatchesGolden(name: String, t: Double, scale: Double, settings: [String]) throws {
         var scene = Scene(try SceneRegistry.model("wave-ball"), scale: scale)
