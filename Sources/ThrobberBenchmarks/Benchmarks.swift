@@ -77,10 +77,11 @@ public enum Benchmarks {
         /// The scene with the settings applied, scaled so its longer side is `size` px, validated
         /// and with its text not yet laid out (a clip lays it out, as a batch does).
         public func scene(size: Int) throws -> Scene {
-            let model = try SceneRegistry.model(id)
-            let longer = max(model.canvasSize.width, model.canvasSize.height)
-            var scene = Scene(model, scale: Double(size) / longer)
+            var scene = Scene(try SceneRegistry.model(id))
             for setting in settings { scene = try scene.setting(setting.name, to: setting.value) }
+            // The canvas the settings make (a hud's screen, or the HUD around its status), in pt.
+            let canvas = try scene.validated().layingOutText().model.canvasSize
+            scene.scale = Double(size) / max(canvas.width, canvas.height)
             return try scene.validated()
         }
     }

@@ -355,7 +355,7 @@ struct BatchTests {
         #expect(try runThrobber(["batch", path, "--shards", "3"]).stderr.contains("needs a shard index"))
     }
 
-    @Test(arguments: ["icons.json", "progress.json", "stream.json", "loops.json"])
+    @Test(arguments: ["icons.json", "progress.json", "stream.json", "loops.json", "hud-life.json"])
     func exampleJobFilesAreValid(name: String) throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("examples/\(name)")

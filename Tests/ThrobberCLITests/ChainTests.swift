@@ -100,6 +100,34 @@ struct ChainTests {
         #expect(again.status == 0 && again.stderr.contains("rendered 0 frames"), "\(again.stderr)")
     }
 
+    /// A chain split over a job array: shards together write what one run writes, byte for byte
+    /// (a shard's frames may start in the middle of a link), and verify accepts them.
+    @Test(arguments: ["contiguous", "strided"])
+    func shardsOfAChainEqualTheWholeRun(mode: String) throws {
+        let whole = try temporaryDirectory(), sharded = try temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(at: whole)
+            try? FileManager.default.removeItem(at: sharded)
+        }
+        for directory in [whole, sharded] { try Data(ChainTests.job.utf8).write(to: directory.appendingPathComponent("job.json")) }
+        #expect(try runThrobber(["batch", whole.appendingPathComponent("job.json").path, "-q"]).status == 0)
+        var manifests: [String] = []
+        for k in 0..<3 {
+            let shard = try runThrobber(["batch", sharded.appendingPathComponent("job.json").path, "--shard", "\(k)/3", "--shard-mode", mode, "-q"])
+            #expect(shard.status == 0, "\(shard.stderr)")
+            manifests.append(sharded.appendingPathComponent("job.shard-\(k)-of-3.manifest.json").path)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: whole.appendingPathComponent("f").path).map { "f/\($0)" }
+            + ["s.png", "s.json", "life.rgba"]
+        #expect(names.count == ChainTests.ringFrames + ChainTests.successFrames + 3)
+        for name in names {
+            let a = try Data(contentsOf: whole.appendingPathComponent(name)), b = try Data(contentsOf: sharded.appendingPathComponent(name))
+            #expect(a == b, "\(name) differs between the sharded and the whole run")
+        }
+        let verify = try runThrobber(["verify"] + manifests)
+        #expect(verify.status == 0 && verify.stdout.contains("all intact"), "\(verify.stdout)")
+    }
+
     @Test(arguments: [
         // A link of another size: each link's status sizes its HUD when there is no screen.
         (#"{"parameters": {"state": "ring", "status": "Loading…"}, "frames": 3}, {"parameters": {"state": "success", "status": "Done and dusted"}, "frames": 3}"#,

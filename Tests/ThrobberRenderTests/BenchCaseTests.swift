@@ -46,6 +46,12 @@ struct BenchCaseTests {
         #expect(scene.pixelSize.width == 512 && scene.pixelSize.height == 512)
         #expect(scene.hasTextLaidOut && scene.textRequest != nil)
         #expect(try Benchmarks.scene("wave-ball", size: 512).textRequest == nil)
+        // The size is the longer side of the canvas the settings make: a phone screen at @3x, a
+        // HUD grown around its status.
+        let phone = try Benchmarks.scene("hud:screen=390x844:mask=gradient:status=Loading", size: 2532)
+        #expect(phone.scale == 3 && phone.pixelSize.width == 1170 && phone.pixelSize.height == 2532)
+        let grown = try Benchmarks.scene("hud:status=Uploading your photos", size: 400)
+        #expect(max(grown.pixelSize.width, grown.pixelSize.height) == 400)
         for bad in ["nope", "wave-ball:label", "wave-ball:scale=2", "wave-ball:label=maybe", "wave-ball:=on"] {
             #expect(throws: ThrobberError.self, "\(bad)") { _ = try Benchmarks.scene(bad, size: 64) }
         }

@@ -53,24 +53,24 @@ struct GoldenTests {
 
     @Test(arguments: hudCases)
     func cpuHUDFrameMatchesGolden(name: String, t: Double, scale: Double, settings: [String]) throws {
-        var scene = Scene(try SceneRegistry.model("hud"), scale: scale)
-        for setting in settings {
-            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
-            scene = try scene.setting(parts[0], to: parts[1])
-        }
-        let image = CPURenderer().render(try scene.validated().layingOutText().drawList(at: t))
+        let image = try GoldenTests.render("hud", t: t, scale: scale, settings: settings)
         try assertGolden(image, named: "hud_\(name)_t\(formatNumber(t))_@\(formatNumber(scale))x", in: GoldenTests.directory)
     }
 
     @Test(arguments: labelCases)
     func cpuLabelFrameMatchesGolden(name: String, t: Double, scale: Double, settings: [String]) throws {
-        var scene = Scene(try SceneRegistry.model("wave-ball"), scale: scale)
+        let image = try GoldenTests.render("wave-ball", t: t, scale: scale, settings: settings)
+        try assertGolden(image, named: "wave-ball_\(name)_t\(formatNumber(t))_@\(formatNumber(scale))x", in: GoldenTests.directory)
+    }
+
+    /// The CPU frame of `id` at `t` with `settings` (NAME=VALUE) applied, its text laid out.
+    static func render(_ id: String, t: Double, scale: Double, settings: [String]) throws -> Image {
+        var scene = Scene(try SceneRegistry.model(id), scale: scale)
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
             scene = try scene.setting(parts[0], to: parts[1])
         }
-        let image = CPURenderer().render(try scene.validated().layingOutText().drawList(at: t))
-        try assertGolden(image, named: "wave-ball_\(name)_t\(formatNumber(t))_@\(formatNumber(scale))x", in: GoldenTests.directory)
+        return CPURenderer().render(try scene.validated().layingOutText().drawList(at: t))
     }
 
     /// Goldens/ beside this file.
