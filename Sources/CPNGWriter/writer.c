@@ -18,6 +18,7 @@ typedef struct Scratch {
 } Scratch;
 
 #define LIBDEFLATE_LEVELS 13 // 0 … 12
+#define ZLIB_LEVELS 10       // 0 … 9
 #define ISAL_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define ISAL_LEVEL_BUFFER_BYTES \
     ISAL_MAX(ISAL_MAX(ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT), ISAL_DEF_LVL3_DEFAULT)
@@ -56,6 +57,7 @@ typedef struct ThreadState {
     struct libdeflate_compressor *deflaters[LIBDEFLATE_LEVELS]; ///< made on first use of a level
     struct isal_zstream *isalStream;  ///< about 300 KiB of history and hash tables: on the heap
     unsigned char *isalLevelBuffer;   ///< ISAL_LEVEL_BUFFER_BYTES, shared by levels 1–3
+    z_stream *zlibStreams[ZLIB_LEVELS]; ///< raw-deflate zlib streams, one per level, made on first use
     Scratch filtered;   ///< the filtered image of a frame in no sequence
     Scratch candidates; ///< adaptive filtering: one trial row per filter
     Scratch zeroRow;    ///< the row "above" the first row
@@ -91,6 +93,10 @@ static void freeState(void *pointer) {
     for (int level = 0; level < LIBDEFLATE_LEVELS; level++) libdeflate_free_compressor(state->deflaters[level]);
     free(state->isalStream);
     free(state->isalLevelBuffer);
+    for (int level = 0; level < ZLIB_LEVELS; level++) {
+        if (state->zlibStreams[level] != NULL) deflateEnd(state->zlibStreams[level]);
+        free(state->zlibStreams[level]);
+    }
     free(state->filtered.data);
     free(state->candidates.data);
     free(state->zeroRow.data);
@@ -355,6 +361,47 @@ outOfMemory:
     return -1;
 }
 
+// Compresses `input` bytes at `in` as raw DEFLATE blocks with zlib at `level` at state->png +
+// `offset`, as isalSegment does: the stream is reset first (no look-back into what came before),
+// the last segment ends in the final block, any other in a sync flush (byte-aligned).
+static int zlibSegment(ThreadState *state, int level, const unsigned char *in, size_t input, int last,
+                       size_t offset, size_t tail, size_t *written, char *error, size_t errorSize) {
+    z_stream *stream = state->zlibStreams[level];
+    if (stream == NULL) {
+        stream = (z_stream *)calloc(1, sizeof(z_stream));
+        if (stream == NULL) goto outOfMemory;
+        // Raw DEFLATE (windowBits −15): the zlib framing is written around the segments.
+        int status = deflateInit2(stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+        if (status != Z_OK) {
+            free(stream);
+            if (status == Z_MEM_ERROR) goto outOfMemory;
+            snprintf(error, errorSize, "zlib: deflateInit2 failed (status %d, level %d)", status, level);
+            return -1;
+        }
+        state->zlibStreams[level] = stream;
+    } else if (deflateReset(stream) != Z_OK) {
+        snprintf(error, errorSize, "zlib: deflateReset failed (level %d)", level);
+        return -1;
+    }
+    // deflateBound covers a whole stream; a sync flush adds at most 5 bytes (an empty stored block).
+    const size_t bound = (size_t)deflateBound(stream, (uLong)input) + 16;
+    if (growPNG(state, offset + bound + tail) != 0) goto outOfMemory;
+    stream->next_in = (Bytef *)in;
+    stream->avail_in = (uInt)input; // CPNGWriter_encode keeps the image under 2 GiB
+    stream->next_out = state->png.data + offset;
+    stream->avail_out = (uInt)bound;
+    int status = deflate(stream, last ? Z_FINISH : Z_SYNC_FLUSH);
+    if (last ? status != Z_STREAM_END : (status != Z_OK || stream->avail_in != 0 || stream->avail_out == 0)) {
+        snprintf(error, errorSize, "zlib: deflate did not finish the segment in its bound (status %d, level %d)", status, level);
+        return -1;
+    }
+    *written = bound - stream->avail_out;
+    return 0;
+outOfMemory:
+    snprintf(error, errorSize, "zlib: out of memory");
+    return -1;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The zlib stream (RFC 1950) of the filtered image, in segments of rows.
 //
@@ -375,7 +422,7 @@ enum { SEGMENT_BYTES = 128 << 10 };
 // two segments wrote 66,450 bytes against libpng's 64,750 at its defaults: 2.6 % more), so it keeps
 // one; at levels 1–3 a 512 px wave ball in 8 segments is within 0.2 % of one stream.
 static size_t segmentRows(CPNGWriter_Backend backend, int level, size_t filteredRow, uint32_t height) {
-    if (backend != CPNGWriter_isal || level == 0) return height;
+    if (backend == CPNGWriter_libdeflate || (backend == CPNGWriter_isal && level == 0)) return height;
     size_t rows = (SEGMENT_BYTES + filteredRow - 1) / filteredRow;
     return rows < height ? rows : height;
 }
@@ -424,10 +471,14 @@ static int writeStream(ThreadState *state, CPNGWriter_Backend backend, int level
     Segment *segments = (Segment *)state->segments.data;
     const Segment *previous = from != NULL ? (const Segment *)from->segments.data : NULL;
     size_t at = start;
-    if (backend == CPNGWriter_isal) {
+    const int segmented = backend != CPNGWriter_libdeflate;
+    if (segmented) {
         if (growPNG(state, at + 2 + tail) != 0) goto outOfMemory;
-        state->png.data[at] = 0x78; // deflate, 32 KiB window: the header igzip's IGZIP_ZLIB writes
-        state->png.data[at + 1] = 0x01;
+        // deflate, 32 KiB window, and the level hint zlib's own header gives (igzip's IGZIP_ZLIB
+        // writes 0x01; the hint is informative only): CMF·256 + FLG is a multiple of 31.
+        static const unsigned char zlibFlags[ZLIB_LEVELS] = {0x01, 0x01, 0x5E, 0x5E, 0x5E, 0x5E, 0x9C, 0xDA, 0xDA, 0xDA};
+        state->png.data[at] = 0x78;
+        state->png.data[at + 1] = backend == CPNGWriter_zlib ? zlibFlags[level] : 0x01;
         at += 2;
     }
     uint32_t adler = 1;
@@ -447,6 +498,10 @@ static int writeStream(ThreadState *state, CPNGWriter_Backend backend, int level
             size_t length = 0;
             if (isalSegment(state, level, in, bytes, s + 1 == count, at, tail, &length, error, errorSize) != 0) return -1;
             segment = (Segment){.offset = at, .length = length, .adler = isal_adler32(1, in, bytes)};
+        } else if (backend == CPNGWriter_zlib) {
+            size_t length = 0;
+            if (zlibSegment(state, level, in, bytes, s + 1 == count, at, tail, &length, error, errorSize) != 0) return -1;
+            segment = (Segment){.offset = at, .length = length, .adler = (uint32_t)adler32(1, in, (uInt)bytes)};
         } else {
             // The caller made room for libdeflate_zlib_compress_bound(image) bytes.
             size_t length = libdeflate_zlib_compress(state->deflaters[level], in, bytes, state->png.data + at,
@@ -461,7 +516,7 @@ static int writeStream(ThreadState *state, CPNGWriter_Backend backend, int level
         at += segment.length;
         adler = s == 0 ? segment.adler : (uint32_t)adler32_combine(adler, segment.adler, (z_off_t)bytes);
     }
-    if (backend == CPNGWriter_isal) {
+    if (segmented) {
         if (growPNG(state, at + 4 + tail) != 0) goto outOfMemory;
         put32(state->png.data + at, adler);
         at += 4;
@@ -507,7 +562,9 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
         snprintf(error, errorSize, "PNG writer: %u×%u px is over the 2 GiB one IDAT can hold", width, height);
         return -1;
     }
-    if (backend == CPNGWriter_libdeflate ? (level < 0 || level > 12) : backend == CPNGWriter_isal ? (level < 0 || level > 3) : 1) {
+    if (backend == CPNGWriter_libdeflate ? (level < 0 || level > 12)
+        : backend == CPNGWriter_isal ? (level < 0 || level > 3)
+        : backend == CPNGWriter_zlib ? (level < 0 || level > 9) : 1) {
         snprintf(error, errorSize, "PNG writer: level %d is not valid for back end %d", level, (int)backend);
         return -1;
     }
@@ -563,6 +620,9 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
         if (state->deflaters[level] == NULL) state->deflaters[level] = libdeflate_alloc_compressor(level);
         if (state->deflaters[level] == NULL) goto outOfMemory;
         deflateRoom = libdeflate_zlib_compress_bound(state->deflaters[level], filteredBytes);
+    } else if (backend == CPNGWriter_zlib) {
+        // zlibSegment grows the buffer to each segment's own bound as it goes.
+        deflateRoom = filteredBytes / 2 + 1024;
     } else {
         // A first guess for igzip, which has no bound function; writeStream grows it if short.
         // Only noise overflows it: level 0 codes incompressible bytes with its static Huffman

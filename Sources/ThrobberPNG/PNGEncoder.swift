@@ -59,6 +59,9 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 /// - ``libdeflate(level:filter:)``: Throbber's own PNG writer over libdeflate, levels 0–12.
 /// - ``isal(level:filter:)``: the same writer over Intel ISA-L's igzip, levels 0–3; the fastest
 ///   and the largest files.
+/// - ``zlib(level:filter:)``: the same writer over zlib's deflate, levels 0–9, in segments of
+///   rows like igzip's (reset and sync-flushed), so unchanged segments of a sequence are taken
+///   as they were at zlib's higher ratios.
 ///
 /// A `nil` filter is the encoder's ``defaultFilter``. The fast writers keep their compressors
 /// per thread and reuse them from frame to frame (see Sources/CPNGWriter). The named settings
@@ -77,6 +80,8 @@ public enum PNGEncoder: Sendable, Hashable {
     case libdeflate(level: Int, filter: PNGRowFilter? = nil)
     /// Our writer (CPNGWriter) over ISA-L's `isal_deflate` with zlib framing, level 0–3.
     case isal(level: Int, filter: PNGRowFilter? = nil)
+    /// Our writer (CPNGWriter) over zlib's `deflate`, raw, one reset stream per segment of rows, level 0–9.
+    case zlib(level: Int, filter: PNGRowFilter? = nil)
 
     /// The names `--png-encoder` and the job file's `"pngEncoder"` take: the encoders, then the
     /// named settings.
@@ -122,6 +127,7 @@ public enum PNGEncoder: Sendable, Hashable {
             case PNGEncoderCatalog.automatic: .automatic
             case "libpng": .libpng(level: resolved.level, filter: filter)
             case "libdeflate": .libdeflate(level: resolved.level, filter: filter)
+            case "zlib": .zlib(level: resolved.level, filter: filter)
             default: .isal(level: resolved.level, filter: filter)
             }
         }
@@ -162,6 +168,7 @@ public enum PNGEncoder: Sendable, Hashable {
         case .libpng: "libpng"
         case .libdeflate: "libdeflate"
         case .isal: "isal"
+        case .zlib: "zlib"
         }
     }
 
@@ -169,7 +176,7 @@ public enum PNGEncoder: Sendable, Hashable {
     public var level: Int {
         switch self {
         case .automatic: PNGEncoderCatalog.defaultLevel(for: PNGEncoderCatalog.automatic)!
-        case .libpng(let level, _), .libdeflate(let level, _), .isal(let level, _): level
+        case .libpng(let level, _), .libdeflate(let level, _), .isal(let level, _), .zlib(let level, _): level
         }
     }
 
@@ -177,7 +184,7 @@ public enum PNGEncoder: Sendable, Hashable {
     public var filter: PNGRowFilter {
         switch self {
         case .automatic: defaultFilter
-        case .libpng(_, let filter), .libdeflate(_, let filter), .isal(_, let filter): filter ?? defaultFilter
+        case .libpng(_, let filter), .libdeflate(_, let filter), .isal(_, let filter), .zlib(_, let filter): filter ?? defaultFilter
         }
     }
 
@@ -192,6 +199,7 @@ public enum PNGEncoder: Sendable, Hashable {
         case .libpng: .unfiltered
         case .libdeflate: .unfiltered
         case .isal: .unfiltered
+        case .zlib: .unfiltered
         }
     }
 
@@ -226,6 +234,8 @@ public enum PNGEncoder: Sendable, Hashable {
             return try Self.write(image, backend: CPNGWriter_libdeflate, level: level, filter: filter, text: text, sequence: sequence)
         case .isal:
             return try Self.write(image, backend: CPNGWriter_isal, level: level, filter: filter, text: text, sequence: sequence)
+        case .zlib:
+            return try Self.write(image, backend: CPNGWriter_zlib, level: level, filter: filter, text: text, sequence: sequence)
         }
     }
 

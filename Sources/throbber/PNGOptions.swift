@@ -11,12 +11,13 @@ enum PNGOptions {
     static let help = """
           --png-encoder NAME     auto (default: per scene and size, the fastest setting whose
                                  files are no larger than libpng's defaults), libdeflate,
-                                 libpng, isal, fast (isal 1 at every size) or small
+                                 libpng, isal, zlib (segments of rows, reused across a
+                                 sequence), fast (isal 1 at every size) or small
                                  (libdeflate 12: the smallest files, slowly); see
                                  docs/png-encoders.md
           --png-level L          the encoder's level: libdeflate 0–12 (default 1), libpng 0–9
-                                 (default 7), isal 0–3 (default 1); with auto (or alone), a
-                                 libdeflate level; not with fast or small
+                                 (default 7), isal 0–3 (default 1), zlib 0–9 (default 4); with
+                                 auto (or alone), a libdeflate level; not with fast or small
         """
 
     /// The encoder the options name, the level's range and default being the encoder's; with

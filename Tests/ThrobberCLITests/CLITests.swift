@@ -179,7 +179,7 @@ struct CLITests {
         #expect(try data == PNGEncoder.isal(level: 0).encode(image, text: text))
         // Mistakes: one line each, naming the key, the value and what is allowed.
         for (top, outputs, message) in [
-            ("\"pngEncoder\": \"zopfli\",", frames, "unknown pngEncoder \"zopfli\" (known: auto, libpng, libdeflate, isal, fast, small)"),
+            ("\"pngEncoder\": \"zopfli\",", frames, "unknown pngEncoder \"zopfli\" (known: auto, libpng, libdeflate, isal, zlib, fast, small)"),
             ("\"pngEncoder\": \"small\", \"pngLevel\": 3,", frames, "invalid pngLevel 3: no level with 'small', which is libdeflate at level 12"),
             ("", "{\"type\": \"png\", \"encoder\": \"isal\", \"level\": 7}", "invalid level 7: an integer in [0, 3] for isal"),
             ("", "{\"type\": \"sheet\", \"level\": 2}", "invalid level 2: no level with 'small'"),
@@ -229,7 +229,7 @@ struct CLITests {
         (["render", "wave-ball", "-o", "X", "--fsp", "3"], "did you mean '--fps'"),
         (["render", "wave-ball", "-o", "X", "--set", "size=20000"], "20000 px"),
         (["render", "wave-ball", "-o", "X", "--scale", "60"], "18000 px"),
-        (["render", "wave-ball", "-o", "X", "--png-encoder", "zlib"], "invalid --png-encoder 'zlib': one of auto, libpng, libdeflate, isal, fast, small"),
+        (["render", "wave-ball", "-o", "X", "--png-encoder", "pigz"], "invalid --png-encoder 'pigz': one of auto, libpng, libdeflate, isal, zlib, fast, small"),
         (["render", "wave-ball", "-o", "X", "--png-encoder", "isal", "--png-level", "4"], "invalid --png-level '4': an integer in [0, 3]"),
         (["render", "wave-ball", "-o", "X", "--png-encoder", "libdeflate", "--png-level", "13"], "invalid --png-level '13': an integer in [0, 12]"),
         (["render", "wave-ball", "-o", "X", "--png-level", "-1"], "invalid --png-level '-1': an integer in [0, 12]"),

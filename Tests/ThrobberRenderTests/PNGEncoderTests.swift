@@ -11,7 +11,7 @@ import ThrobberPNG
 struct PNGEncoderTests {
     /// A spread of levels per encoder (each end of the range and the defaults), each filter.
     static let encoders: [PNGEncoder] = {
-        let levels: [(String, [Int])] = [("libpng", [0, 1, 7, 9]), ("libdeflate", [0, 1, 6, 12]), ("isal", [0, 1, 2, 3])]
+        let levels: [(String, [Int])] = [("libpng", [0, 1, 7, 9]), ("libdeflate", [0, 1, 6, 12]), ("isal", [0, 1, 2, 3]), ("zlib", [0, 1, 4, 9])]
         return levels.flatMap { name, levels in
             levels.flatMap { level in PNGRowFilter.allCases.map { try! PNGEncoder(name: name, level: level, filter: $0) } }
         }
@@ -92,7 +92,7 @@ struct PNGEncoderTests {
 
     /// The chunks libpng writes and ours, in order, with IDATs merged: IHDR, the tEXt chunks, IDAT,
     /// IEND. IHDR and every tEXt chunk are the same bytes (CRC included) as libpng's.
-    @Test(arguments: [PNGEncoder.libdeflate(level: 6), .isal(level: 1)])
+    @Test(arguments: [PNGEncoder.libdeflate(level: 6), .isal(level: 1), .zlib(level: 4)])
     func containerIsTheOneLibpngWrites(encoder: PNGEncoder) throws {
         let image = Self.image(.translucent, width: 84, height: 84, seed: 7)
         let reference = try Self.chunks(PNGEncoder.standard.encode(image, text: Self.text))
@@ -175,7 +175,11 @@ struct PNGEncoderTests {
         DispatchQueue.concurrentPerform(iterations: 24) { index in
             let (width, height) = Self.sizes[index % Self.sizes.count]
             let image = Self.image(.translucent, width: width, height: height, seed: UInt64(index))
-            let encoder: PNGEncoder = index % 2 == 0 ? .libdeflate(level: index % 13, filter: .adaptive) : .isal(level: index % 4, filter: .paeth)
+            let encoder: PNGEncoder = switch index % 3 {
+            case 0: .libdeflate(level: index % 13, filter: .adaptive)
+            case 1: .isal(level: index % 4, filter: .paeth)
+            default: .zlib(level: index % 10, filter: .sub)
+            }
             for _ in 0..<3 {
                 let decoded = try? PNGCodec.decode(try encoder.encode(image))
                 if decoded != image { failures.withLock { $0 += 1 } }
@@ -214,7 +218,7 @@ struct PNGEncoderTests {
         // Named settings stand for an encoder at a level, and fix it.
         #expect(try PNGEncoder(name: "fast") == .isal(level: 1))
         #expect(try PNGEncoder(name: "small") == .libdeflate(level: 12))
-        #expect(PNGEncoder.names == ["auto", "libpng", "libdeflate", "isal", "fast", "small"])
+        #expect(PNGEncoder.names == ["auto", "libpng", "libdeflate", "isal", "zlib", "fast", "small"])
         let error = try #require(throws: ThrobberError.self) {
             try PNGEncoder(name: "small", level: 3, nameField: "--png-encoder", levelField: "--png-level")
         }
@@ -222,7 +226,7 @@ struct PNGEncoderTests {
         #expect(error.message == "invalid --png-level '3': no level with 'small', which is libdeflate at level 12; name an encoder to choose a level")
     }
 
-    @Test(arguments: [("libpng", 10, "[0, 9]"), ("libpng", -1, "[0, 9]"), ("libdeflate", 13, "[0, 12]"), ("isal", 4, "[0, 3]")])
+    @Test(arguments: [("libpng", 10, "[0, 9]"), ("libpng", -1, "[0, 9]"), ("libdeflate", 13, "[0, 12]"), ("isal", 4, "[0, 3]"), ("zlib", 10, "[0, 9]")])
     func levelsOutsideTheRangeAreUsageErrors(name: String, level: Int, range: String) throws {
         let error = try #require(throws: ThrobberError.self) {
             try PNGEncoder(name: name, level: level, nameField: "--png-encoder", levelField: "--png-level")
@@ -234,11 +238,11 @@ struct PNGEncoderTests {
     @Test func unknownNamesAreUsageErrorsNamingTheKnownOnes() throws {
         let error = try #require(throws: ThrobberError.self) { try PNGEncoder(name: "libdeflat", nameField: "pngEncoder") }
         #expect(error.kind == .usage)
-        #expect(error.message == "invalid pngEncoder 'libdeflat': one of auto, libpng, libdeflate, isal, fast, small; did you mean 'libdeflate'?")
+        #expect(error.message == "invalid pngEncoder 'libdeflat': one of auto, libpng, libdeflate, isal, zlib, fast, small; did you mean 'libdeflate'?")
     }
 
     /// A case built directly with a level out of range is refused when it encodes, not passed on.
-    @Test(arguments: [PNGEncoder.isal(level: 4), .libdeflate(level: 13), .libpng(level: 10), .isal(level: -1)])
+    @Test(arguments: [PNGEncoder.isal(level: 4), .libdeflate(level: 13), .libpng(level: 10), .isal(level: -1), .zlib(level: 10)])
     func encodingAtALevelOutOfRangeIsAUsageError(encoder: PNGEncoder) throws {
         let error = try #require(throws: ThrobberError.self) { try encoder.encode(Image(width: 2, height: 2)) }
         #expect(error.kind == .usage && error.message.contains("an integer in"))

@@ -11,9 +11,11 @@ import ThrobberPNG
 /// rows it shares with the frame encoded before it on the same thread, and the file is byte for
 /// byte the one a fresh encode writes.
 struct PNGSequenceTests {
-    /// The fast writers at each igzip level and filter, and libdeflate (one segment: the image).
+    /// The fast writers at each igzip level and filter, zlib's segments at a spread of levels and
+    /// every filter, and libdeflate (one segment: the image).
     static let encoders: [PNGEncoder] = [.isal(level: 0), .libdeflate(level: 1), .libdeflate(level: 6)]
         + (1...3).flatMap { level in PNGRowFilter.allCases.map { PNGEncoder.isal(level: level, filter: $0) } }
+        + [0, 1, 4, 9].flatMap { level in PNGRowFilter.allCases.map { PNGEncoder.zlib(level: level, filter: $0) } }
 
     /// One segment, several, and a last segment shorter than the others (513 px: 64 rows each).
     static let sizes = [(1, 1), (64, 64), (513, 257), (700, 401)]
@@ -21,7 +23,8 @@ struct PNGSequenceTests {
     /// The rows per segment the writer uses (CPNGWriter: about 128 KiB of filtered rows with
     /// igzip at levels 1–3, else the whole image).
     static func segmentRows(_ encoder: PNGEncoder, width: Int, height: Int) -> Int {
-        guard encoder.name == "isal", encoder.level > 0 else { return height }
+        // zlib's segments at every level; igzip's from level 1 (level 0 keeps one); libdeflate one.
+        guard encoder.name == "zlib" || (encoder.name == "isal" && encoder.level > 0) else { return height }
         let filteredRow = width * 4 + 1
         return min(height, (128 * 1024 + filteredRow - 1) / filteredRow)
     }

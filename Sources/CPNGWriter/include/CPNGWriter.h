@@ -1,7 +1,7 @@
 #ifndef CPNGWRITER_H
 #define CPNGWRITER_H
 // Throbber's own PNG writer: the container (signature, IHDR, tEXt, one IDAT, IEND, CRC-32) and
-// the row filters are written here, the DEFLATE stream by libdeflate or Intel ISA-L (igzip).
+// the row filters are written here, the DEFLATE stream by libdeflate, Intel ISA-L (igzip) or zlib.
 // It writes only 8-bit RGBA, non-interlaced, which is all Throbber's frames ever are; libpng
 // (CPNGCodec) stays the reader and the reference encoder these files are tested against.
 //
@@ -17,6 +17,7 @@
 typedef enum CPNGWriter_Backend {
     CPNGWriter_libdeflate = 1, ///< libdeflate_zlib_compress, levels 0–12
     CPNGWriter_isal = 2,       ///< igzip isal_deflate with IGZIP_ZLIB framing, levels 0–3
+    CPNGWriter_zlib = 3,       ///< zlib deflate (raw, reset and sync-flushed per segment), levels 0–9
 } CPNGWriter_Backend;
 
 /// PNG row filters (filter method 0). `CPNGWriter_adaptive` picks, per row, the filter whose
@@ -45,8 +46,8 @@ typedef struct CPNGWriter_Text {
 /// state: it stays valid until this thread's next call, so copy it out first.
 ///
 /// `sequence`: frames of one animation encoded in order pass the same nonzero number. The image
-/// is compressed in segments of rows (igzip: about 128 KiB of filtered rows each, compressed
-/// apart; libdeflate: the whole image), and a segment whose filtered bytes equal those of the
+/// is compressed in segments of rows (igzip and zlib: about 128 KiB of filtered rows each,
+/// compressed apart; libdeflate: the whole image), and a segment whose filtered bytes equal those of the
 /// frame this thread kept for the same sequence, size, encoder, level and filter takes that
 /// frame's compressed bytes instead of being compressed again; this frame is kept in its place.
 /// A thread keeps the last frame of two such keys (the least recently kept is dropped for a third),

@@ -18,9 +18,12 @@ extension BatchRun {
     /// ends the run within a second whatever encoder is at work (the frame is then not written).
     static func encode(_ image: Image, encoder: PNGEncoder, text: [(String, String)], sequence: PNGSequence,
                        cancellation: CancellationSource) throws -> (Data, Int) {
-        // igzip takes a frame's unchanged segments from the one its thread encoded before: it
-        // stays on the pool's thread (and compresses in ~128 KiB segments, each quick).
-        let segmented = if case .isal = encoder { true } else { false }
+        // igzip and zlib take a frame's unchanged segments from the one their thread encoded
+        // before: they stay on the pool's thread (and compress in ~128 KiB segments, each quick).
+        let segmented = switch encoder {
+        case .isal, .zlib: true
+        default: false
+        }
         guard image.width * image.height >= cancellableFramePixels, !segmented else {
             return try encoder.encodeCounting(image, text: text, sequence: sequence)
         }
