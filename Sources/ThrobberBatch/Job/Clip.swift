@@ -123,20 +123,22 @@ extension Clip {
         let total = links.reduce(0) { $0 + $1.frames }
         try Limits.checkTimeline(start: start, fps: fps, frames: min(total, Limits.frames + 1))
         try Clip.framesRule.check(total)
+        // Laid out once, as every later link is compared with it.
+        let firstScene = try first.scene.validated().layingOutText()
         var chain: [Link] = [], firstFrame = first.frames
         for (index, link) in links.enumerated().dropFirst() {
-            chain.append(Link(scene: try Clip.linkScene(link.scene, index: index, first: first.scene), firstFrame: firstFrame))
+            chain.append(Link(scene: try Clip.linkScene(link.scene, index: index, first: firstScene), firstFrame: firstFrame))
             firstFrame += link.frames
         }
-        try self.init(name: name ?? first.scene.model.id, scene: first.scene, frames: total, fps: fps, start: start, loop: nil,
+        try self.init(name: name ?? first.scene.model.id, scene: firstScene, frames: total, fps: fps, start: start, loop: nil,
                       outputs: outputs, line: 0, chain: chain)
     }
 
     /// Link `index` (0-based) of a chain, validated, its text laid out, and checked to draw
     /// what the first link draws: the same scene at the same scale, frames of the same size.
+    /// `first` is the first link's scene, validated and laid out already.
     static func linkScene(_ scene: Scene, index: Int, first: Scene) throws -> Scene {
         let scene = try scene.validated().layingOutText()
-        let first = try first.validated().layingOutText()
         let which = "chain link \(index + 1)"
         guard scene.model.id == first.model.id else {
             throw ThrobberError("\(which) draws \(scene.model.id), the first link \(first.model.id): a chain is one scene's",
