@@ -4,6 +4,7 @@
 #include <libdeflate.h>
 #include <zlib.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,10 @@ typedef struct ThreadState {
     Scratch row;        ///< one filtered row, compared with a kept frame's
     Scratch png;        ///< the file being written, handed to the caller
     Scratch segments;   ///< this frame's Segments, into `png`
+    Scratch fresh;      ///< per segment of this frame: compressed anew (1) or taken (0)
+    Scratch *outputs;   ///< per segment of this frame: its compressed bytes, when fresh
+    size_t outputCount; ///< outputs' length
+    Scratch deflated;   ///< a segment this thread compressed, for any caller's frame
     // The frames this thread encoded before in sequences (CPNGWriter_encode's `sequence`). A
     // kept frame's `png` and `segments` swap with the ones above after each frame of its key.
     KeptFrame kept[KEPT_FRAMES];
@@ -103,6 +108,10 @@ static void freeState(void *pointer) {
     free(state->row.data);
     free(state->png.data);
     free(state->segments.data);
+    free(state->fresh.data);
+    for (size_t i = 0; i < state->outputCount; i++) free(state->outputs[i].data);
+    free(state->outputs);
+    free(state->deflated.data);
     for (int i = 0; i < KEPT_FRAMES; i++) dropKept(&state->kept[i]);
     free(state);
 }
@@ -214,15 +223,6 @@ static void filterImageRow(ThreadState *state, const unsigned char *rgba, size_t
     memcpy(out + 1, state->candidates.data + stride * (size_t)best, stride);
 }
 
-// Filters the whole image into `image`.
-static int filterImage(ThreadState *state, const unsigned char *rgba, uint32_t width, uint32_t height,
-                       CPNGWriter_Filter filter, Scratch *image) {
-    const size_t stride = (size_t)width * BPP;
-    if (reserve(image, (stride + 1) * height) != 0) return -1;
-    for (uint32_t y = 0; y < height; y++) filterImageRow(state, rgba, stride, y, filter, image->data + (stride + 1) * y);
-    return 0;
-}
-
 // Brings rows [first, first + n) of `kept`, the filtered image of an earlier frame with the same
 // key, up to this frame's, rewriting only the rows that differ. Returns whether any did. A row
 // with no filter is its type byte and the row itself, so it is compared where it lies, with no
@@ -296,40 +296,43 @@ static int validKeyword(const char *key, size_t length) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The output buffer, and igzip's compression of one segment of rows.
+// Buffers that grow, and the compression of one segment of rows into a buffer of its own.
 
-static int growPNG(ThreadState *state, size_t need) {
-    if (need <= state->png.capacity) return 0;
-    size_t capacity = state->png.capacity * 2 > need ? state->png.capacity * 2 : need;
-    unsigned char *grown = (unsigned char *)realloc(state->png.data, capacity);
+// Grows `buffer` to hold at least `need` bytes, keeping its contents.
+static int grow(Scratch *buffer, size_t need) {
+    if (need <= buffer->capacity) return 0;
+    size_t capacity = buffer->capacity * 2 > need ? buffer->capacity * 2 : need;
+    unsigned char *grown = (unsigned char *)realloc(buffer->data, capacity);
     if (grown == NULL) return -1;
-    state->png.data = grown;
-    state->png.capacity = capacity;
+    buffer->data = grown;
+    buffer->capacity = capacity;
     return 0;
 }
 
-// Compresses `input` bytes at `in` as raw DEFLATE blocks (igzip) at state->png + `offset`,
-// growing the buffer when needed (igzip has no bound function). The last segment ends the
-// stream with its final block; any other ends in a full flush: byte-aligned, with no look-back
-// into it from what follows, so its bytes depend on its own input alone.
-static int isalSegment(ThreadState *state, int level, const unsigned char *in, size_t input, int last,
-                       size_t offset, size_t tail, size_t *written, char *error, size_t errorSize) {
-    if (state->isalStream == NULL) {
-        state->isalStream = (struct isal_zstream *)malloc(sizeof(struct isal_zstream));
-        if (state->isalStream == NULL) goto outOfMemory;
+// Compresses `input` bytes at `in` as raw DEFLATE blocks (igzip) into worker->deflated, growing
+// it when needed (igzip has no bound function). The last segment ends the stream with its final
+// block; any other ends in a full flush: byte-aligned, with no look-back into it from what
+// follows, so its bytes depend on its own input alone.
+static int isalSegment(ThreadState *worker, int level, const unsigned char *in, size_t input, int last,
+                       size_t *written, char *error, size_t errorSize) {
+    if (worker->isalStream == NULL) {
+        worker->isalStream = (struct isal_zstream *)malloc(sizeof(struct isal_zstream));
+        if (worker->isalStream == NULL) goto outOfMemory;
     }
-    if (level > 0 && state->isalLevelBuffer == NULL) {
-        state->isalLevelBuffer = (unsigned char *)malloc(ISAL_LEVEL_BUFFER_BYTES);
-        if (state->isalLevelBuffer == NULL) goto outOfMemory;
+    if (level > 0 && worker->isalLevelBuffer == NULL) {
+        worker->isalLevelBuffer = (unsigned char *)malloc(ISAL_LEVEL_BUFFER_BYTES);
+        if (worker->isalLevelBuffer == NULL) goto outOfMemory;
     }
     static const uint32_t levelBufferBytes[4] = {
         ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT,
     };
+    // A first guess: a segment of an animation frame compresses to well under a quarter.
+    if (grow(&worker->deflated, input / 4 + 4096) != 0) goto outOfMemory;
     // isal_deflate_init resets the stream in place (no allocation); the level buffer is ours.
-    struct isal_zstream *stream = state->isalStream;
+    struct isal_zstream *stream = worker->isalStream;
     isal_deflate_init(stream);
     stream->level = (uint32_t)level;
-    stream->level_buf = level > 0 ? state->isalLevelBuffer : NULL;
+    stream->level_buf = level > 0 ? worker->isalLevelBuffer : NULL;
     stream->level_buf_size = levelBufferBytes[level];
     stream->gzip_flag = IGZIP_DEFLATE;
     stream->flush = last ? NO_FLUSH : FULL_FLUSH;
@@ -338,8 +341,8 @@ static int isalSegment(ThreadState *state, int level, const unsigned char *in, s
     stream->avail_in = (uint32_t)input; // CPNGWriter_encode keeps the image under 2 GiB
     size_t produced = 0;
     for (;;) {
-        size_t room = state->png.capacity - offset - tail - produced;
-        stream->next_out = state->png.data + offset + produced;
+        size_t room = worker->deflated.capacity - produced;
+        stream->next_out = worker->deflated.data + produced;
         stream->avail_out = room > UINT32_MAX ? UINT32_MAX : (uint32_t)room;
         const uint32_t before = stream->avail_out;
         int status = isal_deflate(stream);
@@ -352,7 +355,7 @@ static int isalSegment(ThreadState *state, int level, const unsigned char *in, s
         const enum isal_zstate_state at = stream->internal_state.state;
         if (last ? at == ZSTATE_END : (stream->avail_in == 0 && at == ZSTATE_NEW_HDR)) break;
         // Out of room: grow and go on where it stopped.
-        if (growPNG(state, offset + produced + tail + input / 8 + 4096) != 0) goto outOfMemory;
+        if (grow(&worker->deflated, produced + input / 8 + 4096) != 0) goto outOfMemory;
     }
     *written = produced;
     return 0;
@@ -361,12 +364,14 @@ outOfMemory:
     return -1;
 }
 
-// Compresses `input` bytes at `in` as raw DEFLATE blocks with zlib at `level` at state->png +
-// `offset`, as isalSegment does: the stream is reset first (no look-back into what came before),
-// the last segment ends in the final block, any other in a sync flush (byte-aligned).
-static int zlibSegment(ThreadState *state, int level, const unsigned char *in, size_t input, int last,
-                       size_t offset, size_t tail, size_t *written, char *error, size_t errorSize) {
-    z_stream *stream = state->zlibStreams[level];
+// Compresses `input` bytes at `in` as raw DEFLATE blocks with zlib at `level` into
+// worker->deflated, as isalSegment does: the stream is reset first (no look-back into what came
+// before), the last segment ends in the final block, any other in a sync flush (byte-aligned).
+// The buffer holds deflateBound's bytes first, so one call always finishes: a flush split over
+// calls could end in a second empty block, and the bytes would depend on the buffer's history.
+static int zlibSegment(ThreadState *worker, int level, const unsigned char *in, size_t input, int last,
+                       size_t *written, char *error, size_t errorSize) {
+    z_stream *stream = worker->zlibStreams[level];
     if (stream == NULL) {
         stream = (z_stream *)calloc(1, sizeof(z_stream));
         if (stream == NULL) goto outOfMemory;
@@ -378,17 +383,17 @@ static int zlibSegment(ThreadState *state, int level, const unsigned char *in, s
             snprintf(error, errorSize, "zlib: deflateInit2 failed (status %d, level %d)", status, level);
             return -1;
         }
-        state->zlibStreams[level] = stream;
+        worker->zlibStreams[level] = stream;
     } else if (deflateReset(stream) != Z_OK) {
         snprintf(error, errorSize, "zlib: deflateReset failed (level %d)", level);
         return -1;
     }
     // deflateBound covers a whole stream; a sync flush adds at most 5 bytes (an empty stored block).
     const size_t bound = (size_t)deflateBound(stream, (uLong)input) + 16;
-    if (growPNG(state, offset + bound + tail) != 0) goto outOfMemory;
+    if (grow(&worker->deflated, bound) != 0) goto outOfMemory;
     stream->next_in = (Bytef *)in;
-    stream->avail_in = (uInt)input; // CPNGWriter_encode keeps the image under 2 GiB
-    stream->next_out = state->png.data + offset;
+    stream->avail_in = (uInt)input; // segments are far under 4 GiB
+    stream->next_out = worker->deflated.data;
     stream->avail_out = (uInt)bound;
     int status = deflate(stream, last ? Z_FINISH : Z_SYNC_FLUSH);
     if (last ? status != Z_STREAM_END : (status != Z_OK || stream->avail_in != 0 || stream->avail_out == 0)) {
@@ -403,27 +408,143 @@ outOfMemory:
 }
 
 // ---------------------------------------------------------------------------------------------
+// The threads one frame's segments are shared among. A caller that allows more than one thread
+// (CPNGWriter_encode's `threads`) posts its segments as a job and works on them itself; workers,
+// made on first need and kept for the process's life, each with its own ThreadState, take
+// segments of any posted job that has room for another thread. pigz and mtpng share a stream
+// among threads the same way: segments that depend on their own input alone.
+
+typedef void (*TaskFunction)(void *context, size_t index, ThreadState *worker);
+
+typedef struct PoolJob {
+    TaskFunction run;
+    void *context;
+    size_t count, next, done; ///< tasks; the next one to hand out; the ones finished
+    int active, limit;        ///< threads at work on it (the caller among them), and at most
+    struct PoolJob *later;    ///< the job posted after it
+} PoolJob;
+
+// At most this many workers: a frame's segments are at most MAX_SEGMENTS.
+#define MAX_WORKERS 63
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t posted, finished;
+    PoolJob *jobs;
+    int workers;
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0};
+
+// Runs tasks of `job` until none is left to hand out; the pool's lock is held on entry and exit.
+static void workOn(PoolJob *job, ThreadState *worker) {
+    while (job->next < job->count) {
+        const size_t index = job->next++;
+        pthread_mutex_unlock(&pool.lock);
+        job->run(job->context, index, worker);
+        pthread_mutex_lock(&pool.lock);
+        job->done++;
+    }
+}
+
+static void *poolWorker(void *unused) {
+    (void)unused;
+    ThreadState *worker = threadState(); // NULL: its tasks report that they could not run
+    pthread_mutex_lock(&pool.lock);
+    for (;;) {
+        PoolJob *job = pool.jobs;
+        while (job != NULL && !(job->next < job->count && job->active < job->limit)) job = job->later;
+        if (job == NULL) {
+            pthread_cond_wait(&pool.posted, &pool.lock);
+            continue;
+        }
+        job->active++;
+        workOn(job, worker);
+        job->active--;
+        // Still under the lock: the caller cannot see the job done and drop it before this.
+        if (job->done == job->count) pthread_cond_broadcast(&pool.finished);
+    }
+    return NULL;
+}
+
+// Makes workers until there are `wanted` (under the pool's lock). Workers block every signal:
+// signals are for the threads the program made. A worker that cannot be made is not an error:
+// the job's tasks are run by the threads there are.
+static void hireWorkers(int wanted) {
+    if (wanted > MAX_WORKERS) wanted = MAX_WORKERS;
+    if (pool.workers >= wanted) return;
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    while (pool.workers < wanted) {
+        pthread_t thread;
+        if (pthread_create(&thread, &attributes, poolWorker, NULL) != 0) break;
+        pool.workers++;
+    }
+    pthread_attr_destroy(&attributes);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+}
+
+// Runs `run(context, i, worker)` for every i below `count`, on at most `threads` threads at once,
+// this one among them (`caller` is its state), and returns when all have run.
+static void runTasks(TaskFunction run, void *context, size_t count, int threads, ThreadState *caller) {
+    if (threads <= 1 || count <= 1) {
+        for (size_t i = 0; i < count; i++) run(context, i, caller);
+        return;
+    }
+    PoolJob job = {.run = run, .context = context, .count = count, .active = 1,
+                   .limit = threads < (int)count ? threads : (int)count};
+    pthread_mutex_lock(&pool.lock);
+    hireWorkers(job.limit - 1);
+    PoolJob **end = &pool.jobs;
+    while (*end != NULL) end = &(*end)->later;
+    *end = &job;
+    pthread_cond_broadcast(&pool.posted);
+    workOn(&job, caller);
+    job.active--;
+    while (job.done < job.count) pthread_cond_wait(&pool.finished, &pool.lock);
+    for (PoolJob **at = &pool.jobs; *at != NULL; at = &(*at)->later) {
+        if (*at == &job) {
+            *at = job.later;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&pool.lock);
+}
+
+// ---------------------------------------------------------------------------------------------
 // The zlib stream (RFC 1950) of the filtered image, in segments of rows.
 //
-// igzip compresses each segment of about 128 KiB of filtered rows on its own (isalSegment), and
-// the stream is a 2-byte header, the segments' blocks and the Adler-32 of the whole, combined
-// from the segments' own. A segment whose filtered bytes equal the same segment of the frame
-// this thread kept for the same sequence and settings (KeptFrame), takes that
-// frame's compressed bytes as they are: compressed again they would come out the same. An
-// animation changes a few rows a frame (a wave ball's waves); the rest is copied, not compressed.
+// igzip and zlib compress each segment of rows on its own (isalSegment, zlibSegment), and the
+// stream is a 2-byte header, the segments' blocks and the Adler-32 of the whole, combined from
+// the segments' own. A segment depends on its own rows alone, so the segments of one frame are
+// filtered and compressed on as many threads as the caller allows (runTasks), and a segment
+// whose filtered bytes equal the same segment of the frame this thread kept for the same
+// sequence and settings (KeptFrame) takes that frame's compressed bytes as they are: compressed
+// again they would come out the same. An animation changes a few rows a frame (a wave ball's
+// waves); the rest is copied, not compressed.
 // libdeflate compresses a whole buffer in one call with no flush: its stream is one segment,
-// taken as a whole when the whole image is unchanged.
+// on one thread, taken as a whole when the whole image is unchanged.
 
-enum { SEGMENT_BYTES = 128 << 10 };
-// A thread keeps frames only up to this size of filtered images in all.
-#define REUSE_MAX_BYTES ((size_t)32 << 20)
+// A segment is at least SEGMENT_BYTES of filtered rows, and a frame has at most MAX_SEGMENTS: an
+// image over 8 MiB (1448 px square) has segments of 1/64 of it. Small segments lose ratio to
+// their fresh starts (zlib 9 on the README's 3840 px activity sheet: 128 KiB segments 8.6 %
+// larger than 1/64ths), large ones take less of a sequence's unchanged rows; 64 keep every core
+// of a big machine at work on one frame.
+enum { SEGMENT_BYTES = 128 << 10, MAX_SEGMENTS = 64 };
+// A thread keeps frames only up to this size of filtered images in all: one frame of 4096 px
+// (64.0 MiB filtered), or two of 2048 px.
+#define REUSE_MAX_BYTES ((size_t)72 << 20)
 
 // igzip's level 0 pays more for a segment's fresh start (PNGEncoderTests: wave-ball at 256 px in
 // two segments wrote 66,450 bytes against libpng's 64,750 at its defaults: 2.6 % more), so it keeps
 // one; at levels 1–3 a 512 px wave ball in 8 segments is within 0.2 % of one stream.
 static size_t segmentRows(CPNGWriter_Backend backend, int level, size_t filteredRow, uint32_t height) {
     if (backend == CPNGWriter_libdeflate || (backend == CPNGWriter_isal && level == 0)) return height;
-    size_t rows = (SEGMENT_BYTES + filteredRow - 1) / filteredRow;
+    const size_t total = filteredRow * height;
+    const size_t bytes = total > (size_t)SEGMENT_BYTES * MAX_SEGMENTS ? (total + MAX_SEGMENTS - 1) / MAX_SEGMENTS : SEGMENT_BYTES;
+    size_t rows = (bytes + filteredRow - 1) / filteredRow;
     return rows < height ? rows : height;
 }
 
@@ -457,70 +578,152 @@ static KeptFrame *keptFrameFor(ThreadState *state, const EncodeKey *key, size_t 
     return chosen;
 }
 
-// Writes the zlib stream of the filtered image `image` at state->png + `start` (room for `tail`
-// more bytes kept after it) and records its segments in state->segments. With `from` (a frame
-// of the same key), `image` is that frame's filtered image, brought up to this one's segment by
-// segment from `rgba` (refreshRows); a segment none of whose rows changed takes its bytes.
+// One frame's segments as tasks (runTasks): each filters its rows into `image` (or, with
+// `refresh`, brings the kept frame's rows there up to this frame's, refreshRows) and, unless none
+// changed, compresses them into outputs[s].
+typedef struct StreamJob {
+    CPNGWriter_Backend backend;
+    int level;
+    CPNGWriter_Filter filter;
+    const unsigned char *rgba;
+    const uint64_t *rowStamps;
+    uint64_t *keptStamps;
+    size_t stride, rows;
+    uint32_t height;
+    unsigned char *image;
+    int refresh;
+    Scratch *outputs;     ///< per segment: its compressed bytes when fresh
+    Segment *segments;    ///< per segment: its length and Adler-32 when fresh
+    unsigned char *fresh; ///< per segment: 1 compressed anew, 0 the kept frame's bytes taken
+    int failed;
+    char error[256];
+} StreamJob;
+
+static void segmentTask(void *context, size_t s, ThreadState *worker) {
+    StreamJob *job = (StreamJob *)context;
+    char error[sizeof job->error];
+    if (__atomic_load_n(&job->failed, __ATOMIC_ACQUIRE)) return;
+    if (worker == NULL) {
+        snprintf(error, sizeof error, "PNG writer: cannot make an encoding thread's state");
+        goto fail;
+    }
+    const size_t filteredRow = job->stride + 1, first = s * job->rows;
+    const size_t n = job->rows < job->height - first ? job->rows : job->height - first;
+    unsigned char *in = job->image + first * filteredRow;
+    if (prepareFilters(worker, job->stride, job->filter) != 0) goto outOfMemory;
+    if (job->refresh) {
+        if (!refreshRows(worker, job->rgba, job->rowStamps, job->stride, first, n, job->filter, job->image, job->keptStamps)) {
+            job->fresh[s] = 0;
+            return;
+        }
+    } else {
+        for (size_t y = first; y < first + n; y++) {
+            filterImageRow(worker, job->rgba, job->stride, (uint32_t)y, job->filter, job->image + filteredRow * y);
+        }
+    }
+    const size_t bytes = n * filteredRow;
+    const int last = first + n == job->height;
+    size_t length = 0;
+    uint32_t adler;
+    if (job->backend == CPNGWriter_isal) {
+        if (isalSegment(worker, job->level, in, bytes, last, &length, error, sizeof error) != 0) goto fail;
+        adler = isal_adler32(1, in, bytes);
+    } else {
+        if (zlibSegment(worker, job->level, in, bytes, last, &length, error, sizeof error) != 0) goto fail;
+        adler = (uint32_t)adler32(1, in, (uInt)bytes);
+    }
+    Scratch *output = &job->outputs[s];
+    if (reserve(output, length) != 0) goto outOfMemory;
+    memcpy(output->data, worker->deflated.data, length);
+    job->segments[s] = (Segment){.offset = 0, .length = length, .adler = adler};
+    job->fresh[s] = 1;
+    return;
+outOfMemory:
+    snprintf(error, sizeof error, "PNG writer: out of memory for a segment of rows");
+fail:
+    if (__atomic_exchange_n(&job->failed, 1, __ATOMIC_ACQ_REL) == 0) memcpy(job->error, error, sizeof error);
+}
+
+// Makes room in state for `count` segments' records, flags and output buffers.
+static int reserveSegments(ThreadState *state, size_t count) {
+    if (reserve(&state->segments, count * sizeof(Segment)) != 0 || reserve(&state->fresh, count) != 0) return -1;
+    if (count <= state->outputCount) return 0;
+    Scratch *outputs = (Scratch *)realloc(state->outputs, count * sizeof(Scratch));
+    if (outputs == NULL) return -1;
+    memset(outputs + state->outputCount, 0, (count - state->outputCount) * sizeof(Scratch));
+    state->outputs = outputs;
+    state->outputCount = count;
+    return 0;
+}
+
+// Writes the zlib stream of the filtered image at state->png + `start` (room for `tail` more
+// bytes kept after it) and records its segments in state->segments. `image` receives this
+// frame's filtered rows; with `from` (a frame of the same key), it holds that frame's and is
+// brought up to this one's segment by segment from `rgba` (refreshRows), and a segment none of
+// whose rows changed takes its bytes. The segments are worked on by up to `threads` threads.
 static int writeStream(ThreadState *state, CPNGWriter_Backend backend, int level, const unsigned char *rgba,
-                       const uint64_t *rowStamps, CPNGWriter_Filter filter, unsigned char *image, KeptFrame *from, size_t stride,
-                       uint32_t height, size_t start, size_t tail, size_t *written, uint32_t *reusedRows,
-                       char *error, size_t errorSize) {
-    const size_t filteredRow = stride + 1;
+                       const uint64_t *rowStamps, CPNGWriter_Filter filter, unsigned char *image, KeptFrame *from,
+                       uint64_t *keptStamps, size_t stride, uint32_t height, int threads, size_t start, size_t tail,
+                       size_t *written, uint32_t *reusedRows, char *error, size_t errorSize) {
+    const size_t filteredRow = stride + 1, filteredBytes = filteredRow * height;
     const size_t rows = segmentRows(backend, level, filteredRow, height), count = (height + rows - 1) / rows;
-    if (reserve(&state->segments, count * sizeof(Segment)) != 0) goto outOfMemory;
+    if (reserveSegments(state, count) != 0) goto outOfMemory;
     Segment *segments = (Segment *)state->segments.data;
     const Segment *previous = from != NULL ? (const Segment *)from->segments.data : NULL;
     size_t at = start;
-    const int segmented = backend != CPNGWriter_libdeflate;
-    if (segmented) {
-        if (growPNG(state, at + 2 + tail) != 0) goto outOfMemory;
-        // deflate, 32 KiB window, and the level hint zlib's own header gives (igzip's IGZIP_ZLIB
-        // writes 0x01; the hint is informative only): CMF·256 + FLG is a multiple of 31.
-        static const unsigned char zlibFlags[ZLIB_LEVELS] = {0x01, 0x01, 0x5E, 0x5E, 0x5E, 0x5E, 0x9C, 0xDA, 0xDA, 0xDA};
-        state->png.data[at] = 0x78;
-        state->png.data[at + 1] = backend == CPNGWriter_zlib ? zlibFlags[level] : 0x01;
-        at += 2;
-    }
-    uint32_t adler = 1;
-    for (size_t s = 0; s < count; s++) {
-        const size_t first = s * rows, n = rows < height - first ? rows : height - first;
-        const size_t offset = first * filteredRow, bytes = n * filteredRow;
-        const unsigned char *in = image + offset;
-        Segment segment;
-        if (previous != NULL
-            && !refreshRows(state, rgba, rowStamps, stride, first, n, filter, image, (uint64_t *)from->stamps.data)) {
-            segment = previous[s];
-            if (growPNG(state, at + segment.length + tail) != 0) goto outOfMemory;
-            memcpy(state->png.data + at, from->png.data + segment.offset, segment.length);
-            segment.offset = at;
-            *reusedRows += (uint32_t)n;
-        } else if (backend == CPNGWriter_isal) {
-            size_t length = 0;
-            if (isalSegment(state, level, in, bytes, s + 1 == count, at, tail, &length, error, errorSize) != 0) return -1;
-            segment = (Segment){.offset = at, .length = length, .adler = isal_adler32(1, in, bytes)};
-        } else if (backend == CPNGWriter_zlib) {
-            size_t length = 0;
-            if (zlibSegment(state, level, in, bytes, s + 1 == count, at, tail, &length, error, errorSize) != 0) return -1;
-            segment = (Segment){.offset = at, .length = length, .adler = (uint32_t)adler32(1, in, (uInt)bytes)};
+    if (backend == CPNGWriter_libdeflate) {
+        if (from == NULL) {
+            for (uint32_t y = 0; y < height; y++) filterImageRow(state, rgba, stride, y, filter, image + filteredRow * y);
+        }
+        if (from != NULL && !refreshRows(state, rgba, rowStamps, stride, 0, height, filter, image, keptStamps)) {
+            segments[0] = previous[0];
+            if (grow(&state->png, at + segments[0].length + tail) != 0) goto outOfMemory;
+            memcpy(state->png.data + at, from->png.data + segments[0].offset, segments[0].length);
+            *reusedRows += height;
         } else {
             // The caller made room for libdeflate_zlib_compress_bound(image) bytes.
-            size_t length = libdeflate_zlib_compress(state->deflaters[level], in, bytes, state->png.data + at,
+            size_t length = libdeflate_zlib_compress(state->deflaters[level], image, filteredBytes, state->png.data + at,
                                                      state->png.capacity - at - tail);
             if (length == 0) {
                 snprintf(error, errorSize, "libdeflate: the level-%d stream did not fit its own bound", level);
                 return -1;
             }
-            segment = (Segment){.offset = at, .length = length, .adler = 0};
+            segments[0] = (Segment){.length = length};
         }
+        segments[0].offset = at;
+        *written = segments[0].length;
+        return 0;
+    }
+    StreamJob job = {.backend = backend, .level = level, .filter = filter, .rgba = rgba, .rowStamps = rowStamps,
+                     .keptStamps = keptStamps, .stride = stride, .rows = rows, .height = height, .image = image,
+                     .refresh = from != NULL, .outputs = state->outputs, .segments = segments, .fresh = state->fresh.data};
+    runTasks(segmentTask, &job, count, threads, state);
+    if (job.failed) {
+        snprintf(error, errorSize, "%s", job.error);
+        return -1;
+    }
+    if (grow(&state->png, at + 2 + tail) != 0) goto outOfMemory;
+    // deflate, 32 KiB window, and the level hint zlib's own header gives (igzip's IGZIP_ZLIB
+    // writes 0x01; the hint is informative only): CMF·256 + FLG is a multiple of 31.
+    static const unsigned char zlibFlags[ZLIB_LEVELS] = {0x01, 0x01, 0x5E, 0x5E, 0x5E, 0x5E, 0x9C, 0xDA, 0xDA, 0xDA};
+    state->png.data[at] = 0x78;
+    state->png.data[at + 1] = backend == CPNGWriter_zlib ? zlibFlags[level] : 0x01;
+    at += 2;
+    uint32_t adler = 1;
+    for (size_t s = 0; s < count; s++) {
+        const size_t first = s * rows, n = rows < height - first ? rows : height - first;
+        const int fresh = state->fresh.data[s];
+        const Segment segment = fresh ? segments[s] : previous[s];
+        if (grow(&state->png, at + segment.length + 4 + tail) != 0) goto outOfMemory;
+        memcpy(state->png.data + at, fresh ? state->outputs[s].data : from->png.data + segment.offset, segment.length);
+        if (!fresh) *reusedRows += (uint32_t)n;
         segments[s] = segment;
+        segments[s].offset = at;
         at += segment.length;
-        adler = s == 0 ? segment.adler : (uint32_t)adler32_combine(adler, segment.adler, (z_off_t)bytes);
+        adler = s == 0 ? segment.adler : (uint32_t)adler32_combine(adler, segment.adler, (z_off_t)(n * filteredRow));
     }
-    if (segmented) {
-        if (growPNG(state, at + 4 + tail) != 0) goto outOfMemory;
-        put32(state->png.data + at, adler);
-        at += 4;
-    }
+    put32(state->png.data + at, adler);
+    at += 4;
     *written = at - start;
     return 0;
 outOfMemory:
@@ -543,7 +746,7 @@ static void clearUpperVectorState(void) {
 int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height,
                       CPNGWriter_Backend backend, int level, CPNGWriter_Filter filter,
                       const CPNGWriter_Text *texts, int textCount, uint64_t sequence, const uint64_t *rowStamps,
-                      const unsigned char **png, size_t *size, uint32_t *reusedRows, char *error, size_t errorSize) {
+                      int threads, const unsigned char **png, size_t *size, uint32_t *reusedRows, char *error, size_t errorSize) {
     static const unsigned char signature[8] = {137, 'P', 'N', 'G', '\r', '\n', 26, '\n'};
     error[0] = 0;
     *png = NULL;
@@ -605,8 +808,9 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
     if (kept != NULL) kept->key = (EncodeKey){0};
     if (prepareFilters(state, stride, filter) != 0) goto outOfMemory;
     Scratch *image = kept != NULL ? &kept->filtered : &state->filtered;
-    // With `reuse` the kept image is refreshed segment by segment as the stream is written.
-    if (!reuse && filterImage(state, rgba, width, height, filter, image) != 0) goto outOfMemory;
+    // The stream's segments filter their rows into it, or with `reuse` bring the kept frame's
+    // rows there up to this frame's.
+    if (!reuse && reserve(image, filteredBytes) != 0) goto outOfMemory;
     if (kept != NULL && !reuse) {
         if (reserve(&kept->stamps, (size_t)height * sizeof(uint64_t)) != 0) goto outOfMemory;
         uint64_t *keptStamps = (uint64_t *)kept->stamps.data;
@@ -620,14 +824,9 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
         if (state->deflaters[level] == NULL) state->deflaters[level] = libdeflate_alloc_compressor(level);
         if (state->deflaters[level] == NULL) goto outOfMemory;
         deflateRoom = libdeflate_zlib_compress_bound(state->deflaters[level], filteredBytes);
-    } else if (backend == CPNGWriter_zlib) {
-        // zlibSegment grows the buffer to each segment's own bound as it goes.
-        deflateRoom = filteredBytes / 2 + 1024;
     } else {
-        // A first guess for igzip, which has no bound function; writeStream grows it if short.
-        // Only noise overflows it: level 0 codes incompressible bytes with its static Huffman
-        // table and no stored blocks, ~23 % larger (PNGEncoderTests' random pixels take that path).
-        deflateRoom = filteredBytes + filteredBytes / 64 + 1024;
+        // A first guess for the segments, which writeStream copies in growing the buffer if short.
+        deflateRoom = filteredBytes / 8 + 1024;
     }
     if (reserve(&state->png, head + deflateRoom + tail) != 0) goto outOfMemory;
 
@@ -656,8 +855,9 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
     }
     const size_t idatOffset = (size_t)(at - state->png.data);
     size_t compressed = 0;
-    if (writeStream(state, backend, level, rgba, rowStamps, filter, image->data, reuse ? kept : NULL, stride, height,
-                    idatOffset + 8, tail, &compressed, reusedRows, error, errorSize) != 0) {
+    if (writeStream(state, backend, level, rgba, rowStamps, filter, image->data, reuse ? kept : NULL,
+                    kept != NULL ? (uint64_t *)kept->stamps.data : NULL, stride, height, threads, idatOffset + 8, tail,
+                    &compressed, reusedRows, error, errorSize) != 0) {
         return -1;
     }
     if (compressed > 0x7FFFFFFFu) {

@@ -52,8 +52,8 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 /// each back to exactly the pixels given (PNGEncoderTests checks every encoder that way).
 ///
 /// - ``automatic``: the default (`auto`): per scene and frame size, the fastest setting whose
-///   files are no larger than libpng's at its own defaults — mostly ISA-L for small frames and
-///   for larger ones of the scenes it suits, libdeflate level 1 otherwise
+///   files are no larger than libpng's at its own defaults — mostly ISA-L for small frames,
+///   libdeflate 1 from about 256 px, zlib 4 in segments above 768 px
 ///   (``PNGEncoderCatalog/automaticSteps``).
 /// - ``libpng(level:filter:)``: libpng over zlib, levels 0–9; the reference.
 /// - ``libdeflate(level:filter:)``: Throbber's own PNG writer over libdeflate, levels 0–12.
@@ -65,7 +65,8 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 ///
 /// A `nil` filter is the encoder's ``defaultFilter``. The fast writers keep their compressors
 /// per thread and reuse them from frame to frame (see Sources/CPNGWriter). The named settings
-/// `fast` and `small` (``PNGEncoderCatalog/namedSettings``) stand for one of these at a level.
+/// `fast`, `small` and `compact` (``PNGEncoderCatalog/namedSettings``) stand for one of these at
+/// a level.
 ///
 /// Two values that differ only in a `nil` against an explicit default filter are unequal but
 /// write the same bytes.
@@ -213,29 +214,37 @@ public enum PNGEncoder: Sendable, Hashable {
     /// - Throws: a usage error (as ``init(name:level:filter:nameField:levelField:)``) when the
     ///   level is outside the encoder's range; a backend-failure error with the library's
     ///   message when encoding fails (an empty image, an invalid tEXt keyword, out of memory).
-    public func encode(_ image: Image, text: [(String, String)] = [], sequence: PNGSequence? = nil) throws -> Data {
-        try encodeCounting(image, text: text, sequence: sequence).data
+    /// - Parameter threads: how many threads may work on this one image at once, the calling one
+    ///   among them: igzip's and zlib's segments of rows are then filtered and compressed in
+    ///   parallel (a sheet page, a preview, a clip of a few big frames). The bytes are the same
+    ///   whatever the count; libpng and libdeflate, which cannot flush, use the calling thread.
+    public func encode(_ image: Image, text: [(String, String)] = [], sequence: PNGSequence? = nil,
+                       threads: Int = 1) throws -> Data {
+        try encodeCounting(image, text: text, sequence: sequence, threads: threads).data
     }
 
     /// ``encode(_:text:sequence:)``, with how many of the image's rows were taken from the frame
     /// before in the sequence instead of compressed (0 for libpng and without a sequence).
     public func encodeCounting(_ image: Image, text: [(String, String)] = [],
-                               sequence: PNGSequence? = nil) throws -> (data: Data, reusedRows: Int) {
+                               sequence: PNGSequence? = nil, threads: Int = 1) throws -> (data: Data, reusedRows: Int) {
         let range = Self.levels(for: name)!
         guard range.contains(level) else { throw Self.levelError(name: name, level: level, field: "PNG level") }
         switch self {
         case .automatic:
             return try resolved(scene: nil, width: image.width, height: image.height)
-                .encodeCounting(image, text: text, sequence: sequence)
+                .encodeCounting(image, text: text, sequence: sequence, threads: threads)
         case .libpng:
             let data = try PNGCodec.encode(image, settings: PNGCodec.Settings(level: level, filters: filter.libpngBits), text: text)
             return (data, 0)
         case .libdeflate:
-            return try Self.write(image, backend: CPNGWriter_libdeflate, level: level, filter: filter, text: text, sequence: sequence)
+            return try Self.write(image, backend: CPNGWriter_libdeflate, level: level, filter: filter, text: text, sequence: sequence,
+                                  threads: threads)
         case .isal:
-            return try Self.write(image, backend: CPNGWriter_isal, level: level, filter: filter, text: text, sequence: sequence)
+            return try Self.write(image, backend: CPNGWriter_isal, level: level, filter: filter, text: text, sequence: sequence,
+                                  threads: threads)
         case .zlib:
-            return try Self.write(image, backend: CPNGWriter_zlib, level: level, filter: filter, text: text, sequence: sequence)
+            return try Self.write(image, backend: CPNGWriter_zlib, level: level, filter: filter, text: text, sequence: sequence,
+                                  threads: threads)
         }
     }
 
@@ -248,7 +257,7 @@ public enum PNGEncoder: Sendable, Hashable {
     /// Runs the C writer; its result lives in this thread's writer state, so it is copied into
     /// the returned Data before anything else runs on this thread.
     static func write(_ image: Image, backend: CPNGWriter_Backend, level: Int, filter: PNGRowFilter,
-                      text: [(String, String)], sequence: PNGSequence?) throws -> (data: Data, reusedRows: Int) {
+                      text: [(String, String)], sequence: PNGSequence?, threads: Int) throws -> (data: Data, reusedRows: Int) {
         guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 4 else {
             throw ThrobberError("PNG encoding failed: a \(image.width)×\(image.height) px image has no pixels to write",
                                 kind: .backendFailure)
@@ -267,7 +276,7 @@ public enum PNGEncoder: Sendable, Hashable {
                         CPNGWriter_encode(pixels.baseAddress!, UInt32(clamping: image.width),
                                           UInt32(clamping: image.height), backend, Int32(level), filter.writerFilter,
                                           chunkPointer.baseAddress, Int32(chunks.count), sequence?.number ?? 0, stampPointer,
-                                          &png, &size, &reused, &message, message.count)
+                                          Int32(clamping: threads), &png, &size, &reused, &message, message.count)
                     }
                 }
             }

@@ -15,18 +15,20 @@ struct PNGSequenceTests {
     /// every filter, and libdeflate (one segment: the image).
     static let encoders: [PNGEncoder] = [.isal(level: 0), .libdeflate(level: 1), .libdeflate(level: 6)]
         + (1...3).flatMap { level in PNGRowFilter.allCases.map { PNGEncoder.isal(level: level, filter: $0) } }
-        + [0, 1, 4, 9].flatMap { level in PNGRowFilter.allCases.map { PNGEncoder.zlib(level: level, filter: $0) } }
+        + [1, 9].flatMap { level in PNGRowFilter.allCases.map { PNGEncoder.zlib(level: level, filter: $0) } }
+        + [PNGEncoder.zlib(level: 0), .zlib(level: 4)]
 
     /// One segment, several, and a last segment shorter than the others (513 px: 64 rows each).
     static let sizes = [(1, 1), (64, 64), (513, 257), (700, 401)]
 
-    /// The rows per segment the writer uses (CPNGWriter: about 128 KiB of filtered rows with
-    /// igzip at levels 1–3, else the whole image).
+    /// The rows per segment the writer uses (CPNGWriter: 128 KiB of filtered rows, or 1/64 of an
+    /// image over 8 MiB, with zlib and with igzip at levels 1–3, else the whole image).
     static func segmentRows(_ encoder: PNGEncoder, width: Int, height: Int) -> Int {
         // zlib's segments at every level; igzip's from level 1 (level 0 keeps one); libdeflate one.
         guard encoder.name == "zlib" || (encoder.name == "isal" && encoder.level > 0) else { return height }
-        let filteredRow = width * 4 + 1
-        return min(height, (128 * 1024 + filteredRow - 1) / filteredRow)
+        let filteredRow = width * 4 + 1, total = filteredRow * height
+        let bytes = total > 128 * 1024 * 64 ? (total + 63) / 64 : 128 * 1024
+        return min(height, (bytes + filteredRow - 1) / filteredRow)
     }
 
     /// Rows a frame takes from the one before: those of each segment none of whose filtered rows
@@ -88,8 +90,11 @@ struct PNGSequenceTests {
                     stamps[y] = newStamp()
                 }
                 image = random.next() % 4 == 0 ? Image(width: width, height: height, pixels: image.pixels) : image.promising(RowStamps(stamps))
-                let (data, reused) = try encoder.encodeCounting(image, text: PNGEncoderTests.text, sequence: sequence)
-                #expect(data == (try encoder.encode(image, text: PNGEncoderTests.text)), "\(encoder) \(width)×\(height) frame \(frame)")
+                // On 1–3 threads in the sequence and 1–4 fresh: the bytes never depend on the count.
+                let (data, reused) = try encoder.encodeCounting(image, text: PNGEncoderTests.text, sequence: sequence,
+                                                                threads: 1 + frame % 3)
+                #expect(data == (try encoder.encode(image, text: PNGEncoderTests.text, threads: 1 + (frame + 1) % 4)),
+                        "\(encoder) \(width)×\(height) frame \(frame)")
                 #expect(try PNGCodec.decode(data) == image)
                 let expected = frame == 0 ? 0...0 : Self.expectedReusedRows(encoder, width: width, height: height, changed: changed)
                 #expect(expected.contains(reused), "\(encoder) \(width)×\(height) frame \(frame): took \(reused) rows, expected \(expected)")
@@ -97,6 +102,29 @@ struct PNGSequenceTests {
             }
             #expect(totalReused > 0, "\(encoder) \(width)×\(height): no frame took a row")
         }
+    }
+
+    /// An image over 8 MiB of filtered rows has 64 segments of 1/64 of it, filtered and compressed
+    /// on as many threads as allowed: the file is the same on 1, 2, 5 or 64 threads, decodes to the
+    /// image, and in a sequence a changed row costs only its own segment.
+    @Test(arguments: [PNGEncoder.isal(level: 1), .isal(level: 3, filter: .paeth), .zlib(level: 4), .zlib(level: 9, filter: .adaptive)])
+    func aBigFrameIsSplitAcrossThreads(encoder: PNGEncoder) throws {
+        let (width, height) = (1500, 1401) // 6,001 × 1,401 = 8.4 MB filtered: 64 segments of 22 rows, the last 15
+        let rows = Self.segmentRows(encoder, width: width, height: height)
+        #expect(rows == 22)
+        var image = PNGEncoderTests.image(.translucent, width: width, height: height, seed: 41)
+        let single = try encoder.encode(image, text: PNGEncoderTests.text)
+        for threads in [2, 5, 64] {
+            #expect(try encoder.encode(image, text: PNGEncoderTests.text, threads: threads) == single, "\(encoder) on \(threads) threads")
+        }
+        #expect(try PNGCodec.decode(single) == image)
+        let sequence = PNGSequence()
+        _ = try encoder.encodeCounting(image, sequence: sequence, threads: 3)
+        image.pixels[(700 * width + 3) * 4] &+= 9
+        let (data, reused) = try encoder.encodeCounting(image, sequence: sequence, threads: 3)
+        #expect(data == (try encoder.encode(image)))
+        let expected = Self.expectedReusedRows(encoder, width: width, height: height, changed: [700])
+        #expect(expected.contains(reused), "took \(reused) rows, expected \(expected)")
     }
 
     /// A frame lends its rows to a later frame of the same sequence at the same size and settings
@@ -175,29 +203,31 @@ struct PNGSequenceTests {
         #expect(try encoder.encode(falsePromise) == (try encoder.encode(changed)), "no sequence: ignored")
     }
 
-    /// The frames kept on a thread hold at most 32 MiB of filtered rows: a second large key
+    /// The frames kept on a thread hold at most 72 MiB of filtered rows: a second large key
     /// drops the first.
     @Test func keptFramesStayWithinTheirBudget() throws {
-        let large = Image(width: 2100, height: 2100) // 17.6 MB filtered: two are over 32 MiB
+        let large = Image(width: 3100, height: 3100) // 38.4 MB filtered: two are over 72 MiB
         let isal = PNGEncoder.isal(level: 1), deflate = PNGEncoder.libdeflate(level: 1)
         let sequence = PNGSequence()
         #expect(try isal.encodeCounting(large, sequence: sequence).reusedRows == 0)
-        #expect(try isal.encodeCounting(large, sequence: sequence).reusedRows == 2100)
+        #expect(try isal.encodeCounting(large, sequence: sequence).reusedRows == 3100)
         #expect(try deflate.encodeCounting(large, sequence: sequence).reusedRows == 0)
-        #expect(try deflate.encodeCounting(large, sequence: sequence).reusedRows == 2100)
+        #expect(try deflate.encodeCounting(large, sequence: sequence).reusedRows == 3100)
         #expect(try isal.encodeCounting(large, sequence: sequence).reusedRows == 0, "dropped for the budget")
     }
 
-    /// What it is for: a wave ball at 512 px changes the rows its waves cross, and the default
-    /// encoder there (igzip level 1) takes most of each frame from the frame before.
-    @Test func aWaveBallTakesMostRowsFromTheFrameBefore() throws {
-        let scene = try Benchmarks.scene("wave-ball", size: 512)
+    /// What it is for: a wave ball changes the rows its waves cross, and the default encoder at
+    /// 512 px (igzip level 2) and at 1024 px (zlib 4 in segments) takes most of each frame from
+    /// the frame before.
+    @Test(arguments: [(512, PNGEncoder.isal(level: 2)), (1024, .zlib(level: 4))])
+    func aWaveBallTakesMostRowsFromTheFrameBefore(size: Int, expected: PNGEncoder) throws {
+        let scene = try Benchmarks.scene("wave-ball", size: size)
         let cpu = CPURenderer(threadCount: 2)
-        let encoder = PNGEncoder.automatic.resolved(scene: "wave-ball", width: 512, height: 512)
-        #expect(encoder == .isal(level: 1))
+        let encoder = PNGEncoder.automatic.resolved(scene: "wave-ball", width: size, height: size)
+        #expect(encoder == expected)
         let sequence = PNGSequence()
         var reused = 0, rows = 0
-        for k in 0..<30 {
+        for k in 0..<(size > 512 ? 8 : 30) {
             let image = cpu.render(scene.drawList(at: 3 + Double(k) / 60))
             let (data, taken) = try encoder.encodeCounting(image, sequence: sequence)
             #expect(data == (try encoder.encode(image)))

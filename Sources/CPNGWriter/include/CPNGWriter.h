@@ -46,12 +46,12 @@ typedef struct CPNGWriter_Text {
 /// state: it stays valid until this thread's next call, so copy it out first.
 ///
 /// `sequence`: frames of one animation encoded in order pass the same nonzero number. The image
-/// is compressed in segments of rows (igzip and zlib: about 128 KiB of filtered rows each,
-/// compressed apart; libdeflate: the whole image), and a segment whose filtered bytes equal those of the
+/// is compressed in segments of rows (igzip and zlib: 128 KiB of filtered rows each, or 1/64 of
+/// an image over 8 MiB, compressed apart; libdeflate: the whole image), and a segment whose filtered bytes equal those of the
 /// frame this thread kept for the same sequence, size, encoder, level and filter takes that
 /// frame's compressed bytes instead of being compressed again; this frame is kept in its place.
 /// A thread keeps the last frame of two such keys (the least recently kept is dropped for a third),
-/// with at most 32 MiB of filtered rows in all. The file is byte for byte the one a fresh encode
+/// with at most 72 MiB of filtered rows in all (one 4096 px frame). The file is byte for byte the one a fresh encode
 /// writes. 0: nothing is taken, and every kept frame stays as it was. A frame that fails leaves
 /// its key with no kept frame.
 /// `rowStamps` (NULL: none): `height` stamps from the renderer, one per row, such that two rows at
@@ -59,11 +59,16 @@ typedef struct CPNGWriter_Text {
 /// whose stamp is the one the kept frame's row was made from is taken as unchanged without
 /// comparing its bytes; a false stamp would write a wrong file, so only a renderer that keeps
 /// the promise gives them (Throbber's CPU renderer, `Image.rowStamps`).
+/// `threads`: how many threads may work on this frame at once, the calling one among them. With
+/// more than one, igzip's and zlib's segments are filtered and compressed in parallel by workers
+/// this writer keeps for the process's life (each with its own compressors); the file is the
+/// same byte for byte whatever the count. libdeflate, which cannot flush, and igzip's level 0
+/// write one segment, on the calling thread. 0 and 1: the calling thread alone.
 /// `*reusedRows` (when not NULL) is set to how many rows were taken so.
 int CPNGWriter_encode(const unsigned char *_Nonnull rgba, uint32_t width, uint32_t height,
                       CPNGWriter_Backend backend, int level, CPNGWriter_Filter filter,
                       const CPNGWriter_Text *_Nullable texts, int textCount, uint64_t sequence,
-                      const uint64_t *_Nullable rowStamps,
+                      const uint64_t *_Nullable rowStamps, int threads,
                       const unsigned char *_Nullable *_Nonnull png, size_t *_Nonnull size,
                       uint32_t *_Nullable reusedRows, char *_Nonnull error, size_t errorSize);
 

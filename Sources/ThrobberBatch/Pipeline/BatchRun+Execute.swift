@@ -126,7 +126,9 @@ extension BatchRun {
         // The clip's frames are one sequence: an encoder thread takes the compressed rows a
         // frame shares with the one it encoded before (PNGSequence).
         let sequence = PNGSequence()
-        let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height, text: frameText, cancellation: cancellation) }
+        let frameThreads = BatchRun.threadsPerFrame(threads: threads, inFlight: pool.inFlight, frames: unit.frames.count)
+        let sinks = try sinkOutputs.map { try makeSink($0, clip: clip, width: width, height: height, text: frameText, cancellation: cancellation,
+                                                                threads: threads) }
         let serial = DispatchQueue(label: "throbber.sink.\(unit.clip)")
         let sinkBox = SinkBox(sinks)
         let frameFiles: @Sendable (Int) -> [(String, PNGEncoder)] = { k in
@@ -173,7 +175,7 @@ extension BatchRun {
                 }
                 let png = try encoded[encoder] ?? {
                     let (data, reused) = try BatchRun.encode(image, encoder: encoder, text: text, sequence: sequence,
-                                                             cancellation: cancellation)
+                                                             cancellation: cancellation, threads: frameThreads)
                     tally.pngRows.withLock { $0 = ($0.compressed + image.height - reused, $0.total + image.height) }
                     return (data, keepsManifest ? SHA256.hex(data) : "")
                 }()

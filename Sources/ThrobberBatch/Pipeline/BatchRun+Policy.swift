@@ -16,8 +16,11 @@ extension BatchRun {
 
     /// Encodes one frame of a clip; a large one through ``Cancellable``, so that a first signal
     /// ends the run within a second whatever encoder is at work (the frame is then not written).
+    ///
+    /// - Parameter threads: how many threads the frame's segments may be compressed on
+    ///   (``threadsPerFrame(threads:inFlight:frames:)``).
     static func encode(_ image: Image, encoder: PNGEncoder, text: [(String, String)], sequence: PNGSequence,
-                       cancellation: CancellationSource) throws -> (Data, Int) {
+                       cancellation: CancellationSource, threads: Int = 1) throws -> (Data, Int) {
         // igzip and zlib take a frame's unchanged segments from the one their thread encoded
         // before: they stay on the pool's thread (and compress in ~128 KiB segments, each quick).
         let segmented = switch encoder {
@@ -25,11 +28,21 @@ extension BatchRun {
         default: false
         }
         guard image.width * image.height >= cancellableFramePixels, !segmented else {
-            return try encoder.encodeCounting(image, text: text, sequence: sequence)
+            return try encoder.encodeCounting(image, text: text, sequence: sequence, threads: threads)
         }
         return try Cancellable.run(cancellation, while: "a \(image.width)×\(image.height) px frame was being compressed") {
             try encoder.encodeCounting(image, text: text, sequence: sequence)
         }
+    }
+
+    /// How many threads one frame of a clip is compressed on: the run's threads shared among the
+    /// frames that can be encoding at once, the fewer of the frames in flight and the clip's
+    /// frames. A clip of many small frames keeps every thread on a frame of its own (1); a
+    /// clip of a few big frames, or of frames so big that the budget holds two in flight (a
+    /// 4096 px frame is 64 MiB), splits each across the threads left idle (igzip's and zlib's
+    /// segments; the bytes are the same either way).
+    public static func threadsPerFrame(threads: Int, inFlight: Int, frames: Int) -> Int {
+        max(1, threads / max(1, min(inFlight, frames)))
     }
 
     /// Bytes of frame pixels a run holds at most by default: 256 MiB, 64 frames of 1024 × 1024 px.

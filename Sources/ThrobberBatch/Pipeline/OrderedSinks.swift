@@ -16,14 +16,16 @@ protocol OrderedSink: AnyObject {
 
 /// Makes the sink for one ordered output of a clip.
 ///
-/// - Parameter text: the clip's provenance, which a sheet and its atlas carry.
+/// - Parameters:
+///   - text: the clip's provenance, which a sheet and its atlas carry.
+///   - threads: how many threads a sheet page's PNG is compressed on.
 func makeSink(_ output: Output, clip: Clip, width: Int, height: Int, text: FrameText,
-              cancellation: CancellationSource = NotCancelled()) throws -> OrderedSink {
+              cancellation: CancellationSource = NotCancelled(), threads: Int = 1) throws -> OrderedSink {
     switch output {
     case .png: preconditionFailure("PNG frames are not an ordered output")
     case .sheet(let path, let json, let columns, let maxSize, let encoder):
         return SheetSink(path: path, json: json, columns: columns, maxSize: maxSize, clip: clip, width: width, height: height,
-                         encoder: encoder, text: text, cancellation: cancellation)
+                         encoder: encoder, text: text, cancellation: cancellation, threads: threads)
     case .rgba(let path):
         return RawStreamSink(file: try StreamFile(path: path), clip: clip, type: "rgba") { image in image.pixels }
     case .y4m(let path, let alpha):
@@ -70,6 +72,8 @@ final class SheetSink: OrderedSink {
     let encoder: PNGEncoder
     let text: FrameText
     let cancellation: CancellationSource
+    /// How many threads a page is compressed on (its segments, PNGEncoder.encode).
+    let threads: Int
     /// The page being filled, and its index in `pages`.
     private var builder: SpriteSheet.Builder?
     private var current = 0
@@ -77,8 +81,9 @@ final class SheetSink: OrderedSink {
     private var encoded: [(png: Data, atlas: Data)] = []
 
     init(path: String, json: String, columns: Int?, maxSize: Int, clip: Clip, width: Int, height: Int, encoder: PNGEncoder,
-         text: FrameText, cancellation: CancellationSource) {
+         text: FrameText, cancellation: CancellationSource, threads: Int) {
         self.encoder = encoder
+        self.threads = threads
         self.cancellation = cancellation
         self.text = text
         self.clip = clip
@@ -107,10 +112,11 @@ final class SheetSink: OrderedSink {
         let times = page.frames.map(clip.time)
         let encoder = self.encoder.resolved(scene: clip.scene.model.id, width: sheet.width, height: sheet.height)
         let chunks = text.chunks(columns: page.columns, times: times)
+        let threads = self.threads
         // A big page compresses for minutes on one core: a run asked to stop does not wait for it
         // (the page would be rendered again by the resume anyway).
         let png = try Cancellable.run(cancellation, while: "a sheet page of \(sheet.width)×\(sheet.height) px was being compressed") {
-            try encoder.encode(sheet, text: chunks)
+            try encoder.encode(sheet, text: chunks, threads: threads)
         }
         return (png, SheetSink.atlas(clip: clip, files: files, number: number, page: page, frameWidth: frameWidth,
                                      frameHeight: frameHeight, text: text).json())
