@@ -4,7 +4,6 @@ import ThrobberBatch
 import ThrobberPNG
 import ThrobberRender
 import ThrobberCPU
-import ThrobberPNG
 
 /// `throbber bench --png-sweep`: every PNG encoder × level × row filter on the scenes' frames at
 /// several sizes, timed and sized, and the two settings Throbber names chosen by their rules
@@ -39,6 +38,10 @@ public enum PNGSweep {
         var noLarger = false
         var chosenDefault = false
         var chosenSmallest = false
+        /// No other setting is both as fast and as small (mean ms and mean size), one of them strictly.
+        var onFrontier = false
+        /// Sheets: the rule's choice for sheets and previews (``chooseForSheets(_:)``).
+        var chosenForSheets = false
 
         var setting: String { "\(encoder) \(level) \(filter)" }
     }
@@ -65,43 +68,101 @@ public enum PNGSweep {
         var repeats: Int
         var candidates: [Candidate]
         var perScene: [SceneChoice] = []
+        /// Whether the sweep timed sheets (cells of `sizes` px) rather than frames.
+        var sheets = false
     }
 
-    /// Every setting: each encoder at each of its levels with each row filter.
-    public static var settings: [PNGEncoder] {
-        PNGEncoderCatalog.encoders.flatMap { name in
-            PNGEncoder.levels(for: name)!.flatMap { level in
-                PNGRowFilter.allCases.map { filter in try! PNGEncoder(name: name, level: level, filter: filter) }
+    /// The sheet rule's tolerance: a setting's sheets may be this much larger than the smallest
+    /// setting's at each cell size.
+    public static let sheetSizeTolerance = 1.10
+
+    /// Marks the speed/size frontier, and the sheets' default: the fastest setting whose sheets
+    /// are within ``sheetSizeTolerance`` of the smallest setting's at every cell size. A sheet is
+    /// written once and shipped, so its bytes count more than a frame's; but the smallest setting
+    /// takes ~30× the time of one 10 % larger, so within 10 % time decides, and `small` stays for
+    /// the last bytes.
+    public static func chooseForSheets(_ candidates: inout [Candidate]) {
+        for i in candidates.indices {
+            candidates[i].onFrontier = !candidates.indices.contains { j in
+                j != i && candidates[j].meanMs <= candidates[i].meanMs && candidates[j].meanSizeRatio <= candidates[i].meanSizeRatio
+                    && (candidates[j].meanMs < candidates[i].meanMs || candidates[j].meanSizeRatio < candidates[i].meanSizeRatio)
             }
         }
+        guard let first = candidates.first else { return }
+        let smallest = first.sizeRatio.indices.map { size in candidates.map { $0.sizeRatio[size] }.min()! }
+        let within = candidates.indices.filter { i in
+            zip(candidates[i].sizeRatio, smallest).allSatisfy { $0 <= $1 * sheetSizeTolerance }
+        }
+        if let fastest = within.min(by: { candidates[$0].meanMs < candidates[$1].meanMs }) {
+            candidates[fastest].chosenForSheets = true
+        }
     }
+
+    /// Every setting: each encoder at each of its levels with each row filter (of `encoders`, at
+    /// their levels when given, and `filters` when given), and the reference always, whose bytes every rule reads.
+    public static func settings(encoders: [(name: String, levels: ClosedRange<Int>?)]? = nil,
+                                filters: [PNGRowFilter]? = nil) -> [PNGEncoder] {
+        var all = (encoders ?? PNGEncoderCatalog.encoders.map { ($0, nil) }).flatMap { name, levels in
+            (levels ?? PNGEncoder.levels(for: name)!).flatMap { level in
+                (filters ?? PNGRowFilter.allCases).map { filter in try! PNGEncoder(name: name, level: level, filter: filter) }
+            }
+        }
+        if !all.contains(reference) { all.append(reference) }
+        return all
+    }
+
+    /// Every setting.
+    public static var settings: [PNGEncoder] { settings() }
 
     /// The most frames of each scene the sweep encodes at each size (`--frames`, at most this).
     public static let maximumFramesPerScene = 4
 
-    /// The frames the sweep encodes of scene `id` at `size` px a side: `count` of them spread
-    /// over its preview loop, at t = previewDuration · (i + ½) / count.
+    /// Frames a sheet of the sheet sweep holds: 24 of a 60 fps clip, 6 columns by 4 rows.
+    public static let sheetFrames = 24, sheetColumns = 6
+
+    /// The frames the sweep encodes of scene `id` at `size` px a side: `count + 1` consecutive
+    /// frames of a 60 fps clip from t = 0, as a batch renders them. The first only primes the
+    /// sequence (untimed); the others are timed in order, each taking the unchanged segments of
+    /// the one before as a clip's frames do.
     public static func frames(of id: String, size: Int, count: Int, renderer: CPURenderer) throws -> [Image] {
         let scene = try Benchmarks.scene(id, size: size)
-        return (0..<count).map { renderer.render(scene.drawList(at: scene.model.previewDuration * (Double($0) + 0.5) / Double(count))) }
+        return (0...count).map { renderer.render(scene.drawList(at: Double($0) / 60)) }
+    }
+
+    /// The sheet the sheet sweep encodes of scene `id` with cells of `size` px a side: the first
+    /// ``sheetFrames`` frames of a 60 fps clip, ``sheetColumns`` across, as a `sheet` output
+    /// composes them.
+    public static func sheet(of id: String, size: Int, renderer: CPURenderer) throws -> Image {
+        let scene = try Benchmarks.scene(id, size: size)
+        let cells = (0..<sheetFrames).map { renderer.render(scene.drawList(at: Double($0) / 60)) }
+        var builder = SpriteSheet.Builder(columns: sheetColumns, rows: (sheetFrames + sheetColumns - 1) / sheetColumns,
+                                          frameWidth: cells[0].width, frameHeight: cells[0].height)
+        for (index, cell) in cells.enumerated() { builder.place(cell, at: index) }
+        return builder.image
     }
 
     /// Runs the sweep: unless scenes or sizes are given (`scenesGiven`, `sizesGiven`), every scene
-    /// at 64, 512 and 1024 px.
+    /// at 64, 512 and 1024 px (sheets: cells of 64, 128 and 256 px). Frames are timed in
+    /// sequences on one thread; sheets (`settings.sweepSheets`) on every usable core, as a sheet
+    /// output encodes its pages.
     ///
     /// - Parameter starting: told, once the frames are rendered and before the first is encoded,
     ///   how many settings, frames and repeats the sweep times (the command line prints it).
     public static func run(_ settings: Benchmarks.Settings, scenesGiven: Bool, sizesGiven: Bool, json: ReportFile?,
                            starting: (_ settings: Int, _ frames: Int, _ repeats: Int) -> Void = { _, _, _ in }) throws {
         let scenes = scenesGiven ? settings.scenes : SceneRegistry.ids
-        let sizes = sizesGiven ? settings.sizes : [64, 512, 1024]
-        let perSceneAndSize = max(1, min(settings.frames, maximumFramesPerScene))
-        let cpu = CPURenderer(threadCount: UsableCPUs.current.usable)
-        // frames[i][j]: scene j's frames at sizes[i].
-        let frames = try sizes.map { size in try scenes.map { try Self.frames(of: $0, size: size, count: perSceneAndSize, renderer: cpu) } }
-        let all = Self.settings
-        let frameCount = frames.joined().joined().count
-        starting(all.count, frameCount, settings.repeats)
+        let sheets = settings.sweepSheets
+        let sizes = sizesGiven ? settings.sizes : sheets ? [64, 128, 256] : [64, 512, 1024]
+        let perSceneAndSize = sheets ? 1 : max(1, min(settings.frames, maximumFramesPerScene))
+        let threads = UsableCPUs.current.usable
+        let cpu = CPURenderer(threadCount: threads)
+        // frames[i][j]: scene j's frames at sizes[i] (the sequence's primer first), or its sheet.
+        let frames = try sizes.map { size in
+            try scenes.map { sheets ? [try Self.sheet(of: $0, size: size, renderer: cpu)]
+                                    : try Self.frames(of: $0, size: size, count: perSceneAndSize, renderer: cpu) }
+        }
+        let all = Self.settings(encoders: settings.sweepEncoders, filters: settings.sweepFilters)
+        starting(all.count, sizes.count * scenes.count * perSceneAndSize, settings.repeats)
         let clock = ContinuousClock()
         var candidates: [Candidate] = []
         for encoder in all {
@@ -110,7 +171,7 @@ public enum PNGSweep {
             for atSize in frames {
                 // Untimed first: the thread's compressor for this setting and its buffers for
                 // this size are made on first use, which would count against the first scene.
-                _ = try encoder.encode(atSize[0][0])
+                _ = try encoder.encode(atSize[0][0], threads: sheets ? threads : 1)
                 // Each scene's frames timed apart, so the rule can be applied per scene too.
                 var sceneMs: [Double] = []
                 var sceneBytes: [Double] = []
@@ -119,12 +180,20 @@ public enum PNGSweep {
                     var total = 0
                     for _ in 0..<settings.repeats {
                         total = 0
+                        if sheets {
+                            let start = clock.now
+                            total = try encoder.encode(sceneFrames[0], threads: threads).count
+                            repeatMeans.append((clock.now - start).seconds * 1000)
+                            continue
+                        }
+                        let sequence = PNGSequence()
+                        _ = try encoder.encode(sceneFrames[0], sequence: sequence)
                         let start = clock.now
-                        for frame in sceneFrames { total += try encoder.encode(frame).count }
-                        repeatMeans.append((clock.now - start).seconds * 1000 / Double(sceneFrames.count))
+                        for frame in sceneFrames.dropFirst() { total += try encoder.encode(frame, sequence: sequence).count }
+                        repeatMeans.append((clock.now - start).seconds * 1000 / Double(perSceneAndSize))
                     }
                     sceneMs.append(Summary(repeatMeans).median)
-                    sceneBytes.append(Double(total) / Double(sceneFrames.count))
+                    sceneBytes.append(Double(total) / Double(perSceneAndSize))
                 }
                 candidate.sceneMsPerFrame.append(sceneMs)
                 candidate.sceneBytesPerFrame.append(sceneBytes)
@@ -135,9 +204,10 @@ public enum PNGSweep {
             candidates.append(candidate)
         }
         choose(&candidates)
+        if sheets { chooseForSheets(&candidates) }
         let report = Report(scenes: scenes, sizes: sizes, framesPerSceneAndSize: perSceneAndSize,
                             repeats: settings.repeats, candidates: candidates,
-                            perScene: choosePerScene(candidates, scenes: scenes, sizes: sizes))
+                            perScene: sheets ? [] : choosePerScene(candidates, scenes: scenes, sizes: sizes), sheets: sheets)
         print(markdown(report), terminator: "")
         try json?.write(try JSONOutput.encoder.encode(report))
     }
@@ -206,9 +276,13 @@ public enum PNGSweep {
 
     public static func markdown(_ report: Report) -> String {
         let sizes = report.sizes.map { "\($0) px" }
-        var text = "## PNG encoders × levels × row filters: \(report.scenes.joined(separator: ", ")), "
-            + "\(report.framesPerSceneAndSize) frames each at \(report.sizes.map(String.init).joined(separator: ", ")) px, "
-            + "median of \(report.repeats)\n\n"
+        var text = report.sheets
+            ? "## PNG encoders × levels × row filters on sprite sheets: \(report.scenes.joined(separator: ", ")), "
+                + "\(sheetFrames) frames (\(sheetColumns) across) of \(report.sizes.map(String.init).joined(separator: ", ")) px cells, "
+                + "on \(UsableCPUs.current.usable) threads, median of \(report.repeats)\n\n"
+            : "## PNG encoders × levels × row filters: \(report.scenes.joined(separator: ", ")), "
+                + "\(report.framesPerSceneAndSize) frames each in a sequence at \(report.sizes.map(String.init).joined(separator: ", ")) px, "
+                + "median of \(report.repeats)\n\n"
         text += "Size: bytes over libpng's at its defaults (\(reference.name) \(reference.level) \(reference.filter.rawValue)) for the same frames. "
             + "Mean: the geometric mean over sizes. Sorted by mean ms.\n\n"
         text += "| setting | " + sizes.map { "ms \($0)" }.joined(separator: " | ") + " | mean ms | "
@@ -218,7 +292,9 @@ public enum PNGSweep {
             var marks: [String] = []
             if c.chosenDefault { marks.append("**default**") }
             if c.chosenSmallest { marks.append("**smallest**") }
+            if c.chosenForSheets { marks.append("**sheet default**") }
             if c.isReference { marks.append("reference") }
+            if c.onFrontier { marks.append("frontier") }
             if marks.isEmpty, c.noLarger { marks.append("no larger") }
             text += "| \(c.setting) | " + c.msPerFrame.map { String(format: "%.3f", $0) }.joined(separator: " | ")
                 + String(format: " | %.3f | ", c.meanMs)
@@ -226,7 +302,8 @@ public enum PNGSweep {
                 + String(format: " | %.3f | ", c.meanSizeRatio) + marks.joined(separator: ", ") + " |\n"
         }
         for (title, pick) in [("Default (fastest no larger than the reference at every size)", \Candidate.chosenDefault),
-                              ("Smallest files", \Candidate.chosenSmallest)] {
+                              ("Smallest files", \Candidate.chosenSmallest),
+                              ("Sheets (the fastest within 10 % of the smallest at every size)", \Candidate.chosenForSheets)] {
             if let c = report.candidates.first(where: { $0[keyPath: pick] }) {
                 text += String(format: "\n%@: %@, %.3f mean ms, %.3f mean size", title, c.setting, c.meanMs, c.meanSizeRatio)
             }

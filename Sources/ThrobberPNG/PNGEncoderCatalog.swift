@@ -1,13 +1,14 @@
 import Throbber
 
 /// The PNG encoders by name, with the levels each accepts and its level when none is given, and
-/// the named settings (`fast`, `small`) that stand for an encoder at a level.
+/// the named settings (`fast`, `small`, `compact`) that stand for an encoder at a level.
 ///
 /// `PNGEncoder` does the encoding and reads its ranges from this table; the command line and the
 /// job-file reader check names and levels against it too, so all of them accept the same ones.
 ///
 /// Every figure behind these choices comes from `throbber bench --png-sweep` (every encoder ×
-/// level × row filter on every scene at 64, 512 and 1024 px); docs/png-encoders.md has the run.
+/// level × row filter on every scene's frames in sequences at 64–4096 px, and on sheets with
+/// `--sheets`); docs/png-encoders.md has the runs.
 public enum PNGEncoderCatalog {
     /// The encoders, by the names `--png-encoder` and the job file's `"pngEncoder"` take.
     public static let encoders = ["libpng", "libdeflate", "isal", "zlib"]
@@ -37,30 +38,38 @@ public enum PNGEncoderCatalog {
     }
 
     /// `auto` per scene: at each size `throbber bench --png-sweep` measured (64, 96, 128, 192,
-    /// 256, 384, 512, 768 and 1024 px), of the 162 settings whose files are no larger than
-    /// libpng's defaults for that scene's frames, the fastest there. A step covers the sides from
-    /// the size measured before it (exclusive) to its own; the last one covers every larger side
-    /// too. As the sweep prints it (docs/png-encoders.md "Per scene" has the run and the size
+    /// 256, 384, 512, 768, 1024, 2048 and 4096 px), of the settings whose files are no larger
+    /// than libpng's defaults for that scene's frames, the fastest there, each frame timed in a
+    /// sequence after the one before it as a clip encodes it. A step covers the sides from the
+    /// size measured before it (exclusive) to its own; the last one covers every larger side
+    /// too. As the sweep prints it (docs/png-encoders.md "Per scene" has the runs and the size
     /// ratios); PNGEncoderTests holds each step up to 512 px to the rule on the sweep's frames.
     public static let automaticSteps: [String: [AutomaticStep]] = [
-        "wave-ball": [AutomaticStep(256, "isal", 0), AutomaticStep(768, "isal", 1), AutomaticStep(1024, "libdeflate", 1)],
-        "double-wave": [AutomaticStep(96, "isal", 1, .sub), AutomaticStep(1024, "libdeflate", 1, .sub)],
-        "pull-wave": [AutomaticStep(384, "isal", 1, .sub), AutomaticStep(1024, "libdeflate", 1, .sub)],
-        "activity": [AutomaticStep(64, "isal", 2), AutomaticStep(96, "isal", 0), AutomaticStep(192, "isal", 2),
-                     AutomaticStep(256, "isal", 1), AutomaticStep(1024, "libdeflate", 1)],
-        "ring": [AutomaticStep(64, "isal", 2), AutomaticStep(96, "libdeflate", 1), AutomaticStep(128, "libpng", 4),
-                 AutomaticStep(768, "libdeflate", 1), AutomaticStep(1024, "libdeflate", 2)],
-        "progress-ring": [AutomaticStep(192, "isal", 0), AutomaticStep(256, "isal", 1), AutomaticStep(1024, "libdeflate", 1)],
+        "wave-ball": [AutomaticStep(128, "isal", 0), AutomaticStep(192, "isal", 2), AutomaticStep(384, "isal", 1),
+                      AutomaticStep(512, "isal", 2), AutomaticStep(768, "libdeflate", 1), AutomaticStep(4096, "zlib", 4)],
+        "double-wave": [AutomaticStep(64, "isal", 1, .sub), AutomaticStep(96, "isal", 2, .sub), AutomaticStep(384, "libdeflate", 2, .sub),
+                        AutomaticStep(1024, "zlib", 4, .sub), AutomaticStep(2048, "libdeflate", 3, .sub),
+                        AutomaticStep(4096, "libdeflate", 5, .sub)],
+        "pull-wave": [AutomaticStep(64, "libdeflate", 2, .sub), AutomaticStep(96, "isal", 2, .sub), AutomaticStep(192, "isal", 1, .sub),
+                      AutomaticStep(256, "isal", 2, .sub), AutomaticStep(384, "isal", 1, .sub), AutomaticStep(2048, "zlib", 4, .sub),
+                      AutomaticStep(4096, "zlib", 5, .sub)],
+        "activity": [AutomaticStep(128, "isal", 1), AutomaticStep(192, "isal", 2), AutomaticStep(256, "isal", 1),
+                     AutomaticStep(768, "libdeflate", 1), AutomaticStep(4096, "zlib", 4)],
+        "ring": [AutomaticStep(96, "isal", 1), AutomaticStep(768, "libdeflate", 1), AutomaticStep(1024, "zlib", 4),
+                 AutomaticStep(2048, "zlib", 7), AutomaticStep(4096, "zlib", 6)],
+        "progress-ring": [AutomaticStep(192, "isal", 0), AutomaticStep(256, "isal", 1), AutomaticStep(768, "libdeflate", 1),
+                          AutomaticStep(4096, "zlib", 4)],
         // The sweep draws the hud at its defaults, SVProgressHUD.show(): the ring scene's frames
-        // pixel for pixel, and so its steps (2026-12-04).
-        "hud": [AutomaticStep(64, "isal", 2), AutomaticStep(96, "libdeflate", 1), AutomaticStep(128, "libpng", 4),
-                AutomaticStep(768, "libdeflate", 1), AutomaticStep(1024, "libdeflate", 2)],
+        // pixel for pixel, and so its steps.
+        "hud": [AutomaticStep(96, "isal", 1), AutomaticStep(768, "libdeflate", 1), AutomaticStep(1024, "zlib", 4),
+                AutomaticStep(2048, "zlib", 7), AutomaticStep(4096, "zlib", 6)],
     ]
 
     /// `auto` when the scene is not known (a contact sheet of several, a caller's own image):
-    /// the rule over every scene's frames together — isal 1 up to 256 px a side (0.83–0.95×
-    /// libpng's size there), libdeflate 1 above (0.80–0.92×).
-    public static let automaticStepsAnyScene = [AutomaticStep(256, "isal", 1), AutomaticStep(Int.max, "libdeflate", 1)]
+    /// the rule over every scene's frames together — isal 1 up to 192 px a side (0.85–0.96×
+    /// libpng's size there), libdeflate 1 up to 768 px (0.86–0.93×), zlib 4 above (0.93–0.99×).
+    public static let automaticStepsAnyScene = [AutomaticStep(192, "isal", 1), AutomaticStep(768, "libdeflate", 1),
+                                                AutomaticStep(Int.max, "zlib", 4)]
 
     /// The setting `auto` writes a `width` × `height` px frame of `scene` with (any scene's rule
     /// when `scene` is nil or not in the table).
@@ -80,10 +89,15 @@ public enum PNGEncoderCatalog {
     /// `fast`: ISA-L igzip level 1, the fastest setting of the sweep that still compresses (5.7×
     /// faster than the default at 512 px), for files ~10–40 % larger than libpng's defaults
     /// write. `small`: libdeflate level 12, the smallest files of the sweep (0.70× libpng's
-    /// defaults), ~70× the default's time: for assets that ship, such as sprite sheets.
+    /// defaults), ~70× the default's time: for assets that ship when every byte counts.
+    /// `compact`: zlib level 8 in segments, what sheets and previews are written with unless a
+    /// user says otherwise — the sheet sweep's rule (`bench --png-sweep --sheets`, the fastest
+    /// setting within 10 % of the smallest sheets at every cell size): 1.07–1.08× `small`'s
+    /// bytes in 1/30 of its time, on every core.
     public static let namedSettings = [
         NamedSetting(name: "fast", encoder: "isal", level: 1),
         NamedSetting(name: "small", encoder: "libdeflate", level: 12),
+        NamedSetting(name: "compact", encoder: "zlib", level: 8),
     ]
 
     /// Every name `--png-encoder` and `"pngEncoder"` take: `auto`, the encoders, then the named
@@ -93,9 +107,10 @@ public enum PNGEncoderCatalog {
     /// The encoder frames are written with unless a user says otherwise: ``automatic``.
     public static let defaultName = automatic
 
-    /// What sheets and previews are written with unless a user says otherwise: a sheet is one
-    /// file, written once and shipped, so its size matters more than its time.
-    public static let sheetDefaultName = "small"
+    /// What sheets and previews are written with unless a user says otherwise: `compact`, by the
+    /// sheet rule (``namedSettings``). A sheet is one file, written once and shipped, so its size
+    /// counts for more than a frame's; `small` writes the last 7 % for 30× the time.
+    public static let sheetDefaultName = "compact"
 
     /// The named setting called `name`, if there is one.
     public static func namedSetting(_ name: String) -> NamedSetting? { namedSettings.first { $0.name == name } }
@@ -115,9 +130,9 @@ public enum PNGEncoderCatalog {
     }
 
     /// An encoder's level when none is given, or a named setting's level: libpng
-    /// ``defaultPNGLevel``; libdeflate 1 (what `auto` uses for large frames); isal 1, igzip's
-    /// fast level (level 0 writes ~20–90 % larger files for little gain); zlib 4, the level a
-    /// first measurement found about as small as libdeflate 1 on 1024 px frames in segments.
+    /// ``defaultPNGLevel``; libdeflate 1 (what `auto` uses from 256 to 768 px); isal 1, igzip's
+    /// fast level (level 0 writes ~20–90 % larger files for little gain); zlib 4, what `auto`
+    /// uses for most scenes above 768 px.
     public static func defaultLevel(for name: String) -> Int? {
         if let named = namedSetting(name) { return named.level }
         switch name {

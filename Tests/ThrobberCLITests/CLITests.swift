@@ -106,7 +106,7 @@ struct CLITests {
     }
 
     /// Every --png-encoder writes the pixels and tEXt the default (auto: for the ring at this
-    /// size, libdeflate 1) does; the job file's "pngEncoder" reaches batch's frames too.
+    /// size, isal 1, which `fast` is too) does; the job file's "pngEncoder" reaches batch's frames too.
     @Test func pngEncodersWriteTheSameFramesFromRenderAndBatch() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -120,11 +120,11 @@ struct CLITests {
         let pixels = try PNGCodec.decode(reference)
         let text = try PNGCodec.textChunks(reference)
         let automatic = PNGEncoder.automatic.resolved(scene: "ring", width: pixels.width, height: pixels.height)
-        #expect(automatic == .libdeflate(level: 1), "the ring's step for \(pixels.width) px")
+        #expect(automatic == .isal(level: 1), "the ring's step for \(pixels.width) px")
         let byDefault = try reference == automatic.encode(pixels, text: text)
         #expect(byDefault, "the default is auto: the ring's setting for an \(pixels.width) px frame")
         for encoder in [["--png-encoder", "libpng"], ["--png-encoder", "isal", "--png-level", "3"], ["--png-encoder", "libdeflate", "--png-level", "12"],
-                        ["--png-encoder", "fast"], ["--png-encoder", "small"]] {
+                        ["--png-encoder", "compact"], ["--png-encoder", "small"]] {
             let data = try frame(encoder)
             let differs = data != reference
             #expect(differs, "\(encoder) wrote libpng's bytes")
@@ -132,6 +132,7 @@ struct CLITests {
             #expect(same, "\(encoder)")
             #expect(try PNGCodec.textChunks(data).map { "\($0.0)=\($0.1)" } == text.map { "\($0.0)=\($0.1)" })
         }
+        #expect(try frame(["--png-encoder", "fast"]) == reference, "fast is isal 1, auto's choice here")
         let job = directory.appendingPathComponent("job.json")
         try "{\"pngEncoder\": \"isal\", \"backend\": \"cpu\", \"renders\": [{\"scene\": \"ring\", \"start\": 0.3, \"outputs\": [{\"type\": \"png\", \"pattern\": \"batch/ring_%05d.png\", \"level\": 2}]}]}"
             .write(to: job, atomically: true, encoding: .utf8)
@@ -144,7 +145,7 @@ struct CLITests {
     }
 
     /// A job's PNG settings: the job's "pngEncoder"/"pngLevel", an output's own "encoder"/"level",
-    /// sheets at `small` unless told otherwise, and one line for each mistake.
+    /// sheets at `compact` unless told otherwise, and one line for each mistake.
     @Test func jobPNGSettingsReachEachOutput() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -161,9 +162,9 @@ struct CLITests {
         let frames = "{\"type\": \"png\", \"pattern\": \"f_%d.png\"}, {\"type\": \"sheet\", \"path\": \"s.png\"}"
         #expect(try run("", frames).status == 0)
         var (data, image, text) = try file("f_1.png")
-        #expect(try data == PNGEncoder.default.encode(image, text: text))
+        #expect(try data == PNGEncoder.automatic.resolved(scene: "activity", width: image.width, height: image.height).encode(image, text: text))
         (data, image, text) = try file("s.png")
-        #expect(try data == PNGEncoder.libdeflate(level: 12).encode(image, text: text), "a sheet is small by default")
+        #expect(try data == PNGEncoder.zlib(level: 8).encode(image, text: text), "a sheet is compact by default")
         // The job's encoder and level go to frames and sheets alike.
         #expect(try run("\"pngEncoder\": \"libpng\", \"pngLevel\": 2,", frames).status == 0)
         (data, image, text) = try file("f_1.png")
@@ -179,10 +180,10 @@ struct CLITests {
         #expect(try data == PNGEncoder.isal(level: 0).encode(image, text: text))
         // Mistakes: one line each, naming the key, the value and what is allowed.
         for (top, outputs, message) in [
-            ("\"pngEncoder\": \"zopfli\",", frames, "unknown pngEncoder \"zopfli\" (known: auto, libpng, libdeflate, isal, zlib, fast, small)"),
+            ("\"pngEncoder\": \"zopfli\",", frames, "unknown pngEncoder \"zopfli\" (known: auto, libpng, libdeflate, isal, zlib, fast, small, compact)"),
             ("\"pngEncoder\": \"small\", \"pngLevel\": 3,", frames, "invalid pngLevel 3: no level with 'small', which is libdeflate at level 12"),
             ("", "{\"type\": \"png\", \"encoder\": \"isal\", \"level\": 7}", "invalid level 7: an integer in [0, 3] for isal"),
-            ("", "{\"type\": \"sheet\", \"level\": 2}", "invalid level 2: no level with 'small'"),
+            ("", "{\"type\": \"sheet\", \"level\": 2}", "invalid level 2: no level with 'compact', which is zlib at level 8"),
             ("\"pngEncoder\": \"libdeflate\",", "{\"type\": \"png\", \"level\": \"max\"}", "\"level\" must be an integer in [0, 12], not a string"),
         ] {
             let result = try run(top, outputs)
@@ -191,7 +192,7 @@ struct CLITests {
         }
     }
 
-    /// `preview` writes its sheet with any encoder: the same pixels, `small` (libdeflate 12) by default.
+    /// `preview` writes its sheet with any encoder: the same pixels, `compact` (zlib 8) by default.
     @Test func previewSheetsTakeEveryEncoder() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -204,9 +205,9 @@ struct CLITests {
         let reference = try sheet([])
         let pixels = try PNGCodec.decode(reference)
         // The sheet carries its provenance (tEXt), as every PNG the tool writes does.
-        let small = try reference == PNGEncoder.libdeflate(level: 12).encode(pixels, text: PNGCodec.textChunks(reference))
-        #expect(small, "the default sheet is libdeflate at level 12")
-        for encoder in [["--png-encoder", "libpng"], ["--png-encoder", "isal", "--png-level", "0"], ["--png-encoder", "fast"]] {
+        let compact = try reference == PNGEncoder.zlib(level: 8).encode(pixels, text: PNGCodec.textChunks(reference))
+        #expect(compact, "the default sheet is zlib at level 8")
+        for encoder in [["--png-encoder", "libpng"], ["--png-encoder", "isal", "--png-level", "0"], ["--png-encoder", "fast"], ["--png-encoder", "small"]] {
             let data = try sheet(encoder)
             let same = try PNGCodec.decode(data) == pixels
             #expect(same && data != reference, "\(encoder)")

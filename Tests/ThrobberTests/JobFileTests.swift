@@ -44,7 +44,7 @@ struct JobFileTests {
         expectError("{\"pngEncoder\": \"fast\", \"pngLevel\": 1, \(scene)}]}", ["invalid pngLevel 1: no level with 'fast', which is isal at level 1"])
         expectError("{\"pngEncoder\": \"isal\", \"pngLevel\": 4, \(scene)}]}", ["invalid pngLevel 4: an integer in [0, 3]"])
         expectError("{\"pngEncoder\": \"isal\", \(scene), \"outputs\": [{\"type\": \"png\", \"level\": 7}]}]}", ["invalid level 7: an integer in [0, 3]"])
-        expectError("{\"pngEncoder\": \"libdeflat\", \(scene)}]}", [":1:16:", "unknown pngEncoder \"libdeflat\"; did you mean \"libdeflate\"? (known: auto, libpng, libdeflate, isal, zlib, fast, small)"])
+        expectError("{\"pngEncoder\": \"libdeflat\", \(scene)}]}", [":1:16:", "unknown pngEncoder \"libdeflat\"; did you mean \"libdeflate\"? (known: auto, libpng, libdeflate, isal, zlib, fast, small, compact)"])
         expectError("{\"pngEncoder\": 3, \(scene)}]}", ["\"pngEncoder\" must be a string"])
     }
 
