@@ -129,24 +129,25 @@ public struct BenchReport: Codable {
             + "PNG \(method.pngEncoder ?? "libpng") level \(method.pngLevel), \(method.date)")
         lines.append("")
         func cpu(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "" }
-        lines.append("| scene | px | backend | stage | min ms | median ms | max ms | frames/s | Mpix/s | CPU ms | vs ceiling |")
-        lines.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
+        lines.append("| scene | px | backend | stage | min ms | median ms | max ms | frames/s | Mpix/s | ns/px | CPU ms | vs ceiling |")
+        lines.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
         for r in rows {
             let notes = [r.ratioToCeiling.map { String(format: "%.2f× of %@", $0, r.ceiling!) },
                          r.paintedBands.map { String(format: "%.0f %% of row bands painted", $0 * 100) },
                          r.compressedRows.map { String(format: "%.0f %% of rows compressed", $0 * 100) }]
             let ratio = notes.compactMap { $0 }.joined(separator: "; ")
-            lines.append(String(format: "| %@ | %d×%d | %@ | %@ | %.3f | %.3f | %.3f | %.1f | %.1f | %@ | %@ |", r.scene, r.width, r.height,
+            lines.append(String(format: "| %@ | %d×%d | %@ | %@ | %.3f | %.3f | %.3f | %.1f | %.1f | %.2f | %@ | %@ |", r.scene, r.width, r.height,
                                 r.backend, r.stage, r.ms.min, r.ms.median, r.ms.max, r.framesPerSecond, r.megapixelsPerSecond,
-                                cpu(r.cpuMs), ratio))
+                                Self.nanosecondsPerPixel(r.ms.median, r.width, r.height), cpu(r.cpuMs), ratio))
         }
         if !ceilings.isEmpty {
             lines.append("")
-            lines.append("| ceiling | px | min ms | median ms | max ms | frames/s | CPU ms |")
-            lines.append("|---|---|---:|---:|---:|---:|---:|")
+            lines.append("| ceiling | px | min ms | median ms | max ms | frames/s | ns/px | CPU ms |")
+            lines.append("|---|---|---:|---:|---:|---:|---:|---:|")
             for c in ceilings {
-                lines.append(String(format: "| %@ | %d×%d | %.3f | %.3f | %.3f | %.1f | %@ |", c.name, c.width, c.height,
-                                    c.ms.min, c.ms.median, c.ms.max, c.framesPerSecond, cpu(c.cpuMs)))
+                lines.append(String(format: "| %@ | %d×%d | %.3f | %.3f | %.3f | %.1f | %.2f | %@ |", c.name, c.width, c.height,
+                                    c.ms.min, c.ms.median, c.ms.max, c.framesPerSecond, Self.nanosecondsPerPixel(c.ms.median, c.width, c.height),
+                                    cpu(c.cpuMs)))
             }
         }
         if !budgets.isEmpty {
@@ -181,46 +182,68 @@ public struct BenchReport: Codable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// An SVG plot of frames/s against pixel count, log–log, one line per backend and stage.
+    /// Per-pixel cost: nanoseconds of wall time per pixel of a frame, from ms per frame.
+    static func nanosecondsPerPixel(_ ms: Double, _ width: Int, _ height: Int) -> Double {
+        ms * 1e6 / Double(max(1, width * height))
+    }
+
+    /// An SVG plot of per-pixel cost (ns per pixel of a frame) against pixels per frame, log–log:
+    /// one solid line per backend and stage, one dashed per ceiling. A flat line scales with the
+    /// pixels; one that climbs loses speed as frames grow.
     public var svg: String {
-        let series = Dictionary(grouping: rows) { "\($0.backend) \($0.stage)" + (Set(rows.map(\.scene)).count > 1 ? " \($0.scene)" : "") }
-        let points = rows.map { (x: log10(Double($0.width * $0.height)), y: log10(max($0.framesPerSecond, 1e-3))) }
-        guard let minX = points.map(\.x).min(), let maxX = points.map(\.x).max(),
-              let minY0 = points.map(\.y).min(), let maxY0 = points.map(\.y).max() else { return "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n" }
+        struct Point { var pixels: Int; var cost: Double }
+        let scenes = Set(rows.map(\.scene)).count > 1
+        var series: [(name: String, dashed: Bool, points: [Point])] = []
+        for (name, group) in Dictionary(grouping: rows, by: { "\($0.backend) \($0.stage)" + (scenes ? " \($0.scene)" : "") }) {
+            series.append((name, false, group.map { Point(pixels: $0.width * $0.height, cost: Self.nanosecondsPerPixel($0.ms.median, $0.width, $0.height)) }))
+        }
+        for (name, group) in Dictionary(grouping: ceilings.filter { $0.name != "memcpy" && !$0.name.hasPrefix("gl clear") }, by: \.name) {
+            // A ceiling per case: with several scenes, the mean cost at each size.
+            let bySize = Dictionary(grouping: group) { $0.width * $0.height }
+            series.append(("ceiling: " + name, true, bySize.map { pixels, entries in
+                Point(pixels: pixels, cost: entries.map { Self.nanosecondsPerPixel($0.ms.median, $0.width, $0.height) }.reduce(0, +) / Double(entries.count))
+            }))
+        }
+        series.sort { ($0.dashed ? 1 : 0, $0.name) < ($1.dashed ? 1 : 0, $1.name) }
+        let all = series.flatMap(\.points)
+        guard let minX = all.map({ log10(Double($0.pixels)) }).min(), let maxX = all.map({ log10(Double($0.pixels)) }).max(),
+              let minY0 = all.map({ log10(max($0.cost, 1e-3)) }).min(), let maxY0 = all.map({ log10(max($0.cost, 1e-3)) }).max()
+        else { return "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n" }
         let minY = floor(minY0), maxY = ceil(max(maxY0, minY0 + 1))
-        let (width, height, left, right, top, bottom) = (760.0, 460.0, 70.0, 230.0, 40.0, 50.0)
+        let (width, height, left, right, top, bottom) = (860.0, 500.0, 70.0, 330.0, 40.0, 50.0)
         let spanX = max(maxX - minX, 0.1)
-        func px(_ x: Double) -> Double { left + (x - minX) / spanX * (width - left - right) }
-        func py(_ y: Double) -> Double { height - bottom - (y - minY) / (maxY - minY) * (height - top - bottom) }
+        func px(_ pixels: Int) -> Double { left + (log10(Double(pixels)) - minX) / spanX * (width - left - right) }
+        func py(_ cost: Double) -> Double { height - bottom - (log10(max(cost, 1e-3)) - minY) / (maxY - minY) * (height - top - bottom) }
         let palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
         var svg = [String(format: "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">", width, height)]
         svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>")
-        svg.append(String(format: "<text x=\"%.0f\" y=\"22\" font-size=\"14\">throbber bench: frames/s against pixels per frame (log–log), %@</text>", left, escape(method.glRenderer ?? "cpu")))
+        svg.append(String(format: "<text x=\"%.0f\" y=\"22\" font-size=\"14\">throbber bench: ns per pixel against pixels per frame (log–log; dashed: ceilings), %@</text>",
+                          left, escape(method.glRenderer ?? "cpu")))
         var decade = minY
         while decade <= maxY {
-            svg.append(String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>", left, width - right, py(decade), py(decade)))
-            svg.append(String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%@</text>", left - 6, py(decade) + 4, formatCount(pow(10, decade))))
+            svg.append(String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>", left, width - right, py(pow(10, decade)), py(pow(10, decade))))
+            svg.append(String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%@</text>", left - 6, py(pow(10, decade)) + 4, formatCount(pow(10, decade))))
             decade += 1
         }
-        for pixels in Set(rows.map { $0.width * $0.height }).sorted() {
-            let x = px(log10(Double(pixels)))
+        for pixels in Set(all.map(\.pixels)).sorted() {
+            let x = px(pixels)
             svg.append(String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>", x, x, top, height - bottom))
             svg.append(String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%@</text>", x, height - bottom + 16, formatCount(Double(pixels))))
         }
         svg.append(String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">pixels per frame</text>", (left + width - right) / 2, height - 12))
-        svg.append(String(format: "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 %.1f)\" text-anchor=\"middle\">frames/s</text>", (top + height - bottom) / 2, (top + height - bottom) / 2))
-        for (index, name) in series.keys.sorted().enumerated() {
+        svg.append(String(format: "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 %.1f)\" text-anchor=\"middle\">ns per pixel</text>", (top + height - bottom) / 2, (top + height - bottom) / 2))
+        for (index, line) in series.enumerated() {
             let color = palette[index % palette.count]
-            let line = series[name]!.sorted { $0.width * $0.height < $1.width * $1.height }
-            let path = line.map { String(format: "%.1f,%.1f", px(log10(Double($0.width * $0.height))), py(log10(max($0.framesPerSecond, 1e-3)))) }
-            svg.append("<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(path.joined(separator: " "))\"/>")
+            let dash = line.dashed ? " stroke-dasharray=\"6 4\"" : ""
+            let path = line.points.sorted { $0.pixels < $1.pixels }.map { String(format: "%.1f,%.1f", px($0.pixels), py($0.cost)) }
+            svg.append("<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash) points=\"\(path.joined(separator: " "))\"/>")
             for point in path {
                 let xy = point.split(separator: ",")
                 svg.append("<circle cx=\"\(xy[0])\" cy=\"\(xy[1])\" r=\"3\" fill=\"\(color)\"/>")
             }
             let legendY = top + 10 + Double(index) * 18
-            svg.append(String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%@\" stroke-width=\"2\"/>", width - right + 12, width - right + 36, legendY, legendY, color))
-            svg.append(String(format: "<text x=\"%.1f\" y=\"%.1f\">%@</text>", width - right + 42, legendY + 4, escape(name)))
+            svg.append(String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%@\" stroke-width=\"2\"%@/>", width - right + 12, width - right + 36, legendY, legendY, color, dash))
+            svg.append(String(format: "<text x=\"%.1f\" y=\"%.1f\">%@</text>", width - right + 42, legendY + 4, escape(line.name)))
         }
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"

@@ -44,6 +44,14 @@ public enum Benchmarks {
         public var startup: Bool
         /// With egl: the EGL device.
         public var device: Int?
+        /// `--png-sweep`: the encoders and row filters it times (nil: all), and whether it
+        /// times sprite sheets instead of frames in sequences.
+        public var sweepEncoders: [(name: String, levels: ClosedRange<Int>?)]? = nil
+        public var sweepFilters: [PNGRowFilter]? = nil
+        public var sweepSheets = false
+        /// The encoder of the sheet and preview stages and their ceilings: `--png-encoder` when
+        /// given, else what sheets and previews are written with (`compact`).
+        public var sheetPNG = try! PNGEncoder(name: PNGEncoderCatalog.sheetDefaultName)
     }
 
     /// A scene as the bench names it: an id, optionally with parameters set, `ID:NAME=VALUE:…`
@@ -134,9 +142,12 @@ public enum Benchmarks {
                 var renderCpuMs: [String: Double] = [:]
                 for renderer in renderers {
                     try harness.warmUp(renderer, bench)
-                    for stage in StageRegistry.rendererStages(settings.stages, renderer, bench, encodeCeiling: encodeCeiling) {
+                    for stage in try StageRegistry.rendererStages(settings.stages, renderer, bench, encodeCeiling: encodeCeiling) {
                         rows += try harness.rows(stage, bench, ceilings: ceilings)
                         if let cpuMs = stage.budgetRenderCpuMs { renderCpuMs[stage.backend] = cpuMs }
+                        if let own = StageRegistry.ownCeilings(stage), !own.taken.isEmpty {
+                            add(harness.entry(own.name + " (\(stage.backend))", Measurement(sets: own.taken), bench))
+                        }
                     }
                 }
                 report.rows += rows

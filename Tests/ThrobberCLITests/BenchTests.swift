@@ -127,11 +127,11 @@ struct BenchTests {
         #expect(method["configuration"] as? String == "debug")
         let rows = try #require(report["rows"] as? [[String: Any]])
         let stages = Set(rows.map { "\($0["backend"]!) \($0["stage"]!)" })
-        for stage in ["gl render", "gl readback", "gl frame", "gl frame1", "gl async", "gl pipeline", "cpu render", "cpu pipeline", "png encode",
-                      "sha256 hash", "sha256 pixels hash", "file write"] {
+        for stage in ["gl render", "gl readback", "gl frame", "gl frame1", "gl async", "gl pipeline", "gl sheet", "gl preview",
+                      "cpu render", "cpu pipeline", "cpu sheet", "cpu preview", "png encode", "sha256 hash", "sha256 pixels hash", "file write"] {
             #expect(stages.contains(stage), "no \(stage) row")
         }
-        let rowsPerCase = 4 + 6 + 3  // encode, two hashes and write, six GL stages, three CPU stages
+        let rowsPerCase = 4 + 8 + 5  // encode, two hashes and write, eight GL stages, five CPU stages
         #expect(rows.count == 4 * rowsPerCase)
         for row in rows {
             let ms = try #require(row["ms"] as? [String: Any])
@@ -139,7 +139,9 @@ struct BenchTests {
             // Every stage consumes what its work made, so the work cannot be optimised away.
             #expect(((row["checksum"] as? NSNumber)?.uint64Value ?? 0) != 0, "\(row["backend"]!) \(row["stage"]!) consumes nothing: checksum 0")
         }
-        #expect(rows.contains { $0["stage"] as? String == "pipeline" && $0["ratioToCeiling"] as? Double != nil })
+        for stage in ["pipeline", "sheet", "preview"] {
+            #expect(rows.contains { $0["stage"] as? String == stage && $0["ratioToCeiling"] as? Double != nil }, "\(stage) has no ceiling")
+        }
         for row in rows where ["frame", "encode", "hash", "write", "pipeline"].contains(row["stage"] as? String) {
             #expect((row["cpuMs"] as? Double ?? -1) > 0, "\(row["backend"]!) \(row["stage"]!) has no CPU time")
         }
@@ -154,19 +156,65 @@ struct BenchTests {
         }
         #expect(result.stdout.contains("| scene | px | backend | encode (ceiling) | frame | SHA-256 | write | bound |"))
         let ceilings = Set((report["ceilings"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
-        #expect(ceilings == ["memcpy", "gl clear+readback", "png encode, all cores"])
+        #expect(ceilings == ["memcpy", "gl clear+readback", "png encode, all cores", "sheet encode, all cores (gl)", "sheet encode, all cores (cpu)",
+                             "preview encode, all cores (gl)", "preview encode, all cores (cpu)"])
         #expect((report["fits"] as? [[String: Any]])?.isEmpty == false)
         // The start-up sweep per scene × backend × job length (1, 10, 100, 1000 frames).
         let startup = try #require(report["startup"] as? [[String: Any]])
         #expect(startup.count == 2 * 2 * 4)
         #expect(Set(startup.compactMap { $0["scene"] as? String }).count == 2)
         let svg = try String(contentsOf: plot, encoding: .utf8)
-        #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"))
+        #expect(svg.hasPrefix("<svg") && svg.contains("<polyline") && svg.contains("ns per pixel"))
+        #expect(svg.contains("stroke-dasharray") && svg.contains("ceiling: sheet encode, all cores (cpu)"), "the ceilings are drawn dashed")
     }
 
     @Test func badMatricesAreUsageErrors() throws {
         #expect(try runThrobber(["bench", "--allow-debug", "--sizes", "0"]).status == 64)
         #expect(try runThrobber(["bench", "--allow-debug", "--stages", "paint"]).stderr.contains("render, readback"))
         #expect(try runThrobber(["bench", "--allow-debug", "--backends", "vulkan"]).status == 64)
+        for (arguments, says) in [(["--sheets"], "--sheets goes with --png-sweep only"),
+                                  (["--sweep-filters", "none"], "--sweep-filters goes with --png-sweep only"),
+                                  (["--png-sweep", "--sweep-encoders", "gzip"], "invalid --sweep-encoders 'gzip'"),
+                                  (["--png-sweep", "--sweep-encoders", "zlib:10"], "zlib levels in [0, 9]"),
+                                  (["--png-sweep", "--sweep-encoders", "isal:3-1"], "isal levels in [0, 3]"),
+                                  (["--png-sweep", "--sweep-filters", "left"], "invalid --sweep-filters 'left'")] {
+            let result = try runThrobber(["bench", "--allow-debug"] + arguments)
+            #expect(result.status == 64 && result.stderr.contains(says), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+    }
+
+    /// `--png-sweep --sheets` on a few settings: every one is on sheets, the reference is added,
+    /// the frontier is the settings no other beats on both time and size, and the sheet default is
+    /// the fastest within 10 % of the smallest at every cell size — read back from the JSON.
+    @Test func sheetSweepAppliesItsRule() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = directory.appendingPathComponent("sweep.json")
+        let result = try runThrobber(["bench", "--allow-debug", "--png-sweep", "--sheets", "--scenes", "ring,activity", "--sizes", "16,24",
+                                      "--sweep-encoders", "zlib:7-9,isal:1,libdeflate:12", "--sweep-filters", "none", "--repeat", "1",
+                                      "--json", json.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("on sprite sheets") && result.stdout.contains("**sheet default**"), "\(result.stdout)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        #expect(report["sheets"] as? Bool == true)
+        let candidates = try #require(report["candidates"] as? [[String: Any]])
+        #expect(Set(candidates.map { "\($0["encoder"]!) \($0["level"]!) \($0["filter"]!)" })
+                == ["zlib 7 none", "zlib 8 none", "zlib 9 none", "isal 1 none", "libdeflate 12 none", "libpng 6 adaptive"])
+        func value(_ c: [String: Any], _ key: String) -> Double { (c[key] as? Double) ?? .nan }
+        func ratios(_ c: [String: Any]) -> [Double] { (c["sizeRatio"] as? [Double]) ?? [] }
+        let smallest = (0..<2).map { i in candidates.map { ratios($0)[i] }.min()! }
+        let within = candidates.filter { c in zip(ratios(c), smallest).allSatisfy { $0 <= $1 * 1.10 } }
+        let fastest = within.min { value($0, "meanMs") < value($1, "meanMs") }
+        let chosen = candidates.filter { $0["chosenForSheets"] as? Bool == true }
+        #expect(chosen.count == 1 && chosen.first?["encoder"] as? String == fastest?["encoder"] as? String
+                && chosen.first?["level"] as? Int == fastest?["level"] as? Int)
+        for c in candidates {
+            let beaten = candidates.contains { d in
+                value(d, "meanMs") <= value(c, "meanMs") && value(d, "meanSizeRatio") <= value(c, "meanSizeRatio")
+                    && (value(d, "meanMs") < value(c, "meanMs") || value(d, "meanSizeRatio") < value(c, "meanSizeRatio"))
+            }
+            #expect((c["onFrontier"] as? Bool) == !beaten, "\(c)")
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A grid of frames on one opaque sheet, each labelled underneath (for `throbber preview`).
 public enum ContactSheet {
     /// Checks, before any frame is rendered, that the sheet `compose` would make of `frames`
@@ -62,35 +64,53 @@ public enum ContactSheet {
                                                                                    frameHeight: first.height, columns: columns,
                                                                                    labelled: !labels.isEmpty)
         let gap = ContactSheet.gap
-        let sheetColor: [UInt8] = [236, 236, 236, 255]
-        let checkColor: [UInt8] = [214, 214, 214, 255]
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        for i in stride(from: 0, to: pixels.count, by: 4) {
-            pixels[i] = sheetColor[0]; pixels[i + 1] = sheetColor[1]; pixels[i + 2] = sheetColor[2]; pixels[i + 3] = 255
-        }
-        for (index, frame) in frames.enumerated() {
+        for frame in frames {
             precondition(frame.width == first.width && frame.height == first.height, "frames differ in size")
-            let left = gap + (index % columns) * cellWidth
-            let top = gap + (index / columns) * cellHeight
-            for y in 0..<frame.height {
-                for x in 0..<frame.width {
-                    // A checkerboard under each frame shows where it is transparent.
-                    let under = ((x / 8 + y / 8) % 2 == 0) ? sheetColor : checkColor
-                    let s = (y * frame.width + x) * 4
-                    let d = ((top + y) * width + left + x) * 4
-                    let a = Int(frame.pixels[s + 3])
-                    for c in 0..<3 {
-                        pixels[d + c] = UInt8((Int(frame.pixels[s + c]) * a + Int(under[c]) * (255 - a) + 127) / 255)
+        }
+        // The light sheet, then each frame composited over a checkerboard that shows where it is
+        // transparent: the frames on as many threads as there are, each into its own cell.
+        let sheetColor: (UInt8, UInt8, UInt8) = (236, 236, 236), checkColor: (UInt8, UInt8, UInt8) = (214, 214, 214)
+        var pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            let words = UnsafeMutableRawPointer(buffer.baseAddress!).bindMemory(to: UInt32.self, capacity: width * height)
+            words.initialize(repeating: UInt32(littleEndian: 0xFFEC_ECEC), count: width * height)
+            count = width * height * 4
+        }
+        pixels.withUnsafeMutableBufferPointer { sheet in
+            let out = SheetPixels(base: sheet.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: frames.count) { index in
+                let frame = frames[index]
+                let left = gap + (index % columns) * cellWidth
+                let top = gap + (index / columns) * cellHeight
+                frame.pixels.withUnsafeBufferPointer { source in
+                    for y in 0..<frame.height {
+                        let row = out.base + ((top + y) * width + left) * 4
+                        let from = source.baseAddress! + y * frame.width * 4
+                        let checkerRow = (y / 8) % 2
+                        for x in 0..<frame.width {
+                            let under = (x / 8) % 2 == checkerRow ? sheetColor : checkColor
+                            let s = from + x * 4, d = row + x * 4
+                            let a = Int(s[3]), b = 255 - a
+                            d[0] = UInt8((Int(s[0]) * a + Int(under.0) * b + 127) / 255)
+                            d[1] = UInt8((Int(s[1]) * a + Int(under.1) * b + 127) / 255)
+                            d[2] = UInt8((Int(s[2]) * a + Int(under.2) * b + 127) / 255)
+                        }
                     }
                 }
             }
-            if index < labels.count {
-                PixelFont.draw(labels[index], into: &pixels, sheetWidth: width, x: left,
-                               y: top + frame.height + 3, scale: glyphScale)
-            }
+        }
+        for index in labels.indices where index < frames.count {
+            let left = gap + (index % columns) * cellWidth
+            let top = gap + (index / columns) * cellHeight
+            PixelFont.draw(labels[index], into: &pixels, sheetWidth: width, x: left, y: top + first.height + 3, scale: glyphScale)
         }
         return Image(width: width, height: height, pixels: pixels)
     }
+}
+
+/// The sheet's pixels, written by the threads of ``ContactSheet/compose(_:labels:columns:)``, each
+/// into cells of its own.
+private struct SheetPixels: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
 }
 
 /// A 3×5 pixel font for frame-time labels: digits, '.', '-', 's', '@', 'x' and space.

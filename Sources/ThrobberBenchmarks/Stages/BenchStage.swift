@@ -21,4 +21,8 @@ public enum BenchStage: String, CaseIterable, Sendable {
     case write
     /// `throbber batch` on a job of the same frames.
     case pipeline
+    /// `throbber batch` on a job of the same frames into one sprite sheet.
+    case sheet
+    /// `throbber preview`: 16 frames on a labelled contact sheet.
+    case preview
 }

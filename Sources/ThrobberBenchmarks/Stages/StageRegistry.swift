@@ -40,9 +40,9 @@ enum StageRegistry {
         (.async, GLAsyncStage.init),
     ] }
 
-    /// One renderer's stages, in run order; the pipeline last.
+    /// One renderer's stages, in run order; the pipeline, then the sheet and the preview, last.
     static func rendererStages(_ stages: Set<BenchStage>, _ renderer: FrameRenderer, _ bench: BenchCase,
-                               encodeCeiling: EncodeCeiling) -> [any StageBenchmark] {
+                               encodeCeiling: EncodeCeiling) throws -> [any StageBenchmark] {
         let backend = renderer.backend.rawValue
         var benchmarks: [any StageBenchmark] = []
         // The CPU renderer writes straight into memory: its render and frame are one measurement.
@@ -57,6 +57,14 @@ enum StageRegistry {
             // beside its render or frame stage: a run of the pipeline alone times the pipeline alone.
             benchmarks.append(PipelineStage(renderer, bench, encodeCeiling: encodeCeiling, measuresRenderCost: !cpuStages.isEmpty))
         }
+        if stages.contains(.sheet) { benchmarks.append(SheetStage(renderer, bench)) }
+        if stages.contains(.preview) { benchmarks.append(try PreviewStage(renderer, bench)) }
         return benchmarks
+    }
+
+    /// The ceilings a stage samples itself, before each of its sets (sheet, preview), with what
+    /// it took.
+    static func ownCeilings(_ stage: any StageBenchmark) -> ImageEncodeCeiling? {
+        (stage as? SheetStage)?.encodeCeiling ?? (stage as? PreviewStage)?.encodeCeiling
     }
 }

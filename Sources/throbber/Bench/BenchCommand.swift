@@ -19,8 +19,8 @@ enum BenchCommand: Subcommand {
         end-to-end pipeline (`batch`: render, encode, hash and write on every core) — with
         min/median/max ms per frame, frames/s, Mpix/s and the process's CPU time per frame (every
         thread, user + system). Ceilings measured in the same run put a ratio beside each figure:
-        memory copy of a frame (readback), GL clear + readback (frame), libpng encoding on all
-        cores (pipeline). A budget table adds up what the pipeline's parts cost in CPU time alone
+        memory copy of a frame (readback), GL clear + readback (frame), the PNG encoder alone on
+        all cores (pipeline, sheet, preview). A budget table adds up what the pipeline's parts cost in CPU time alone
         and the best ratio to the encode ceiling that leaves.
         A least-squares fit ms = overhead + cost·Mpix per scene, backend and stage shows per-frame
         overhead; a frames-per-job sweep of every scene shows start-up (the scene with its text laid
@@ -33,8 +33,9 @@ enum BenchCommand: Subcommand {
                                  itself without them: --scenes wave-ball,wave-ball:label=on
           --sizes N,…            canvas sizes: the longer side in px (default 64,128,256,512,1024)
           --backends gl,cpu      backends to measure (default gl,cpu)
-          --stages S,…           render,readback,frame,frame1,async,encode,hash,write,pipeline
-                                 (default all); frame renders GL frames as render and batch do,
+          --stages S,…           render,readback,frame,frame1,async,encode,hash,write,pipeline,
+                                 sheet,preview (default all); frame renders GL frames as render
+                                 and batch do,
                                  a stack of frames per draw and per readback (a sample is a
                                  stack's time per frame); frame1 one frame per draw; async is
                                  render + readback through a ring of pixel-buffer objects mapped
@@ -55,15 +56,31 @@ enum BenchCommand: Subcommand {
         each pipeline repeat; the ratio is the median over repeats of each repeat's frames/s over
         its own ceiling sample's. Frames are rendered in time order, as a batch renders them:
         the CPU renderer keeps the rows an earlier frame drew from the same things and paints the
-        rest; its rows say what share of row bands it painted.
+        rest; its rows say what share of row bands it painted. The sheet stage is `batch` on
+        the same frames into one sprite sheet, the preview stage `throbber preview` of 16
+        frames (fewer where 16 do not fit a sheet); both write with compact (zlib 8) unless
+        --png-encoder names an encoder, and each is set against its own ceiling: the same
+        sheet pages, composed once, encoded on every core. ns/px is the per-pixel cost: wall
+        time per frame over the frame's pixels.
           --no-startup           skip the frames-per-job sweep
           --png-sweep            instead: encode time and file size of every PNG encoder × level ×
                                  row filter on 4 frames (--frames, at most 4) of each scene (all
-                                 unless --scenes) at 64, 512 and 1024 px (or --sizes), and the two
-                                 settings chosen by rule: the default (the fastest whose files are
-                                 no larger than libpng 6 adaptive's at every size) and the smallest
+                                 unless --scenes) at 64, 512 and 1024 px (or --sizes), each frame
+                                 encoded in a sequence after the one before it, as a clip's are,
+                                 and the two settings chosen by rule: the default (the fastest
+                                 whose files are no larger than libpng 6 adaptive's at every size)
+                                 and the smallest
+          --sweep-encoders E,…   with --png-sweep: only these encoders, each at every level or at
+                                 NAME:L or NAME:L-M (libpng 6 adaptive, the size reference, is
+                                 always encoded)
+          --sweep-filters F,…    with --png-sweep: only these row filters
+          --sheets               with --png-sweep: sprite sheets of 24 frames with cells of 64,
+                                 128 and 256 px (or --sizes) on every core, the speed/size
+                                 frontier, and the sheet rule: the fastest within 10 % of the
+                                 smallest at every cell size
           --json FILE            write the full report as JSON
-          --plot FILE.svg        write frames/s against pixel count (log–log)
+          --plot FILE.svg        write ns per pixel against pixels per frame (log–log), each
+                                 stage beside its ceiling (dashed)
           --overwrite            replace an existing --json or --plot file (default: refuse
                                  before measuring, exit 73)
           --baseline OLD.json    compare each figure with a run saved by --json: its change and
@@ -76,7 +93,8 @@ enum BenchCommand: Subcommand {
     static let options = PNGOptions.specs + [
         OptionSpec("--scenes"), OptionSpec("--sizes"), OptionSpec("--backends"), OptionSpec("--stages"),
         OptionSpec("--device"), OptionSpec("--frames"), OptionSpec("--repeat"), OptionSpec("--warmup"),
-        OptionSpec("--no-startup", value: false), OptionSpec("--png-sweep", value: false), OptionSpec("--json"), OptionSpec("--plot"), OptionSpec("--overwrite", value: false), OptionSpec("--baseline"),
+        OptionSpec("--no-startup", value: false), OptionSpec("--png-sweep", value: false),
+        OptionSpec("--sweep-encoders"), OptionSpec("--sweep-filters"), OptionSpec("--sheets", value: false), OptionSpec("--json"), OptionSpec("--plot"), OptionSpec("--overwrite", value: false), OptionSpec("--baseline"),
         OptionSpec("--allow-debug", value: false),
     ]
 
@@ -156,13 +174,45 @@ enum BenchCommand: Subcommand {
             }
             return stage
         }
-        return Benchmarks.Settings(scenes: scenes, sizes: sizes, backends: backends, stages: Set(stages),
+        var settings = Benchmarks.Settings(scenes: scenes, sizes: sizes, backends: backends, stages: Set(stages),
                         frames: try arguments.integer("--frames", default: 60, range: 1...100_000),
                         repeats: try arguments.integer("--repeat", default: 3, range: 1...1000),
                         warmup: try arguments.integer("--warmup", default: 5, range: 0...10_000),
                         png: try PNGOptions.encoder(arguments),
                         startup: !arguments.has("--no-startup"),
                         device: try arguments.value("--device").map { _ in try arguments.integer("--device", default: 0, range: 0...1024) })
+        for name in ["--sweep-encoders", "--sweep-filters", "--sheets"] where arguments.has(name) && !arguments.has("--png-sweep") {
+            throw ThrobberError("\(name) goes with --png-sweep only", kind: .usage)
+        }
+        if arguments.value("--sweep-encoders") != nil {
+            // NAME, NAME:L or NAME:L-M: an encoder at every level, at one, or at a range of them.
+            settings.sweepEncoders = try list("--sweep-encoders", "zlib").map { item in
+                let parts = item.split(separator: ":", maxSplits: 1).map(String.init)
+                let name = parts[0]
+                guard PNGEncoderCatalog.encoders.contains(name), let all = PNGEncoder.levels(for: name) else {
+                    throw ThrobberError.invalid("--sweep-encoders", item, allowed: PNGEncoderCatalog.encoders.joined(separator: ", ")
+                                                + ", each optionally with :LEVEL or :FIRST-LAST")
+                }
+                guard parts.count == 2 else { return (name, nil) }
+                let bounds = parts[1].split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+                guard (1...2).contains(bounds.count), let low = bounds.first!, let high = bounds.last!, low <= high,
+                      all.contains(low), all.contains(high) else {
+                    throw ThrobberError.invalid("--sweep-encoders", item, allowed: "\(name) levels in [\(all.lowerBound), \(all.upperBound)], as :LEVEL or :FIRST-LAST")
+                }
+                return (name, low...high)
+            }
+        }
+        if arguments.value("--sweep-filters") != nil {
+            settings.sweepFilters = try list("--sweep-filters", "none").map { name in
+                guard let filter = PNGRowFilter(rawValue: name) else {
+                    throw ThrobberError.invalid("--sweep-filters", name, allowed: PNGRowFilter.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                return filter
+            }
+        }
+        settings.sweepSheets = arguments.has("--sheets")
+        if arguments.has("--png-encoder") { settings.sheetPNG = settings.png }
+        return settings
     }
 
 }
