@@ -69,6 +69,7 @@ typedef struct ThreadState {
     Scratch *outputs;   ///< per segment of this frame: its compressed bytes, when fresh
     size_t outputCount; ///< outputs' length
     Scratch deflated;   ///< a segment this thread compressed, for any caller's frame
+    Scratch piece;      ///< rows this thread filtered for zlib, for a frame with no filtered image
     // The frames this thread encoded before in sequences (CPNGWriter_encode's `sequence`). A
     // kept frame's `png` and `segments` swap with the ones above after each frame of its key.
     KeptFrame kept[KEPT_FRAMES];
@@ -112,6 +113,7 @@ static void freeState(void *pointer) {
     for (size_t i = 0; i < state->outputCount; i++) free(state->outputs[i].data);
     free(state->outputs);
     free(state->deflated.data);
+    free(state->piece.data);
     for (int i = 0; i < KEPT_FRAMES; i++) dropKept(&state->kept[i]);
     free(state);
 }
@@ -364,48 +366,17 @@ outOfMemory:
     return -1;
 }
 
-// Compresses `input` bytes at `in` as raw DEFLATE blocks with zlib at `level` into
-// worker->deflated, as isalSegment does: the stream is reset first (no look-back into what came
-// before), the last segment ends in the final block, any other in a sync flush (byte-aligned).
-// The buffer holds deflateBound's bytes first, so one call always finishes: a flush split over
-// calls could end in a second empty block, and the bytes would depend on the buffer's history.
-static int zlibSegment(ThreadState *worker, int level, const unsigned char *in, size_t input, int last,
-                       size_t *written, char *error, size_t errorSize) {
-    z_stream *stream = worker->zlibStreams[level];
-    if (stream == NULL) {
-        stream = (z_stream *)calloc(1, sizeof(z_stream));
-        if (stream == NULL) goto outOfMemory;
-        // Raw DEFLATE (windowBits −15): the zlib framing is written around the segments.
-        int status = deflateInit2(stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
-        if (status != Z_OK) {
-            free(stream);
-            if (status == Z_MEM_ERROR) goto outOfMemory;
-            snprintf(error, errorSize, "zlib: deflateInit2 failed (status %d, level %d)", status, level);
-            return -1;
-        }
-        worker->zlibStreams[level] = stream;
-    } else if (deflateReset(stream) != Z_OK) {
-        snprintf(error, errorSize, "zlib: deflateReset failed (level %d)", level);
-        return -1;
-    }
-    // deflateBound covers a whole stream; a sync flush adds at most 5 bytes (an empty stored block).
-    const size_t bound = (size_t)deflateBound(stream, (uLong)input) + 16;
-    if (grow(&worker->deflated, bound) != 0) goto outOfMemory;
-    stream->next_in = (Bytef *)in;
-    stream->avail_in = (uInt)input; // segments are far under 4 GiB
-    stream->next_out = worker->deflated.data;
-    stream->avail_out = (uInt)bound;
-    int status = deflate(stream, last ? Z_FINISH : Z_SYNC_FLUSH);
-    if (last ? status != Z_STREAM_END : (status != Z_OK || stream->avail_in != 0 || stream->avail_out == 0)) {
-        snprintf(error, errorSize, "zlib: deflate did not finish the segment in its bound (status %d, level %d)", status, level);
-        return -1;
-    }
-    *written = bound - stream->avail_out;
-    return 0;
-outOfMemory:
-    snprintf(error, errorSize, "zlib: out of memory");
-    return -1;
-}
+// zlib is handed a segment's rows in pieces of at most ZLIB_PIECE_BYTES (whole rows, at least
+// one), the same pieces whether they come from the filtered image or are filtered here one piece
+// at a time into the worker's own buffer (a frame no sequence keeps: a sheet page, a preview, a
+// frame past the kept frames' budget), which then needs no filtered copy of the image at all.
+// zlib's levels 1–9 write the same bytes however their input is handed over; level 0's stored
+// blocks follow the pieces, which are fixed by the image's width, so its bytes are fixed too.
+enum { ZLIB_PIECE_BYTES = 64 << 10 };
+
+struct StreamJob;
+static int zlibSegment(ThreadState *worker, const struct StreamJob *job, size_t first, size_t n, int last,
+                       size_t *written, uint32_t *adlerOut, char *error, size_t errorSize);
 
 // ---------------------------------------------------------------------------------------------
 // The threads one frame's segments are shared among. A caller that allows more than one thread
@@ -527,12 +498,16 @@ static void runTasks(TaskFunction run, void *context, size_t count, int threads,
 // libdeflate compresses a whole buffer in one call with no flush: its stream is one segment,
 // on one thread, taken as a whole when the whole image is unchanged.
 
-// A segment is at least SEGMENT_BYTES of filtered rows, and a frame has at most MAX_SEGMENTS: an
-// image over 8 MiB (1448 px square) has segments of 1/64 of it. Small segments lose ratio to
-// their fresh starts (zlib 9 on the README's 3840 px activity sheet: 128 KiB segments 8.6 %
-// larger than 1/64ths), large ones take less of a sequence's unchanged rows; 64 keep every core
-// of a big machine at work on one frame.
-enum { SEGMENT_BYTES = 128 << 10, MAX_SEGMENTS = 64 };
+// A segment is at least SEGMENT_BYTES of filtered rows (igzip) or ZLIB_SEGMENT_BYTES (zlib), and
+// a frame has at most MAX_SEGMENTS: an image over 8 MiB (6 MiB with zlib) has segments of 1/64 of
+// it. Small segments lose ratio to their fresh starts (zlib 9 on the README's 3840 px activity
+// sheet: 128 KiB segments 8.6 % larger than 1/64ths); large ones take less of a sequence's
+// unchanged rows, since a segment a wave crosses is compressed whole. zlib's are 3/4 of igzip's:
+// 300 wave-ball frames of 1024 px at zlib 4 came to 0.38–0.41 s and 21,769,248 bytes in 128 KiB
+// segments, 0.35 s and 21,951,682 in 96 KiB, 0.34 s and 22,357,996 in 64 KiB (render --frames
+// 300 to tmpfs, alternated; libdeflate 1 whole wrote 22,145,974). 64 keep every core of a big
+// machine at work on one frame.
+enum { SEGMENT_BYTES = 128 << 10, ZLIB_SEGMENT_BYTES = 96 << 10, MAX_SEGMENTS = 64 };
 // A thread keeps frames only up to this size of filtered images in all: one frame of 4096 px
 // (64.0 MiB filtered), or two of 2048 px.
 #define REUSE_MAX_BYTES ((size_t)72 << 20)
@@ -543,7 +518,8 @@ enum { SEGMENT_BYTES = 128 << 10, MAX_SEGMENTS = 64 };
 static size_t segmentRows(CPNGWriter_Backend backend, int level, size_t filteredRow, uint32_t height) {
     if (backend == CPNGWriter_libdeflate || (backend == CPNGWriter_isal && level == 0)) return height;
     const size_t total = filteredRow * height;
-    const size_t bytes = total > (size_t)SEGMENT_BYTES * MAX_SEGMENTS ? (total + MAX_SEGMENTS - 1) / MAX_SEGMENTS : SEGMENT_BYTES;
+    const size_t least = backend == CPNGWriter_zlib ? ZLIB_SEGMENT_BYTES : SEGMENT_BYTES;
+    const size_t bytes = total > least * MAX_SEGMENTS ? (total + MAX_SEGMENTS - 1) / MAX_SEGMENTS : least;
     size_t rows = (bytes + filteredRow - 1) / filteredRow;
     return rows < height ? rows : height;
 }
@@ -599,6 +575,74 @@ typedef struct StreamJob {
     char error[256];
 } StreamJob;
 
+// Compresses rows [first, first + n) of the job's filtered image with zlib at the job's level
+// into worker->deflated as raw DEFLATE blocks, as isalSegment does: the stream is reset first (no
+// look-back into what came before), the last segment ends in the final block, any other in a
+// sync flush (byte-aligned). Without a filtered image (job->image NULL) the rows are filtered
+// here piece by piece. The buffer holds deflateBound's bytes first, so every call finishes: a
+// flush split over calls could end in a second empty block, and the bytes would depend on the
+// buffer's history. `*adlerOut` is the Adler-32 of the segment's filtered bytes.
+static int zlibSegment(ThreadState *worker, const StreamJob *job, size_t first, size_t n, int last,
+                       size_t *written, uint32_t *adlerOut, char *error, size_t errorSize) {
+    const int level = job->level;
+    z_stream *stream = worker->zlibStreams[level];
+    if (stream == NULL) {
+        stream = (z_stream *)calloc(1, sizeof(z_stream));
+        if (stream == NULL) goto outOfMemory;
+        // Raw DEFLATE (windowBits −15): the zlib framing is written around the segments.
+        int status = deflateInit2(stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+        if (status != Z_OK) {
+            free(stream);
+            if (status == Z_MEM_ERROR) goto outOfMemory;
+            snprintf(error, errorSize, "zlib: deflateInit2 failed (status %d, level %d)", status, level);
+            return -1;
+        }
+        worker->zlibStreams[level] = stream;
+    } else if (deflateReset(stream) != Z_OK) {
+        snprintf(error, errorSize, "zlib: deflateReset failed (level %d)", level);
+        return -1;
+    }
+    const size_t filteredRow = job->stride + 1, input = n * filteredRow;
+    // deflateBound covers a whole stream; a sync flush adds at most 5 bytes (an empty stored block).
+    const size_t bound = (size_t)deflateBound(stream, (uLong)input) + 16;
+    if (grow(&worker->deflated, bound) != 0) goto outOfMemory;
+    stream->next_out = worker->deflated.data;
+    stream->avail_out = (uInt)bound; // segments are far under 4 GiB
+    const size_t piece = ZLIB_PIECE_BYTES / filteredRow > 0 ? ZLIB_PIECE_BYTES / filteredRow : 1;
+    uint32_t adler = 1;
+    for (size_t y = first; y < first + n; y += piece) {
+        const size_t rows = piece < first + n - y ? piece : first + n - y, bytes = rows * filteredRow;
+        const unsigned char *in;
+        if (job->image != NULL) {
+            in = job->image + y * filteredRow;
+        } else {
+            if (reserve(&worker->piece, bytes) != 0) goto outOfMemory;
+            for (size_t r = 0; r < rows; r++) {
+                filterImageRow(worker, job->rgba, job->stride, (uint32_t)(y + r), job->filter, worker->piece.data + r * filteredRow);
+            }
+            in = worker->piece.data;
+        }
+        adler = (uint32_t)adler32(adler, in, (uInt)bytes);
+        stream->next_in = (Bytef *)in;
+        stream->avail_in = (uInt)bytes;
+        if (deflate(stream, Z_NO_FLUSH) != Z_OK || stream->avail_in != 0) {
+            snprintf(error, errorSize, "zlib: deflate did not take a piece of rows in its bound (level %d)", level);
+            return -1;
+        }
+    }
+    int status = deflate(stream, last ? Z_FINISH : Z_SYNC_FLUSH);
+    if (last ? status != Z_STREAM_END : (status != Z_OK || stream->avail_out == 0)) {
+        snprintf(error, errorSize, "zlib: deflate did not finish the segment in its bound (status %d, level %d)", status, level);
+        return -1;
+    }
+    *written = bound - stream->avail_out;
+    *adlerOut = adler;
+    return 0;
+outOfMemory:
+    snprintf(error, errorSize, "zlib: out of memory");
+    return -1;
+}
+
 static void segmentTask(void *context, size_t s, ThreadState *worker) {
     StreamJob *job = (StreamJob *)context;
     char error[sizeof job->error];
@@ -609,14 +653,14 @@ static void segmentTask(void *context, size_t s, ThreadState *worker) {
     }
     const size_t filteredRow = job->stride + 1, first = s * job->rows;
     const size_t n = job->rows < job->height - first ? job->rows : job->height - first;
-    unsigned char *in = job->image + first * filteredRow;
+    const unsigned char *in = job->image != NULL ? job->image + first * filteredRow : NULL;
     if (prepareFilters(worker, job->stride, job->filter) != 0) goto outOfMemory;
     if (job->refresh) {
         if (!refreshRows(worker, job->rgba, job->rowStamps, job->stride, first, n, job->filter, job->image, job->keptStamps)) {
             job->fresh[s] = 0;
             return;
         }
-    } else {
+    } else if (job->image != NULL) {
         for (size_t y = first; y < first + n; y++) {
             filterImageRow(worker, job->rgba, job->stride, (uint32_t)y, job->filter, job->image + filteredRow * y);
         }
@@ -629,8 +673,7 @@ static void segmentTask(void *context, size_t s, ThreadState *worker) {
         if (isalSegment(worker, job->level, in, bytes, last, &length, error, sizeof error) != 0) goto fail;
         adler = isal_adler32(1, in, bytes);
     } else {
-        if (zlibSegment(worker, job->level, in, bytes, last, &length, error, sizeof error) != 0) goto fail;
-        adler = (uint32_t)adler32(1, in, (uInt)bytes);
+        if (zlibSegment(worker, job, first, n, last, &length, &adler, error, sizeof error) != 0) goto fail;
     }
     Scratch *output = &job->outputs[s];
     if (reserve(output, length) != 0) goto outOfMemory;
@@ -807,10 +850,11 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
     const int reuse = kept != NULL && kept->key.sequence != 0;
     if (kept != NULL) kept->key = (EncodeKey){0};
     if (prepareFilters(state, stride, filter) != 0) goto outOfMemory;
-    Scratch *image = kept != NULL ? &kept->filtered : &state->filtered;
     // The stream's segments filter their rows into it, or with `reuse` bring the kept frame's
-    // rows there up to this frame's.
-    if (!reuse && reserve(image, filteredBytes) != 0) goto outOfMemory;
+    // rows there up to this frame's. zlib needs none for a frame it does not keep: its segments
+    // filter their rows piece by piece as they compress them (a 16384 px sheet page is 1 GiB).
+    Scratch *image = kept != NULL ? &kept->filtered : backend == CPNGWriter_zlib ? NULL : &state->filtered;
+    if (image != NULL && !reuse && reserve(image, filteredBytes) != 0) goto outOfMemory;
     if (kept != NULL && !reuse) {
         if (reserve(&kept->stamps, (size_t)height * sizeof(uint64_t)) != 0) goto outOfMemory;
         uint64_t *keptStamps = (uint64_t *)kept->stamps.data;
@@ -855,7 +899,7 @@ int CPNGWriter_encode(const unsigned char *rgba, uint32_t width, uint32_t height
     }
     const size_t idatOffset = (size_t)(at - state->png.data);
     size_t compressed = 0;
-    if (writeStream(state, backend, level, rgba, rowStamps, filter, image->data, reuse ? kept : NULL,
+    if (writeStream(state, backend, level, rgba, rowStamps, filter, image != NULL ? image->data : NULL, reuse ? kept : NULL,
                     kept != NULL ? (uint64_t *)kept->stamps.data : NULL, stride, height, threads, idatOffset + 8, tail,
                     &compressed, reusedRows, error, errorSize) != 0) {
         return -1;

@@ -46,8 +46,8 @@ typedef struct CPNGWriter_Text {
 /// state: it stays valid until this thread's next call, so copy it out first.
 ///
 /// `sequence`: frames of one animation encoded in order pass the same nonzero number. The image
-/// is compressed in segments of rows (igzip and zlib: 128 KiB of filtered rows each, or 1/64 of
-/// an image over 8 MiB, compressed apart; libdeflate: the whole image), and a segment whose filtered bytes equal those of the
+/// is compressed in segments of rows (igzip: 128 KiB of filtered rows each, zlib: 96 KiB, or
+/// 1/64 of an image larger than 64 of them, compressed apart; libdeflate: the whole image), and a segment whose filtered bytes equal those of the
 /// frame this thread kept for the same sequence, size, encoder, level and filter takes that
 /// frame's compressed bytes instead of being compressed again; this frame is kept in its place.
 /// A thread keeps the last frame of two such keys (the least recently kept is dropped for a third),
