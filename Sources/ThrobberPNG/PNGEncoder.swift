@@ -53,7 +53,7 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 ///
 /// - ``automatic``: the default (`auto`): per scene and frame size, the fastest setting whose
 ///   files are no larger than libpng's at its own defaults — mostly ISA-L for small frames,
-///   libdeflate 1 from about 256 px, zlib 4 in segments above 768 px
+///   libdeflate 1 about 256–384 px, zlib 4 and 5 in segments above
 ///   (``PNGEncoderCatalog/automaticSteps``).
 /// - ``libpng(level:filter:)``: libpng over zlib, levels 0–9; the reference.
 /// - ``libdeflate(level:filter:)``: Throbber's own PNG writer over libdeflate, levels 0–12.

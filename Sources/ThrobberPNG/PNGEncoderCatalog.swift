@@ -45,30 +45,31 @@ public enum PNGEncoderCatalog {
     /// too. As the sweep prints it (docs/png-encoders.md "Per scene" has the runs and the size
     /// ratios); PNGEncoderTests holds each step up to 512 px to the rule on the sweep's frames.
     public static let automaticSteps: [String: [AutomaticStep]] = [
-        "wave-ball": [AutomaticStep(128, "isal", 0), AutomaticStep(192, "isal", 2), AutomaticStep(384, "isal", 1),
-                      AutomaticStep(512, "isal", 2), AutomaticStep(768, "libdeflate", 1), AutomaticStep(4096, "zlib", 4)],
-        "double-wave": [AutomaticStep(64, "isal", 1, .sub), AutomaticStep(96, "isal", 2, .sub), AutomaticStep(384, "libdeflate", 2, .sub),
+        "wave-ball": [AutomaticStep(128, "isal", 0), AutomaticStep(512, "isal", 2), AutomaticStep(768, "zlib", 4),
+                      AutomaticStep(1024, "zlib", 5), AutomaticStep(4096, "zlib", 4)],
+        "double-wave": [AutomaticStep(96, "isal", 1, .sub), AutomaticStep(128, "libdeflate", 3, .sub), AutomaticStep(256, "libdeflate", 2, .sub),
                         AutomaticStep(1024, "zlib", 4, .sub), AutomaticStep(2048, "libdeflate", 3, .sub),
                         AutomaticStep(4096, "libdeflate", 5, .sub)],
-        "pull-wave": [AutomaticStep(64, "libdeflate", 2, .sub), AutomaticStep(96, "isal", 2, .sub), AutomaticStep(192, "isal", 1, .sub),
-                      AutomaticStep(256, "isal", 2, .sub), AutomaticStep(384, "isal", 1, .sub), AutomaticStep(2048, "zlib", 4, .sub),
-                      AutomaticStep(4096, "zlib", 5, .sub)],
-        "activity": [AutomaticStep(128, "isal", 1), AutomaticStep(192, "isal", 2), AutomaticStep(256, "isal", 1),
-                     AutomaticStep(768, "libdeflate", 1), AutomaticStep(4096, "zlib", 4)],
-        "ring": [AutomaticStep(96, "isal", 1), AutomaticStep(768, "libdeflate", 1), AutomaticStep(1024, "zlib", 4),
-                 AutomaticStep(2048, "zlib", 7), AutomaticStep(4096, "zlib", 6)],
-        "progress-ring": [AutomaticStep(192, "isal", 0), AutomaticStep(256, "isal", 1), AutomaticStep(768, "libdeflate", 1),
-                          AutomaticStep(4096, "zlib", 4)],
+        "pull-wave": [AutomaticStep(64, "libdeflate", 2, .sub), AutomaticStep(96, "isal", 1, .sub), AutomaticStep(128, "isal", 2, .sub),
+                      AutomaticStep(192, "isal", 1, .sub), AutomaticStep(256, "isal", 2, .sub), AutomaticStep(384, "isal", 1, .sub),
+                      AutomaticStep(2048, "zlib", 4, .sub), AutomaticStep(4096, "libdeflate", 2, .sub)],
+        "activity": [AutomaticStep(256, "isal", 2), AutomaticStep(384, "zlib", 3), AutomaticStep(768, "zlib", 4), AutomaticStep(1024, "zlib", 5),
+                     AutomaticStep(4096, "zlib", 4)],
+        "ring": [AutomaticStep(96, "isal", 2), AutomaticStep(384, "libdeflate", 1), AutomaticStep(768, "zlib", 4), AutomaticStep(4096, "zlib", 5)],
+        "progress-ring": [AutomaticStep(192, "isal", 0), AutomaticStep(256, "isal", 2), AutomaticStep(384, "libdeflate", 1),
+                          AutomaticStep(768, "zlib", 4), AutomaticStep(1024, "zlib", 5), AutomaticStep(4096, "zlib", 4)],
         // The sweep draws the hud at its defaults, SVProgressHUD.show(): the ring scene's frames
         // pixel for pixel, and so its steps.
-        "hud": [AutomaticStep(96, "isal", 1), AutomaticStep(768, "libdeflate", 1), AutomaticStep(1024, "zlib", 4),
-                AutomaticStep(2048, "zlib", 7), AutomaticStep(4096, "zlib", 6)],
+        "hud": [AutomaticStep(96, "isal", 2), AutomaticStep(384, "libdeflate", 1), AutomaticStep(768, "zlib", 4), AutomaticStep(4096, "zlib", 5)],
     ]
 
     /// `auto` when the scene is not known (a contact sheet of several, a caller's own image):
-    /// the rule over every scene's frames together — isal 1 up to 192 px a side (0.85–0.96×
-    /// libpng's size there), libdeflate 1 up to 768 px (0.86–0.93×), zlib 4 above (0.93–0.99×).
-    public static let automaticStepsAnyScene = [AutomaticStep(192, "isal", 1), AutomaticStep(768, "libdeflate", 1),
+    /// the rule over every scene's frames together — isal 2 up to 192 px a side (0.85–0.96×
+    /// libpng's size there), libdeflate 1 up to 384 px (0.86–0.87×), zlib 4 up to 768 px
+    /// (0.89–0.92×), zlib 5 at 1024 (0.93×), zlib 4 above (0.96–0.99×). zlib 4 and 5 are within
+    /// the timing noise of each other from 768 px up, and isal 1 and 2 below 256.
+    public static let automaticStepsAnyScene = [AutomaticStep(192, "isal", 2), AutomaticStep(384, "libdeflate", 1),
+                                                AutomaticStep(768, "zlib", 4), AutomaticStep(1024, "zlib", 5),
                                                 AutomaticStep(Int.max, "zlib", 4)]
 
     /// The setting `auto` writes a `width` × `height` px frame of `scene` with (any scene's rule
@@ -130,9 +131,9 @@ public enum PNGEncoderCatalog {
     }
 
     /// An encoder's level when none is given, or a named setting's level: libpng
-    /// ``defaultPNGLevel``; libdeflate 1 (what `auto` uses from 256 to 768 px); isal 1, igzip's
+    /// ``defaultPNGLevel``; libdeflate 1 (what `auto` uses from 256 to 384 px); isal 1, igzip's
     /// fast level (level 0 writes ~20–90 % larger files for little gain); zlib 4, what `auto`
-    /// uses for most scenes above 768 px.
+    /// uses for most scenes from 512 to 1024 px.
     public static func defaultLevel(for name: String) -> Int? {
         if let named = namedSetting(name) { return named.level }
         switch name {
