@@ -93,8 +93,8 @@ public enum PNGEncoderCatalog {
     /// defaults), ~70× the default's time: for assets that ship when every byte counts.
     /// `compact`: zlib level 8 in segments, what sheets and previews are written with unless a
     /// user says otherwise — the sheet sweep's rule (`bench --png-sweep --sheets`, the fastest
-    /// setting within 10 % of the smallest sheets at every cell size): 1.07–1.08× `small`'s
-    /// bytes in 1/30 of its time, on every core.
+    /// setting within 10 % of the smallest sheets at every cell size): 1.06–1.10× `small`'s
+    /// bytes in 1/29 of its time, on every core.
     public static let namedSettings = [
         NamedSetting(name: "fast", encoder: "isal", level: 1),
         NamedSetting(name: "small", encoder: "libdeflate", level: 12),
@@ -110,7 +110,7 @@ public enum PNGEncoderCatalog {
 
     /// What sheets and previews are written with unless a user says otherwise: `compact`, by the
     /// sheet rule (``namedSettings``). A sheet is one file, written once and shipped, so its size
-    /// counts for more than a frame's; `small` writes the last 7 % for 30× the time.
+    /// counts for more than a frame's; `small` writes the last 6–10 % for 29× the time.
     public static let sheetDefaultName = "compact"
 
     /// The named setting called `name`, if there is one.
