@@ -18,12 +18,13 @@ final class ImageEncodeCeiling: CeilingBenchmark {
     private let frames: Int
     private let png: PNGEncoder
 
-    /// The ceiling named `name` of `png` over `images`, which hold `frames` frames.
-    init(name: String, images: [Image], frames: Int, png: PNGEncoder) {
+    /// The ceiling named `name` over `images`, which hold `frames` frames of `bench`, with the
+    /// sheets' encoder as a sheet of `bench`'s scene and the first image's size resolves it.
+    init(name: String, images: [Image], frames: Int, bench: BenchCase) {
         self.name = name
         self.images = images
         self.frames = max(1, frames)
-        self.png = png
+        png = bench.settings.sheetPNG.resolved(scene: bench.scene.model.id, width: images[0].width, height: images[0].height)
     }
 
     func run() throws -> SampleSet {
@@ -44,4 +45,14 @@ final class ImageEncodeCeiling: CeilingBenchmark {
         taken.append(SampleSet(samples: [ms], checksum: UInt64(bytes), cpuMs: cpu, frames: frames))
         return ms
     }
+}
+
+/// A renderer's stage that samples its own ``ImageEncodeCeiling`` right before each of its sets
+/// (sheet, preview); the report lists the samples as that ceiling's.
+protocol OwnCeilingStage: StageBenchmark {
+    var encodeCeiling: ImageEncodeCeiling { get }
+}
+
+extension OwnCeilingStage {
+    var ceiling: String? { encodeCeiling.name }
 }

@@ -9,12 +9,9 @@ import ThrobberRender
 /// the sheets' encoder (`compact` unless `--png-encoder` names one) on every core — in ms per
 /// frame. Its ceiling encodes the same sheet, composed once, on every core, sampled right before
 /// each set. Nothing is written: the file adds one `write` of the sheet, which `write` measures.
-final class PreviewStage: StageBenchmark {
+final class PreviewStage: OwnCeilingStage {
     let backend: String
     let stages = [BenchStage.preview]
-    var ceiling: String? { Self.ceilingName }
-    static let ceilingName = "preview encode, all cores"
-    /// The ceiling's samples, for the report's ceilings.
     let encodeCeiling: ImageEncodeCeiling
     private let renderer: FrameRenderer
     private let bench: BenchCase
@@ -39,8 +36,7 @@ final class PreviewStage: StageBenchmark {
         columns = Int(Double(count).squareRoot().rounded(.up))
         times = Preview.times(frames: count, duration: bench.scene.model.previewDuration, start: 0)
         let sheet = try Preview.sheet(bench.scene, times: times, columns: columns, renderer: renderer)
-        let png = bench.settings.sheetPNG.resolved(scene: bench.scene.model.id, width: sheet.width, height: sheet.height)
-        encodeCeiling = ImageEncodeCeiling(name: Self.ceilingName, images: [sheet], frames: count, png: png)
+        encodeCeiling = ImageEncodeCeiling(name: "preview encode, all cores", images: [sheet], frames: count, bench: bench)
     }
 
     func run() throws -> SampleSet {

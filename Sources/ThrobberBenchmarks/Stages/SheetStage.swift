@@ -8,12 +8,9 @@ import ThrobberRender
 /// default `maxSize`, each with its atlas), with the sheets' encoder (`compact` unless
 /// `--png-encoder` names one). Its ceiling encodes the same pages, composed once from the
 /// reference frames, on every core, sampled right before each set.
-final class SheetStage: StageBenchmark {
+final class SheetStage: OwnCeilingStage {
     let backend: String
     let stages = [BenchStage.sheet]
-    var ceiling: String? { Self.ceilingName }
-    static let ceilingName = "sheet encode, all cores"
-    /// The ceiling's samples, for the report's ceilings.
     let encodeCeiling: ImageEncodeCeiling
     private let renderer: FrameRenderer
     private let bench: BenchCase
@@ -32,8 +29,7 @@ final class SheetStage: StageBenchmark {
             for k in page.frames { builder.place(bench.reference[k], at: k - page.frames.lowerBound) }
             return builder.image
         }
-        let png = bench.settings.sheetPNG.resolved(scene: bench.scene.model.id, width: images[0].width, height: images[0].height)
-        encodeCeiling = ImageEncodeCeiling(name: Self.ceilingName, images: images, frames: bench.distinctReferenceFrames, png: png)
+        encodeCeiling = ImageEncodeCeiling(name: "sheet encode, all cores", images: images, frames: bench.distinctReferenceFrames, bench: bench)
     }
 
     func run() throws -> SampleSet {

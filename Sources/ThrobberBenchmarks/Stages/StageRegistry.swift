@@ -65,6 +65,6 @@ enum StageRegistry {
     /// The ceilings a stage samples itself, before each of its sets (sheet, preview), with what
     /// it took.
     static func ownCeilings(_ stage: any StageBenchmark) -> ImageEncodeCeiling? {
-        (stage as? SheetStage)?.encodeCeiling ?? (stage as? PreviewStage)?.encodeCeiling
+        (stage as? any OwnCeilingStage)?.encodeCeiling
     }
 }
