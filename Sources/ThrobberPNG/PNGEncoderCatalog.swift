@@ -43,33 +43,31 @@ public enum PNGEncoderCatalog {
     /// sequence after the one before it as a clip encodes it. A step covers the sides from the
     /// size measured before it (exclusive) to its own; the last one covers every larger side
     /// too. As the sweep prints it (docs/png-encoders.md "Per scene" has the runs and the size
-    /// ratios); PNGEncoderTests holds each step up to 512 px to the rule on the sweep's frames.
+    /// ratios; at 768 and 1024 px a steadier run, 4 frames × 5 repeats of the settings within
+    /// reach there, decides); PNGEncoderTests holds each step up to 512 px to the rule on the
+    /// sweep's frames.
     public static let automaticSteps: [String: [AutomaticStep]] = [
-        "wave-ball": [AutomaticStep(128, "isal", 0), AutomaticStep(512, "isal", 2), AutomaticStep(768, "zlib", 4),
-                      AutomaticStep(1024, "zlib", 5), AutomaticStep(4096, "zlib", 4)],
+        "wave-ball": [AutomaticStep(128, "isal", 0), AutomaticStep(512, "isal", 2), AutomaticStep(4096, "zlib", 4)],
         "double-wave": [AutomaticStep(96, "isal", 1, .sub), AutomaticStep(128, "libdeflate", 3, .sub), AutomaticStep(256, "libdeflate", 2, .sub),
                         AutomaticStep(1024, "zlib", 4, .sub), AutomaticStep(2048, "libdeflate", 3, .sub),
                         AutomaticStep(4096, "libdeflate", 5, .sub)],
         "pull-wave": [AutomaticStep(64, "libdeflate", 2, .sub), AutomaticStep(96, "isal", 1, .sub), AutomaticStep(128, "isal", 2, .sub),
                       AutomaticStep(192, "isal", 1, .sub), AutomaticStep(256, "isal", 2, .sub), AutomaticStep(384, "isal", 1, .sub),
                       AutomaticStep(2048, "zlib", 4, .sub), AutomaticStep(4096, "libdeflate", 2, .sub)],
-        "activity": [AutomaticStep(256, "isal", 2), AutomaticStep(384, "zlib", 3), AutomaticStep(768, "zlib", 4), AutomaticStep(1024, "zlib", 5),
-                     AutomaticStep(4096, "zlib", 4)],
-        "ring": [AutomaticStep(96, "isal", 2), AutomaticStep(384, "libdeflate", 1), AutomaticStep(768, "zlib", 4), AutomaticStep(4096, "zlib", 5)],
+        "activity": [AutomaticStep(256, "isal", 2), AutomaticStep(384, "zlib", 3), AutomaticStep(4096, "zlib", 4)],
+        "ring": [AutomaticStep(96, "isal", 2), AutomaticStep(384, "libdeflate", 1), AutomaticStep(1024, "zlib", 4), AutomaticStep(4096, "zlib", 5)],
         "progress-ring": [AutomaticStep(192, "isal", 0), AutomaticStep(256, "isal", 2), AutomaticStep(384, "libdeflate", 1),
-                          AutomaticStep(768, "zlib", 4), AutomaticStep(1024, "zlib", 5), AutomaticStep(4096, "zlib", 4)],
+                          AutomaticStep(4096, "zlib", 4)],
         // The sweep draws the hud at its defaults, SVProgressHUD.show(): the ring scene's frames
         // pixel for pixel, and so its steps.
-        "hud": [AutomaticStep(96, "isal", 2), AutomaticStep(384, "libdeflate", 1), AutomaticStep(768, "zlib", 4), AutomaticStep(4096, "zlib", 5)],
+        "hud": [AutomaticStep(96, "isal", 2), AutomaticStep(384, "libdeflate", 1), AutomaticStep(1024, "zlib", 4), AutomaticStep(4096, "zlib", 5)],
     ]
 
     /// `auto` when the scene is not known (a contact sheet of several, a caller's own image):
     /// the rule over every scene's frames together — isal 2 up to 192 px a side (0.85–0.96×
-    /// libpng's size there), libdeflate 1 up to 384 px (0.86–0.87×), zlib 4 up to 768 px
-    /// (0.89–0.92×), zlib 5 at 1024 (0.93×), zlib 4 above (0.96–0.99×). zlib 4 and 5 are within
-    /// the timing noise of each other from 768 px up, and isal 1 and 2 below 256.
+    /// libpng's size there), libdeflate 1 up to 384 px (0.86–0.87×), zlib 4 above (0.89–0.99×).
+    /// isal 1 and 2 are within the timing noise of each other below 256 px.
     public static let automaticStepsAnyScene = [AutomaticStep(192, "isal", 2), AutomaticStep(384, "libdeflate", 1),
-                                                AutomaticStep(768, "zlib", 4), AutomaticStep(1024, "zlib", 5),
                                                 AutomaticStep(Int.max, "zlib", 4)]
 
     /// The setting `auto` writes a `width` × `height` px frame of `scene` with (any scene's rule

@@ -197,7 +197,7 @@ struct PNGEncoderTests {
         #expect(PNGEncoder.automaticChoice(width: 192, height: 100) == .isal(level: 2))
         #expect(PNGEncoder.automaticChoice(width: 100, height: 193) == .libdeflate(level: 1))
         #expect(PNGEncoder.automaticChoice(width: 768, height: 100) == .zlib(level: 4))
-        #expect(PNGEncoder.automaticChoice(width: 1024, height: 100) == .zlib(level: 5))
+        #expect(PNGEncoder.automaticChoice(width: 1024, height: 100) == .zlib(level: 4))
         #expect(PNGEncoder.automaticChoice(width: 16_384, height: 100) == .zlib(level: 4))
         #expect(PNGEncoder.automaticChoice(scene: "no-such-scene", width: 100, height: 193) == .libdeflate(level: 1))
         for (scene, steps) in PNGEncoderCatalog.automaticSteps {
@@ -212,7 +212,7 @@ struct PNGEncoderTests {
             #expect(PNGEncoder.automaticChoice(scene: scene, width: 1, height: 5000).name == steps.last!.encoder)
         }
         #expect(PNGEncoder.automatic.resolved(scene: "wave-ball", width: 512, height: 512) == .isal(level: 2))
-        #expect(PNGEncoder.automatic.resolved(scene: "wave-ball", width: 900, height: 900) == .zlib(level: 5), "@3x")
+        #expect(PNGEncoder.automatic.resolved(scene: "wave-ball", width: 900, height: 900) == .zlib(level: 4), "@3x")
         #expect(PNGEncoder.isal(level: 3).resolved(scene: "wave-ball", width: 512, height: 512) == .isal(level: 3))
         #expect(try PNGEncoder(name: "isal", level: 3, filter: .up) == .isal(level: 3, filter: .up))
         #expect(try PNGEncoder(name: "isal").level == 1)
