@@ -366,18 +366,6 @@ outOfMemory:
     return -1;
 }
 
-// zlib is handed a segment's rows in pieces of at most ZLIB_PIECE_BYTES (whole rows, at least
-// one), the same pieces whether they come from the filtered image or are filtered here one piece
-// at a time into the worker's own buffer (a frame no sequence keeps: a sheet page, a preview, a
-// frame past the kept frames' budget), which then needs no filtered copy of the image at all.
-// zlib's levels 1–9 write the same bytes however their input is handed over; level 0's stored
-// blocks follow the pieces, which are fixed by the image's width, so its bytes are fixed too.
-enum { ZLIB_PIECE_BYTES = 64 << 10 };
-
-struct StreamJob;
-static int zlibSegment(ThreadState *worker, const struct StreamJob *job, size_t first, size_t n, int last,
-                       size_t *written, uint32_t *adlerOut, char *error, size_t errorSize);
-
 // ---------------------------------------------------------------------------------------------
 // The threads one frame's segments are shared among. A caller that allows more than one thread
 // (CPNGWriter_encode's `threads`) posts its segments as a job and works on them itself; workers,
@@ -574,6 +562,14 @@ typedef struct StreamJob {
     int failed;
     char error[256];
 } StreamJob;
+
+// zlib is handed a segment's rows in pieces of at most ZLIB_PIECE_BYTES (whole rows, at least
+// one), the same pieces whether they come from the filtered image or are filtered here one piece
+// at a time into the worker's own buffer (a frame no sequence keeps: a sheet page, a preview, a
+// frame past the kept frames' budget), which then needs no filtered copy of the image at all.
+// zlib's levels 1–9 write the same bytes however their input is handed over; level 0's stored
+// blocks follow the pieces, which are fixed by the image's width, so its bytes are fixed too.
+enum { ZLIB_PIECE_BYTES = 64 << 10 };
 
 // Compresses rows [first, first + n) of the job's filtered image with zlib at the job's level
 // into worker->deflated as raw DEFLATE blocks, as isalSegment does: the stream is reset first (no

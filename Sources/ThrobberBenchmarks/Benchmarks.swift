@@ -145,7 +145,8 @@ public enum Benchmarks {
                     for stage in try StageRegistry.rendererStages(settings.stages, renderer, bench, encodeCeiling: encodeCeiling) {
                         rows += try harness.rows(stage, bench, ceilings: ceilings)
                         if let cpuMs = stage.budgetRenderCpuMs { renderCpuMs[stage.backend] = cpuMs }
-                        if let own = StageRegistry.ownCeilings(stage), !own.taken.isEmpty {
+                        // The sheet's and preview's ceilings, sampled by the stages themselves.
+                        if let own = (stage as? any OwnCeilingStage)?.encodeCeiling, !own.taken.isEmpty {
                             add(harness.entry(own.name + " (\(stage.backend))", Measurement(sets: own.taken), bench))
                         }
                     }

@@ -135,10 +135,7 @@ public enum PNGSweep {
     public static func sheet(of id: String, size: Int, renderer: CPURenderer) throws -> Image {
         let scene = try Benchmarks.scene(id, size: size)
         let cells = (0..<sheetFrames).map { renderer.render(scene.drawList(at: Double($0) / 60)) }
-        var builder = SpriteSheet.Builder(columns: sheetColumns, rows: (sheetFrames + sheetColumns - 1) / sheetColumns,
-                                          frameWidth: cells[0].width, frameHeight: cells[0].height)
-        for (index, cell) in cells.enumerated() { builder.place(cell, at: index) }
-        return builder.image
+        return SpriteSheet.Builder.sheet(of: cells, columns: sheetColumns, rows: (sheetFrames + sheetColumns - 1) / sheetColumns)
     }
 
     /// Runs the sweep: unless scenes or sizes are given (`scenesGiven`, `sizesGiven`), every scene

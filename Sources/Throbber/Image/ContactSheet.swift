@@ -64,6 +64,10 @@ public enum ContactSheet {
                                                                                    frameHeight: first.height, columns: columns,
                                                                                    labelled: !labels.isEmpty)
         let gap = ContactSheet.gap
+        // Cell `index`'s top-left corner on the sheet.
+        @Sendable func origin(_ index: Int) -> (left: Int, top: Int) {
+            (gap + (index % columns) * cellWidth, gap + (index / columns) * cellHeight)
+        }
         for frame in frames {
             precondition(frame.width == first.width && frame.height == first.height, "frames differ in size")
         }
@@ -79,8 +83,7 @@ public enum ContactSheet {
             let out = SheetPixels(base: sheet.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: frames.count) { index in
                 let frame = frames[index]
-                let left = gap + (index % columns) * cellWidth
-                let top = gap + (index / columns) * cellHeight
+                let (left, top) = origin(index)
                 frame.pixels.withUnsafeBufferPointer { source in
                     for y in 0..<frame.height {
                         let row = out.base + ((top + y) * width + left) * 4
@@ -99,8 +102,7 @@ public enum ContactSheet {
             }
         }
         for index in labels.indices where index < frames.count {
-            let left = gap + (index % columns) * cellWidth
-            let top = gap + (index / columns) * cellHeight
+            let (left, top) = origin(index)
             PixelFont.draw(labels[index], into: &pixels, sheetWidth: width, x: left, y: top + first.height + 3, scale: glyphScale)
         }
         return Image(width: width, height: height, pixels: pixels)

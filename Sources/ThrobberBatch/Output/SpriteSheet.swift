@@ -203,6 +203,16 @@ public enum SpriteSheet {
             }
         }
 
+        /// A sheet of `columns × rows` cells holding `frames` in order, the first frame's size a
+        /// cell (the sheets the bench and the sweep encode from frames already drawn).
+        ///
+        /// - Precondition: `frames` is not empty, every frame has the first's size, and they fit.
+        public static func sheet(of frames: some Collection<Image>, columns: Int, rows: Int) -> Image {
+            var builder = Builder(columns: columns, rows: rows, frameWidth: frames.first!.width, frameHeight: frames.first!.height)
+            for (index, frame) in frames.enumerated() { builder.place(frame, at: index) }
+            return builder.image
+        }
+
         /// The sheet as it stands: `columns × frameWidth` by `rows × frameHeight` pixels.
         public var image: Image {
             Image(width: columns * frameWidth, height: rows * frameHeight, pixels: pixels)

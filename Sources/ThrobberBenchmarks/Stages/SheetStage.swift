@@ -24,11 +24,7 @@ final class SheetStage: OwnCeilingStage {
         // 4096 px does not hold gigabytes of pages; the ceiling is per frame either way.
         let pages = SpriteSheet.pages(frameCount: bench.distinctReferenceFrames, frameWidth: bench.width, frameHeight: bench.height,
                                       columns: nil, maxSize: SpriteSheet.defaultMaxSize)
-        let images = pages.map { page in
-            var builder = SpriteSheet.Builder(columns: page.columns, rows: page.rows, frameWidth: bench.width, frameHeight: bench.height)
-            for k in page.frames { builder.place(bench.reference[k], at: k - page.frames.lowerBound) }
-            return builder.image
-        }
+        let images = pages.map { SpriteSheet.Builder.sheet(of: bench.reference[$0.frames], columns: $0.columns, rows: $0.rows) }
         encodeCeiling = ImageEncodeCeiling(name: "sheet encode, all cores", images: images, frames: bench.distinctReferenceFrames, bench: bench)
     }
 

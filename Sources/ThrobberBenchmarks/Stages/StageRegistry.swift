@@ -61,10 +61,4 @@ enum StageRegistry {
         if stages.contains(.preview) { benchmarks.append(try PreviewStage(renderer, bench)) }
         return benchmarks
     }
-
-    /// The ceilings a stage samples itself, before each of its sets (sheet, preview), with what
-    /// it took.
-    static func ownCeilings(_ stage: any StageBenchmark) -> ImageEncodeCeiling? {
-        (stage as? any OwnCeilingStage)?.encodeCeiling
-    }
 }
