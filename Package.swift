@@ -57,6 +57,12 @@ let package = Package(
             pkgConfig: "libisal",
             providers: [.apt(["libisal-dev"])]
         ),
+        // libwebp for WebP sheet pages (animated WebP goes through ffmpeg's libwebp_anim).
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]
+        ),
         // libpng's classic API reports errors with longjmp, which must never cross a Swift frame:
         // these C functions keep every setjmp inside C and return an error code instead.
         .target(name: "CPNGCodec", dependencies: ["CPNG"]),
@@ -91,7 +97,7 @@ let package = Package(
         .target(name: "ThrobberRender", dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberText", "CSched"]),
         // The batch library: jobs (model and file reader), outputs and their sinks, the pipeline,
         // manifests and verification. All of Throbber's file I/O lives here.
-        .target(name: "ThrobberBatch", dependencies: ["Throbber", "ThrobberRender", "ThrobberText", "ThrobberPNG", "ThrobberDigest"]),
+        .target(name: "ThrobberBatch", dependencies: ["Throbber", "ThrobberRender", "ThrobberText", "ThrobberPNG", "ThrobberDigest", "CWebP"]),
         // The benchmarks: one type per stage, statistics, reports and baselines.
         .target(
             name: "ThrobberBenchmarks",

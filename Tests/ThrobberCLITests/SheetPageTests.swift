@@ -61,9 +61,11 @@ struct SheetPageTests {
             #expect(meta["related_multi_packs"] as? [String] == (0..<3).filter { $0 != page }.map { "s-\($0).json" })
             let frames = try #require(atlas["frames"] as? [String: [String: Any]])
             #expect(frames.count == (page < 2 ? 25 : 10))
-            // The page's animation lists its own frames, in order (PixiJS finds them on this page only).
-            let animation = try #require((atlas["animations"] as? [String: [String]])?["ring@1x"])
+            // The page's animation lists its own frames, in order (PixiJS finds them on this page
+            // only); meta.animations the whole clip, on every page.
+            let animation = try #require((atlas["animations"] as? [String: [String]])?["ring"])
             #expect(animation == Array(pngNames[(25 * page)..<min(60, 25 * page + 25)]))
+            #expect((meta["animations"] as? [String: [String]])?["ring"] == pngNames)
             for (name, frame) in frames {
                 seen[name, default: 0] += 1
                 let rect = try #require(frame["frame"] as? [String: Int])

@@ -55,24 +55,30 @@ extension VideoTests {
     }
 
     @Test(.enabled(if: VideoTests.hasFFmpeg, "ffmpeg is not installed (scripts/setup --with-ffmpeg installs it)"),
-          arguments: [(60.0, "\"duration\": 4"), (24.0, "\"duration\": 2"), (7.0, "\"frames\": 10")])
-    func gifDelaysAddUpToTheClip(fps: Double, length: String) throws {
+          arguments: [(60.0, nil, "\"duration\": 4", 200), (24.0, nil, "\"duration\": 2", 48), (7.0, nil, "\"frames\": 10", 10),
+                      (60.0, 30.0, "\"duration\": 2", 60), (50.0, 24.0, "\"duration\": 1", 24), (30.0, 50.0, "\"duration\": 1", 50)])
+    func gifDelaysAddUpToTheClip(fps: Double, own: Double?, length: String, frames: Int) throws {
+        let key = own.map { ", \"fps\": \(formatNumber($0))" } ?? ""
         let (directory, result) = try batch("""
-            {"renders": [{"scene": "ring", "fps": \(formatNumber(fps)), \(length), "outputs": [{"type": "video", "path": "ring.gif"}]}]}
-            """, "gifDelays\(Int(fps))")
+            {"renders": [{"scene": "ring", "fps": \(formatNumber(fps)), \(length), "outputs": [{"type": "video", "path": "ring.gif"\(key)}]}]}
+            """, "gifDelays\(Int(fps))-\(Int(own ?? 0))")
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(result.status == 0, "\(result.stderr)")
         let delays = try GIFBlocks.delays(Data(contentsOf: directory.appendingPathComponent("ring.gif")))
-        let frames = fps == 60 ? 240 : fps == 24 ? 48 : 10
+        // A clip above 50 fps plays at 50 in a GIF (browsers show delays under 2 cs as 10 cs);
+        // its own fps otherwise: frames taken or repeated on the clip's timeline, never retimed.
+        let played = own ?? min(fps, 50)
         #expect(delays.count == frames)
         // Frame k lasts round((k+1)·100/fps) − round(k·100/fps) cs: the sum is round(frames·100/fps).
-        let t = { (k: Int) in Int((Double(k * 100) / fps).rounded()) }
+        let t = { (k: Int) in Int((Double(k * 100) / played).rounded()) }
         let expected = (0..<frames).map { t($0 + 1) - t($0) }
         #expect(delays == expected, "first delays \(delays.prefix(6)), last \(delays.suffix(3))")
+        #expect(delays.allSatisfy { $0 >= 2 }, "a delay under 2 cs plays as 10 cs in browsers")
         let total = delays.reduce(0, +)
-        #expect(total == [60.0: 400, 24.0: 200, 7.0: 143][fps], "total \(total) cs")
-        // 60 fps needs 1 cs delays, which browsers stretch: the run says so; 24 and 7 fps do not.
-        #expect(result.stderr.contains("frame delays are 1 cs") == (fps == 60), "\(result.stderr)")
+        #expect(total == Int((Double(frames) * 100 / played).rounded()), "total \(total) cs")
+        // The run says what the GIF plays at, and why a fast clip's GIF is slower.
+        #expect(result.stderr.contains("ring.gif: \(frames) frames at \(formatNumber(played)) fps"), "\(result.stderr)")
+        #expect(result.stderr.contains("a GIF plays at most 50 fps") == (own == nil && fps > 50), "\(result.stderr)")
     }
 
     @Test(.enabled(if: VideoTests.hasFFmpeg, "ffmpeg is not installed (scripts/setup --with-ffmpeg installs it)"))
@@ -112,7 +118,7 @@ extension VideoTests {
         #expect(result.status == 0, "\(result.stderr)")
         let info = try streamInfo(directory.appendingPathComponent("strip.mp4"))
         #expect(info["width"] == String(width) && info["height"] == String(height), "\(info)")
-        #expect(result.stderr.contains("strip.mp4 is \(width)×\(height): 375×23 frames"), "\(result.stderr)")
+        #expect(result.stderr.contains("strip.mp4: 2 frames at 60 fps, 0.033 s; \(width)×\(height): 375×23 frames"), "\(result.stderr)")
         if rule == "pad" || rule == "default" {
             // The new column is the matte: red in BT.709 limited range has Y = 16 + 219 · 0.2126 ≈ 63.
             let luma = try firstLumaPlane(directory.appendingPathComponent("strip.mp4"))
@@ -164,7 +170,14 @@ extension VideoTests {
     }
 
     @Test(arguments: [
-        (##"{"scene": "ring", "fps": 120, "outputs": [{"type": "video", "path": "r.gif"}]}"##, "a GIF holds at most 100 frames/s"),
+        (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.gif", "fps": 60}]}"##, "a GIF plays at most 50 fps in browsers"),
+        (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.mp4", "loopCount": 2}]}"##, "\"loopCount\" applies to .gif, .webp and .apng"),
+        (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.gif", "matte": "#ffffff", "alphaThreshold": 40}]}"##,
+         "\"alphaThreshold\" applies to a .gif without \"matte\""),
+        (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.apng", "background": "#ffffff"}]}"##, "\"background\" applies to .webp only"),
+        (##"{"scene": "ring", "fps": 30, "outputs": [{"type": "sheet", "path": "s.png", "fps": 60}]}"##, "a sheet's \"fps\" 60 is above the clip's 30"),
+        (##"{"scene": "ring", "outputs": [{"type": "y4m", "path": "r.y4m", "alpha": true, "matte": "#ffffff"}]}"##, "\"matte\" applies to a y4m stream without alpha"),
+        (##"{"scene": "ring", "outputs": [{"type": "sheet", "path": "s.webp", "maxSize": 16384}]}"##, "a WebP sheet page is at most 16383 px a side"),
         (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.webp", "matte": "#000000"}]}"##, "\"matte\" applies to .gif and .mp4"),
         (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.gif", "oddSize": "crop"}]}"##, "\"oddSize\" applies to .mp4"),
         (##"{"scene": "double-wave", "parameters": {"height": 1}, "outputs": [{"type": "video", "path": "r.mp4", "oddSize": "crop"}]}"##,

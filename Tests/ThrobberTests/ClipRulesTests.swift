@@ -70,7 +70,7 @@ struct ClipRulesTests {
                    "\"matte\" applies to .gif and .mp4 videos")
         expectSame(codeError { _ = try Clip(scene: ring, frames: 3, outputs: [.video(path: "/out/r.avi")]) },
                    jobError(#"{"renders": [{"scene": "ring", "frames": 3, "outputs": [{"type": "video", "path": "r.avi"}]}]}"#),
-                   "a video path must end in .gif, .webp, .apng or .mp4")
+                   "a video path must end in .gif, .webp, .apng, .mp4 or .webm")
     }
 
     @Test func aJobsClipsGetOneMessage() throws {
@@ -104,10 +104,10 @@ struct ClipRulesTests {
             .write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
         let outputs = try Job.load(path: url.path, baseDirectory: "/out").clips[0].outputs
-        guard case .png(_, let frames) = outputs[0], case .sheet(_, _, _, _, let sheet) = outputs[1], case .png(_, let automatic) = outputs[2] else {
+        guard case .png(_, let frames) = outputs[0], case .sheet(let settings) = outputs[1], case .png(_, let automatic) = outputs[2] else {
             Issue.record("\(outputs)")
             return
         }
-        #expect(frames == .isal(level: 1) && sheet == .isal(level: 1) && automatic == .automatic)
+        #expect(frames == .isal(level: 1) && settings.encoder == .isal(level: 1) && automatic == .automatic)
     }
 }

@@ -73,7 +73,7 @@ struct JobFileTests {
     @Test func patternErrorsAreCaught() {
         expectError("{\"renders\": [{\"scene\": \"ring\", \"outputs\": [{\"type\": \"png\", \"pattern\": \"x.png\"}]}]}", ["frame number directive"])
         expectError("{\"renders\": [{\"scene\": \"ring\", \"outputs\": [{\"type\": \"png\", \"pattern\": \"{nme}_%d.png\"}]}]}", ["did you mean {name}"])
-        expectError("{\"renders\": [{\"scene\": \"ring\", \"outputs\": [{\"type\": \"video\", \"path\": \"x.avi\"}]}]}", [".gif, .webp, .apng or .mp4"])
+        expectError("{\"renders\": [{\"scene\": \"ring\", \"outputs\": [{\"type\": \"video\", \"path\": \"x.avi\"}]}]}", [".gif, .webp, .apng, .mp4 or .webm"])
     }
 
     @Test func collidingOutputsAreRejected() {

@@ -166,12 +166,14 @@ struct OutputFormatTests {
                 #expect(rect == ["x": (index % 3) * 64, "y": (index / 3) * 32, "w": 64, "h": 32], "frame \(name)")
                 #expect(entry["rotated"] as? Bool == false && entry["trimmed"] as? Bool == false)
                 #expect(entry["sourceSize"] as? [String: Int] == ["w": 64, "h": 32])
+                // Whole milliseconds from rounded times (17, 17, 16, …): they add up to the clip.
                 let duration = try #require(entry["duration"] as? Double)
-                #expect(abs(duration - 1000.0 / 60) < 1e-9)
+                #expect(duration == Double(Int((Double(index + 1) * 1000 / 60).rounded()) - Int((Double(index) * 1000 / 60).rounded())))
             }
             let animations = try #require(root["animations"] as? [String: [String]])
             #expect(animations == ["spin": names])
             let meta = try #require(root["meta"] as? [String: Any])
+            #expect(meta["animations"] as? [String: [String]] == ["spin": names])
             #expect(meta["size"] as? [String: Int] == ["w": 192, "h": 64])
             #expect(meta["frameRate"] as? Double == 60)
             #expect(meta["scale"] as? String == "2")

@@ -44,7 +44,8 @@ struct SheetPageLayoutTests {
         #expect(activity.count == 3)
         var sizes: [[String]] = []
         for clip in activity {
-            for case .sheet(_, _, let columns, let maxSize, _) in clip.outputs {
+            for case .sheet(let settings) in clip.outputs {
+                let (columns, maxSize) = (settings.columns, settings.maxSize)
                 #expect(maxSize == 4096)
                 let (width, height) = clip.scene.pixelSize
                 sizes.append(SpriteSheet.pages(frameCount: clip.frameCount, frameWidth: width, frameHeight: height, columns: columns,

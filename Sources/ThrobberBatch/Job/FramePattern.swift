@@ -13,6 +13,9 @@ public struct FramePattern: Sendable, Equatable, CustomStringConvertible {
 
     /// The placeholders a pattern may use.
     public static let placeholders = ["name", "scene", "scale"]
+    /// The placeholder a sheet's page paths may use besides those: the page's number, from 0.
+    /// `path(name:scene:scale:frame:)` leaves it as it is, for `SpriteSheet.pageFiles`.
+    public static let pagePlaceholder = "page"
 
     let pieces: [Piece]
     /// The pattern as written.
@@ -32,7 +35,8 @@ public struct FramePattern: Sendable, Equatable, CustomStringConvertible {
     /// - Parameter frameDirective: whether a `%d` directive is required (frame sequences) or
     ///   forbidden (single files).
     /// - Throws: a message (without position) saying what is wrong.
-    public init(_ text: String, frameDirective required: Bool) throws {
+    /// - Parameter pages: whether `{page}` is allowed (a sheet's paths).
+    public init(_ text: String, frameDirective required: Bool, pages: Bool = false) throws {
         var pieces: [Piece] = []
         var literal = ""
         var frames = 0
@@ -70,10 +74,11 @@ public struct FramePattern: Sendable, Equatable, CustomStringConvertible {
             } else if c == "{" {
                 guard let close = text[index...].firstIndex(of: "}") else { throw PatternError("'{' without '}'") }
                 let name = String(text[text.index(after: index)..<close])
-                guard FramePattern.placeholders.contains(name) else {
+                let known = FramePattern.placeholders + (pages ? [FramePattern.pagePlaceholder] : [])
+                guard known.contains(name) else {
                     var message = "unknown placeholder {\(ThrobberError.echoed(name))}"
-                    if let nearest = nearestName(to: name, in: FramePattern.placeholders) { message += "; did you mean {\(nearest)}?" }
-                    throw PatternError(message + " (known: {name}, {scene}, {scale})")
+                    if let nearest = nearestName(to: name, in: known) { message += "; did you mean {\(nearest)}?" }
+                    throw PatternError(message + " (known: \(known.map { "{\($0)}" }.joined(separator: ", ")))")
                 }
                 flush()
                 pieces.append(.placeholder(name))
@@ -103,6 +108,7 @@ public struct FramePattern: Sendable, Equatable, CustomStringConvertible {
             case .literal(let text): result += text
             case .placeholder("name"): result += name
             case .placeholder("scene"): result += scene
+            case .placeholder("page"): result += "{page}"
             case .placeholder(_): result += formatNumber(scale)
             case .frame(let width, let zeroPad):
                 let digits = String(frame)

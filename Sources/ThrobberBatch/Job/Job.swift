@@ -44,7 +44,7 @@ extension Job {
     }
 
     /// The video containers `video` outputs can write, by file extension.
-    public static let videoExtensions = ["gif", "webp", "apng", "mp4"]
+    public static let videoExtensions = ["gif", "webp", "apng", "mp4", "webm"]
 
     /// The longest render `name`, in bytes: a file name's limit on Linux file systems
     /// (NAME_MAX), since `{name}` may be a whole path component.

@@ -6,7 +6,9 @@ extension JobFileReader {
     /// One output of a render at one scale, its placeholders filled and its paths resolved.
     func output(_ node: JSONNode, name: String, scene: String, scale: Double, png: PNGDefaults) throws -> Output {
         let m = try fields.members(node, "an output", known: ["type", "pattern", "path", "encoder", "level", "columns", "maxSize", "json",
-                                                              "alpha", "matte", "oddSize"])
+                                                              "alpha", "matte", "oddSize", "fps", "trim", "alias", "padding", "extrude",
+                                                              "format", "multiatlas", "animation", "loopCount", "alphaThreshold",
+                                                              "background"])
         guard let type = try fields.string(m["type"]) else {
             throw fields.fail(node, "an output needs \"type\": png, sheet, rgba, y4m or video")
         }
@@ -17,16 +19,17 @@ extension JobFileReader {
             throw fields.fail(m["type"]!.value, message + " (known: \(types.joined(separator: ", ")))")
         }
         let allowed: [String: [String]] = ["png": ["type", "pattern", "encoder", "level"],
-                                           "sheet": ["type", "path", "columns", "maxSize", "json", "encoder", "level"],
-                                           "rgba": ["type", "path"], "y4m": ["type", "path", "alpha"],
-                                           "video": ["type", "path", "matte", "oddSize"]]
+                                           "sheet": ["type", "path", "columns", "maxSize", "json", "encoder", "level", "fps", "trim", "alias",
+                                                     "padding", "extrude", "format", "multiatlas", "animation"],
+                                           "rgba": ["type", "path", "fps"], "y4m": ["type", "path", "alpha", "matte", "fps"],
+                                           "video": ["type", "path", "matte", "oddSize", "fps", "loopCount", "alphaThreshold", "background"]]
         for (key, member) in m where !allowed[type]!.contains(key) {
             throw fields.fail(member, "\"\(key)\" does not apply to a \(type) output (it takes \(allowed[type]!.joined(separator: ", ")))")
         }
-        func pattern(_ key: String, default fallback: String, frames: Bool) throws -> String {
+        func pattern(_ key: String, default fallback: String, frames: Bool, pages: Bool = false) throws -> String {
             let text = try fields.string(m[key]) ?? fallback
             do {
-                let parsed = try FramePattern(text, frameDirective: frames)
+                let parsed = try FramePattern(text, frameDirective: frames, pages: pages)
                 // Placeholders are filled now; the frame directive stays for the writer.
                 let path = frames ? FramePattern.expandingPlaceholdersOnly(text, name: name, scene: scene, scale: scale)
                     : parsed.path(name: name, scene: scene, scale: scale)
@@ -43,59 +46,97 @@ extension JobFileReader {
             let encoder = try pngEncoder(name: m["encoder"], level: m["level"], inherited: png, fallback: PNGEncoderCatalog.defaultName)
             return .png(pattern: try FramePattern(path, frameDirective: true), encoder: encoder)
         case "sheet":
-            let path = try pattern("path", default: "{name}@{scale}x_sheet.png", frames: false)
+            let path = try pattern("path", default: "{name}@{scale}x_sheet.png", frames: false, pages: true)
             let json = try m["json"] == nil ? URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("json").path
-                : pattern("json", default: "", frames: false)
+                : pattern("json", default: "", frames: false, pages: true)
             let encoder = try pngEncoder(name: m["encoder"], level: m["level"], inherited: png, fallback: PNGEncoderCatalog.sheetDefaultName)
-            return .sheet(path: path, json: json, columns: try fields.integer(m["columns"], Output.columnsRule),
-                          maxSize: try fields.integer(m["maxSize"], SpriteSheet.maxSizeRule) ?? SpriteSheet.defaultMaxSize, encoder: encoder)
+            var settings = SheetSettings(path: path, json: json, columns: try fields.integer(m["columns"], Output.columnsRule),
+                                         maxSize: try fields.integer(m["maxSize"], SpriteSheet.maxSizeRule) ?? SpriteSheet.defaultMaxSize,
+                                         encoder: encoder, trim: try fields.bool(m["trim"]) ?? false, alias: try fields.bool(m["alias"]) ?? false,
+                                         spacing: SpriteSheet.Spacing(padding: try fields.integer(m["padding"], SheetSettings.paddingRule) ?? 0,
+                                                                      extrude: try fields.integer(m["extrude"], SheetSettings.extrudeRule) ?? 0),
+                                         fps: try fields.number(m["fps"], Clip.fpsRule))
+            if m["multiatlas"] != nil { settings.multiatlas = try pattern("multiatlas", default: "", frames: false) }
+            if let member = m["format"] {
+                let text = try fields.string(member) ?? ""
+                settings.format = try oneOf(member, text, SheetSettings.AtlasFormat.allCases, what: "format")
+            }
+            if let member = m["animation"] {
+                let text = try fields.string(member) ?? ""
+                do {
+                    let name = try FramePattern(text, frameDirective: false).path(name: name, scene: scene, scale: scale)
+                    guard !name.isEmpty else { throw PatternError("an animation needs a name") }
+                    settings.animation = name
+                } catch let error as PatternError {
+                    throw fields.fail(member.value, "invalid animation \"\(ThrobberError.echoed(text))\": \(error.message)")
+                }
+            }
+            return .sheet(settings)
         case "rgba":
-            return .rgba(path: try pattern("path", default: "-", frames: false))
+            return .rgba(path: try pattern("path", default: "-", frames: false), fps: try fields.number(m["fps"], Clip.fpsRule))
         case "y4m":
-            return .y4m(path: try pattern("path", default: "-", frames: false), alpha: try fields.bool(m["alpha"]) ?? false)
+            return .y4m(path: try pattern("path", default: "-", frames: false), alpha: try fields.bool(m["alpha"]) ?? false,
+                        matte: try m["matte"].map { try matte($0) }, fps: try fields.number(m["fps"], Clip.fpsRule))
         default:
             guard let text = try fields.string(m["path"]) else {
-                throw fields.fail(node, "a video output needs \"path\" ending in .gif, .webp, .apng or .mp4")
+                throw fields.fail(node, "a video output needs \"path\" ending in .gif, .webp, .apng, .mp4 or .webm")
             }
             // Which formats take a matte or an odd size is the output's own rule (Output.check).
             return .video(path: try pattern("path", default: text, frames: false), settings: try videoSettings(m))
         }
     }
 
-    /// A video output's `"matte"` and `"oddSize"`, as values.
+    /// One of `cases` by its raw value, or a line naming the field, the value and what is allowed.
+    func oneOf<T: RawRepresentable>(_ member: JSONNode.Member, _ text: String, _ cases: [T], what: String) throws -> T where T.RawValue == String {
+        if let value = T(rawValue: text) { return value }
+        let names = cases.map(\.rawValue)
+        var message = "unknown \(what) \"\(ThrobberError.echoed(text))\""
+        if let nearest = nearestName(to: text, in: names) { message += "; did you mean \"\(nearest)\"?" }
+        throw fields.fail(member.value, message + " (known: \(names.joined(separator: ", ")))")
+    }
+
+    /// A video output's `"matte"`, `"oddSize"`, `"fps"`, `"loopCount"`, `"alphaThreshold"` and
+    /// `"background"`, as values.
     func videoSettings(_ m: [String: JSONNode.Member]) throws -> VideoSettings {
         var settings = VideoSettings()
-        if let member = m["matte"] {
-            // The forms colours take elsewhere in a job file, less alpha: a matte is opaque.
-            let text: String, shown: String
-            switch member.value.value {
-            case .string(let string):
-                (text, shown) = (string, "\"\(string)\"")
-            case .array(let elements):
-                let parts = elements.map { element -> String in
-                    if case .number(_, let raw) = element.value { return raw }
-                    return element.typeName
-                }
-                (text, shown) = (parts.joined(separator: ","), "[\(parts.joined(separator: ", "))]")
-            default:
-                throw fields.fail(member.value, "\"matte\" must be \(VideoSettings.matteForms), not \(member.value.typeName)")
-            }
-            guard let color = VideoSettings.parseMatte(text) else {
-                throw fields.fail(member.value, "invalid matte \(ThrobberError.echoed(shown)): \(VideoSettings.matteForms)")
-            }
-            settings.matte = color
-        }
-        if let member = m["oddSize"] {
-            let names = VideoSettings.OddSize.allCases.map(\.rawValue)
+        settings.fps = try fields.number(m["fps"], Clip.fpsRule)
+        settings.loopCount = try fields.integer(m["loopCount"], VideoSettings.loopCountRule) ?? 0
+        settings.alphaThreshold = try fields.integer(m["alphaThreshold"], VideoSettings.alphaThresholdRule) ?? 128
+        if let member = m["background"] {
             let text = try fields.string(member) ?? ""
-            guard let oddSize = VideoSettings.OddSize(rawValue: text) else {
-                var message = "unknown oddSize \"\(ThrobberError.echoed(text))\""
-                if let nearest = nearestName(to: text, in: names) { message += "; did you mean \"\(nearest)\"?" }
-                throw fields.fail(member.value, message + " (known: \(names.joined(separator: ", ")))")
+            guard let color = RGBA.parse(text), color.isValid else {
+                throw fields.fail(member.value, "invalid background \"\(ThrobberError.echoed(text))\": a colour, \"#rrggbb\", \"#rrggbbaa\" or \"r,g,b,a\" in [0, 1]")
             }
-            settings.oddSize = oddSize
+            settings.background = color
+        }
+        if let member = m["matte"] { settings.matte = try matte(member) }
+        if let member = m["oddSize"] {
+            let text = try fields.string(member) ?? ""
+            settings.oddSize = try oneOf(member, text, VideoSettings.OddSize.allCases, what: "oddSize")
         }
         return settings
+    }
+
+    /// A `"matte"`: an opaque colour in the forms colours take elsewhere in a job file.
+    func matte(_ member: JSONNode.Member) throws -> RGBA {
+        // The forms colours take elsewhere in a job file, less alpha: a matte is opaque.
+        let text: String, shown: String
+        switch member.value.value {
+        case .string(let string):
+            (text, shown) = (string, "\"\(string)\"")
+        case .array(let elements):
+            let parts = elements.map { element -> String in
+                if case .number(_, let raw) = element.value { return raw }
+                return element.typeName
+            }
+            (text, shown) = (parts.joined(separator: ","), "[\(parts.joined(separator: ", "))]")
+        default:
+            throw fields.fail(member.value, "\"matte\" must be \(VideoSettings.matteForms), not \(member.value.typeName)")
+        }
+        guard let color = VideoSettings.parseMatte(text) else {
+            throw fields.fail(member.value, "invalid matte \(ThrobberError.echoed(shown)): \(VideoSettings.matteForms)")
+        }
+        return color
     }
 }
 

@@ -7,19 +7,49 @@ public enum Output: Sendable {
     /// One PNG per frame: the pattern (placeholders filled, path resolved) numbers the files,
     /// written by `encoder` (`auto` chooses per scene and frame size, ``PNGEncoder/resolved(scene:width:height:)``).
     case png(pattern: FramePattern, encoder: PNGEncoder)
-    /// All frames on grid PNGs, each with a TexturePacker "JSON Hash" atlas: one page at `path`
-    /// and `json` while the frames fit `maxSize` px a side, otherwise numbered pages
-    /// (`SpriteSheet.pages`, `SpriteSheet.pageFiles`); the PNGs written by `encoder` (a job
-    /// file's default is the `small` setting).
-    case sheet(path: String, json: String, columns: Int?, maxSize: Int = SpriteSheet.defaultMaxSize, encoder: PNGEncoder)
-    /// Raw straight-alpha RGBA8 frames back to back, to a file or "-" for stdout.
-    case rgba(path: String)
+    /// All frames on sheet pages (PNG or WebP), each with a TexturePacker atlas: one page at
+    /// `path` and `json` while the frames fit `maxSize` px a side, otherwise numbered pages
+    /// (`SpriteSheet.pages`, `SpriteSheet.pageFiles`); trimmed, aliased, padded, extruded and
+    /// with a Phaser multi-atlas as `SheetSettings` say.
+    case sheet(SheetSettings)
+    /// Raw straight-alpha RGBA8 frames back to back, to a file or "-" for stdout, at `fps` (nil:
+    /// the clip's; `Resampling`).
+    case rgba(path: String, fps: Double? = nil)
     /// A YUV4MPEG2 stream (C420jpeg, or C444alpha with alpha; BT.601, range tagged limited), to a
-    /// file or "-" for stdout.
-    case y4m(path: String, alpha: Bool)
-    /// A GIF, WebP, APNG or MP4 made by piping the raw stream into ffmpeg; `settings` say what
-    /// becomes of partial alpha (GIF, MP4) and of odd sides (MP4).
+    /// file or "-" for stdout; without alpha, frames are composited over `matte` (nil: black);
+    /// at `fps` (nil: the clip's).
+    case y4m(path: String, alpha: Bool, matte: RGBA? = nil, fps: Double? = nil)
+    /// A GIF, WebP, APNG, MP4 or WebM (VP9 with alpha) made by piping the raw stream into ffmpeg;
+    /// `settings` say what becomes of partial alpha (GIF, MP4) and of odd sides (MP4), the
+    /// output's frame rate and loops.
     case video(path: String, settings: VideoSettings = VideoSettings())
+
+    /// A grid sheet of PNG pages (the form before `SheetSettings`).
+    public static func sheet(path: String, json: String, columns: Int?, maxSize: Int = SpriteSheet.defaultMaxSize, encoder: PNGEncoder) -> Output {
+        .sheet(SheetSettings(path: path, json: json, columns: columns, maxSize: maxSize, encoder: encoder))
+    }
+
+    /// The output's own frame rate, if it has one.
+    public var ownFPS: Double? {
+        switch self {
+        case .png: return nil
+        case .sheet(let settings): return settings.fps
+        case .rgba(_, let fps), .y4m(_, _, _, let fps): return fps
+        case .video(_, let settings): return settings.fps
+        }
+    }
+
+    /// The rate the output's frames play at, for a clip at `clipFPS`: its own, else the clip's (a
+    /// GIF's at most 50, `GIFTiming.maximumFPS`).
+    public func playbackFPS(clipFPS: Double) -> Double {
+        if case .video(let path, let settings) = self { return settings.playbackFPS(path: path, clipFPS: clipFPS) }
+        return ownFPS ?? clipFPS
+    }
+
+    /// Which clip frames the output's frames are (`Resampling`).
+    public func resampling(in clip: Clip) -> Resampling {
+        Resampling(clipFrames: clip.frameCount, clipFPS: clip.fps, fps: playbackFPS(clipFPS: clip.fps))
+    }
 
     /// A PNG sequence: `pattern` (a path with one printf-style frame directive such as `%05d`,
     /// and optionally `{name}`, `{scene}`, `{scale}`), written by `encoder`.
@@ -53,15 +83,32 @@ public enum Output: Sendable {
     /// labelled `label`, before the clip is made (the job-file reader checks each output as it
     /// reads it).
     func check(label: String, frameCount: Int, width: Int, height: Int, fps: Double) throws {
+        if let own = ownFPS {
+            if case .png = self {} else { try Clip.fpsRule.check(own) }
+        }
+        let frameCount = Resampling(clipFrames: frameCount, clipFPS: fps, fps: playbackFPS(clipFPS: fps)).frames
         switch self {
-        case .sheet(let path, _, let columns, let maxSize, _):
+        case .sheet(let settings):
+            let (path, columns, maxSize) = (settings.path, settings.columns, settings.maxSize)
+            if let own = settings.fps, own > fps {
+                throw ThrobberError("\(label): a sheet's \"fps\" \(formatNumber(own)) is above the clip's \(formatNumber(fps)): its frames are "
+                                    + "the clip's, taken at its own rate, never repeated", kind: .usage, field: "fps")
+            }
+            if settings.webp && maxSize > VideoSettings.largestWebPSide {
+                throw ThrobberError("\(label): a WebP sheet page is at most \(VideoSettings.largestWebPSide) px a side (libwebp), not maxSize "
+                                    + "\(maxSize); give \"maxSize\" of at most \(VideoSettings.largestWebPSide) or write .png pages",
+                                    kind: .usage, field: "maxSize")
+            }
+            try SheetSettings.paddingRule.check(settings.spacing.padding)
+            try SheetSettings.extrudeRule.check(settings.spacing.extrude)
             if let columns { try Output.columnsRule.check(columns) }
             try SpriteSheet.maxSizeRule.check(maxSize)
-            guard width <= maxSize, height <= maxSize else {
+            let spacing = settings.spacing
+            guard width + 2 * spacing.extrude <= maxSize, height + 2 * spacing.extrude <= maxSize else {
                 // The frame is what does not fit: say which clip's, at the maxSize.
                 do {
                     try SpriteSheet.checkSize(path: path, frameCount: frameCount, frameWidth: width, frameHeight: height,
-                                              columns: columns, maxSize: maxSize, defaultMaxSize: maxSize == SpriteSheet.defaultMaxSize)
+                                              columns: columns, maxSize: maxSize, spacing: spacing, defaultMaxSize: maxSize == SpriteSheet.defaultMaxSize)
                 } catch let error as ThrobberError {
                     throw ThrobberError("\(label): \(error.message)", kind: error.kind, field: "maxSize")
                 }
@@ -70,16 +117,21 @@ public enum Output: Sendable {
             // A page is held whole in memory and must fit a PNG: refuse it now, not after every
             // frame is rendered.
             try SpriteSheet.checkSize(path: path, frameCount: frameCount, frameWidth: width, frameHeight: height,
-                                      columns: columns, maxSize: maxSize)
+                                      columns: columns, maxSize: maxSize, spacing: spacing)
         case .video(let path, let settings):
             let format = URL(fileURLWithPath: path).pathExtension.lowercased()
             guard Job.videoExtensions.contains(format) else {
-                throw ThrobberError("a video path must end in .gif, .webp, .apng or .mp4, not \"\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho))\"",
+                throw ThrobberError("a video path must end in .gif, .webp, .apng, .mp4 or .webm, not \"\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho))\"",
                                     kind: .usage, field: "path")
             }
             // What depends on the frame size and rate (odd sides, GIF's centiseconds).
             try settings.validate(path: path, width: width, height: height, fps: fps)
-        case .png, .rgba, .y4m:
+        case .y4m(_, let alpha, let matte, _):
+            if alpha && matte != nil {
+                throw ThrobberError("\(label): \"matte\" applies to a y4m stream without alpha (with \"alpha\": true it keeps alpha)",
+                                    kind: .usage, field: "matte")
+            }
+        case .png, .rgba:
             break
         }
     }
@@ -100,6 +152,10 @@ public enum Output: Sendable {
         public var type: String
         /// What it is, for messages: `sheet`, `sheet atlas (json)`, `sheet page 2`, `y4m` ….
         public var role: String
+        /// Whether the run may leave no file here: a packed sheet's pages past the ones it needs
+        /// (how many is known only once its frames are drawn), and the name its one page would
+        /// have had when it needs several.
+        public var optional = false
     }
 
     /// The files other than PNG frames this output leaves for `clip` (none for stdout streams):
@@ -107,17 +163,26 @@ public enum Output: Sendable {
     public func artifactFiles(in clip: Clip) -> [ArtifactFile] {
         switch self {
         case .png: return []
-        case .sheet(let path, let json, let columns, let maxSize, _):
+        case .sheet(let settings):
             let (width, height) = clip.scene.pixelSize
-            let pages = SpriteSheet.pages(frameCount: clip.frameCount, frameWidth: width, frameHeight: height,
-                                          columns: columns, maxSize: maxSize)
-            let files = SpriteSheet.pageFiles(path: path, json: json, pageCount: pages.count)
-            return files.enumerated().flatMap { index, page in
-                let number = files.count > 1 ? " page \(index)" : ""
-                return [ArtifactFile(path: page.image, type: "sheet", role: "sheet\(number)"),
-                        ArtifactFile(path: page.json, type: "atlas", role: "sheet\(number) atlas (json)")]
+            let bound = SheetSink.pageBound(settings, frames: resampling(in: clip).frames, width: width, height: height)
+            // A grid sheet's pages are known now; a packed one's, once drawn: every name it may
+            // take is claimed (one page's and several's), all but the first page optional.
+            var names: [(String, String)] = []
+            for count in (settings.packs ? 1...bound : bound...bound) {
+                for page in SpriteSheet.pageFiles(path: settings.path, json: settings.json, pageCount: count) where !names.contains(where: { $0 == page }) {
+                    names.append(page)
+                }
             }
-        case .rgba(let path), .y4m(let path, _), .video(let path, _):
+            var files = names.enumerated().flatMap { index, page in
+                let number = names.count > 1 ? " page \(index)" : ""
+                let optional = settings.packs && names.count > 1
+                return [ArtifactFile(path: page.0, type: "sheet", role: "sheet\(number)", optional: optional),
+                        ArtifactFile(path: page.1, type: "atlas", role: "sheet\(number) atlas (json)", optional: optional)]
+            }
+            if let multiatlas = settings.multiatlas { files.append(ArtifactFile(path: multiatlas, type: "multiatlas", role: "sheet multiatlas (json)")) }
+            return files
+        case .rgba(let path, _), .y4m(let path, _, _, _), .video(let path, _):
             return path == "-" ? [] : [ArtifactFile(path: path, type: artifactType, role: artifactType)]
         }
     }
@@ -137,7 +202,8 @@ public enum Output: Sendable {
     public var path: String {
         switch self {
         case .png(let pattern, _): return pattern.description
-        case .sheet(let path, _, _, _, _), .rgba(let path), .y4m(let path, _), .video(let path, _): return path
+        case .sheet(let settings): return settings.path
+        case .rgba(let path, _), .y4m(let path, _, _, _), .video(let path, _): return path
         }
     }
 }

@@ -53,13 +53,43 @@ public enum SpriteSheet {
         public var width: Int, height: Int
     }
 
+    /// Where a grid's cells lie: each frame's `extrude` px of repeated edge around it, and
+    /// `padding` transparent px between neighbouring frames (not at the page's edges, which a
+    /// sampler clamps to anyway).
+    public struct Spacing: Sendable, Equatable {
+        public var padding: Int
+        public var extrude: Int
+
+        public init(padding: Int = 0, extrude: Int = 0) {
+            self.padding = padding
+            self.extrude = extrude
+        }
+
+        /// No padding and no extrusion: cells touch.
+        public static let none = Spacing()
+
+        /// The extent of `count` slots of `side` px in a row: count · (side + 2·extrude) + (count − 1) · padding.
+        public func extent(_ count: Int, side: Int) -> Int {
+            count == 0 ? 0 : count * (side + 2 * extrude) + (count - 1) * padding
+        }
+
+        /// How many slots of `side` px fit in `length` px.
+        public func fitting(_ length: Int, side: Int) -> Int {
+            (length + padding) / (side + 2 * extrude + padding)
+        }
+
+        /// The top-left corner of the frame (inside its extrusion) in slot `index` of a row.
+        public func origin(_ index: Int, side: Int) -> Int { index * (side + 2 * extrude + padding) + extrude }
+    }
+
     /// The pages of a sheet, as TexturePacker's multipack splits one: frames fill each page in
     /// order, every page but the last as full as `maxSize` allows.
     ///
-    /// A page holds at most `⌊maxSize / frameWidth⌋` cells across (or `columns`, when fewer) and
-    /// `⌊maxSize / frameHeight⌋` down. Each page takes `columns` cells across (cut down to the
-    /// page's frames), or, without `columns`, the squarest grid of its frames that fits: so a sheet
-    /// that fits one page is laid out exactly as `layout` lays it out.
+    /// A page holds at most as many cells across as fit `maxSize` (or `columns`, when fewer) and as
+    /// many down as fit it, with `spacing` between and around them. Each page takes `columns`
+    /// cells across (cut down to the page's frames), or, without `columns`, the squarest grid of
+    /// its frames that fits: so a sheet that fits one page is laid out exactly as `layout` lays
+    /// it out.
     ///
     /// - Parameters:
     ///   - frameCount: how many frames the sheet holds.
@@ -67,12 +97,16 @@ public enum SpriteSheet {
     ///   - frameHeight: the height of one frame in pixels.
     ///   - columns: as `layout` takes it.
     ///   - maxSize: the largest side of a page in pixels.
+    ///   - spacing: padding and extrusion (none by default).
     /// - Returns: the pages, first to last; one when everything fits.
     /// - Precondition: every argument is positive, and one frame fits `maxSize` (`checkSize`).
-    public static func pages(frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int?, maxSize: Int) -> [Page] {
+    public static func pages(frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int?, maxSize: Int,
+                             spacing: Spacing = .none) -> [Page] {
         precondition(frameCount > 0, "a sprite sheet needs at least one frame, not \(frameCount)")
-        precondition(frameWidth <= maxSize && frameHeight <= maxSize, "a \(frameWidth)×\(frameHeight) px frame is larger than maxSize \(maxSize)")
-        let maxColumns = min(maxSize / frameWidth, columns ?? Int.max), maxRows = maxSize / frameHeight
+        precondition(frameWidth + 2 * spacing.extrude <= maxSize && frameHeight + 2 * spacing.extrude <= maxSize,
+                     "a \(frameWidth)×\(frameHeight) px frame is larger than maxSize \(maxSize)")
+        let maxColumns = min(spacing.fitting(maxSize, side: frameWidth), columns ?? Int.max)
+        let maxRows = spacing.fitting(maxSize, side: frameHeight)
         let perPage = maxColumns * maxRows // ≤ 65535², no overflow
         var pages: [Page] = []
         var first = 0
@@ -83,7 +117,7 @@ public enum SpriteSheet {
             let across = min(maxColumns, max(preferred, (count + maxRows - 1) / maxRows))
             let down = (count + across - 1) / across
             pages.append(Page(frames: first..<first + count, columns: across, rows: down,
-                              width: across * frameWidth, height: down * frameHeight))
+                              width: spacing.extent(across, side: frameWidth), height: spacing.extent(down, side: frameHeight)))
             first += count
         }
         return pages
@@ -93,9 +127,17 @@ public enum SpriteSheet {
     /// one page; otherwise each with `-K` (K from 0) before its extension, as TexturePacker's `{n}`
     /// numbers a multipack: `sheet.png` and `sheet.json` become `sheet-0.png`, `sheet-0.json`,
     /// `sheet-1.png` ….
+    ///
+    /// A path holding `{page}` (TexturePacker's `{n}`) is numbered by it on every page, one page or
+    /// several, so that one template names every sheet alike: `sheet-{page}.png` is `sheet-0.png`
+    /// for one page too (and a path without it is then numbered `-K` as above).
     public static func pageFiles(path: String, json: String, pageCount: Int) -> [(image: String, json: String)] {
-        guard pageCount > 1 else { return [(path, json)] }
-        return (0..<pageCount).map { (numbered(path, $0), numbered(json, $0)) }
+        let placeholder = "{\(FramePattern.pagePlaceholder)}"
+        guard pageCount > 1 || path.contains(placeholder) || json.contains(placeholder) else { return [(path, json)] }
+        func name(_ file: String, _ index: Int) -> String {
+            file.contains(placeholder) ? file.replacingOccurrences(of: placeholder, with: String(index)) : numbered(file, index)
+        }
+        return (0..<pageCount).map { (name(path, $0), name(json, $0)) }
     }
 
     /// `file` with `-index` before the extension of its last component (or at its end).
@@ -124,18 +166,20 @@ public enum SpriteSheet {
     /// - Throws: a usage error naming `maxSize`, its value and the frame size when a frame is
     ///   larger; a usage error naming the sheet, its page size and the limits when a page is too large.
     public static func checkSize(path: String, frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int?,
-                                 maxSize: Int = Limits.sheetSide, defaultMaxSize: Bool = false) throws {
+                                 maxSize: Int = Limits.sheetSide, spacing: Spacing = .none, defaultMaxSize: Bool = false) throws {
         try maxSizeRule.check(maxSize)
-        guard frameWidth <= maxSize, frameHeight <= maxSize else {
+        let e = spacing.extrude
+        guard frameWidth + 2 * e <= maxSize, frameHeight + 2 * e <= maxSize else {
             throw ThrobberError(
                 "invalid maxSize \(maxSize)\(defaultMaxSize ? " (the default)" : ""): a page of sheet "
                     + "\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)) holds whole frames, and one frame is "
-                    + "\(frameWidth)×\(frameHeight) px; give \"maxSize\" of at least \(max(frameWidth, frameHeight)) (at most \(maxSizeRange.upperBound)) or a smaller scale",
+                    + "\(frameWidth)×\(frameHeight) px\(e > 0 ? " with \(e) px of extrusion each side" : ""); give \"maxSize\" of at least "
+                    + "\(max(frameWidth, frameHeight) + 2 * e) (at most \(maxSizeRange.upperBound)) or a smaller scale",
                 kind: .usage, field: "maxSize")
         }
         // The first page is the largest: as full as the limits allow.
-        let page = pages(frameCount: min(max(frameCount, 1), (maxSize / frameWidth) * (maxSize / frameHeight)),
-                         frameWidth: frameWidth, frameHeight: frameHeight, columns: columns, maxSize: maxSize)[0]
+        let page = pages(frameCount: min(max(frameCount, 1), spacing.fitting(maxSize, side: frameWidth) * spacing.fitting(maxSize, side: frameHeight)),
+                         frameWidth: frameWidth, frameHeight: frameHeight, columns: columns, maxSize: maxSize, spacing: spacing)[0]
         let count = page.frames.count, cells = page.columns
         // In Double: exact far beyond these limits, and it cannot trap.
         let width = Double(page.width), height = Double(page.height)
@@ -219,69 +263,125 @@ public enum SpriteSheet {
         }
     }
 
-    /// The texture atlas in TexturePacker's "JSON Hash" form, which Phaser 3 and PixiJS load.
+    /// One frame as a sheet's atlases list it.
+    public struct AtlasEntry: Sendable, Equatable {
+        /// The frame's name (a key of the atlas's `frames`).
+        public var name: String
+        /// The page its pixels are on.
+        public var page: Int
+        /// Its pixels on that page.
+        public var frame: TextureAtlas.Rect
+        /// Where they sit in the whole frame (the whole frame unless trimmed).
+        public var source: TextureAtlas.Rect
+        /// The whole frame's size.
+        public var sourceSize: TextureAtlas.Size
+        /// How long it shows, in milliseconds.
+        public var duration: Double
+        /// Its time in the clip, in seconds.
+        public var t: Double?
+
+        public init(name: String, page: Int, frame: TextureAtlas.Rect, source: TextureAtlas.Rect, sourceSize: TextureAtlas.Size,
+                    duration: Double, t: Double?) {
+            self.name = name
+            self.page = page
+            self.frame = frame
+            self.source = source
+            self.sourceSize = sourceSize
+            self.duration = duration
+            self.t = t
+        }
+
+        /// Whether the frame lost transparent borders.
+        public var trimmed: Bool { source != TextureAtlas.Rect(x: 0, y: 0, w: sourceSize.w, h: sourceSize.h) }
+    }
+
+    /// The atlases of a sheet's pages, one per page, in TexturePacker's form.
     ///
-    /// The `frames` object lists the frames in order, each untrimmed and unrotated with its
-    /// `duration` in milliseconds; `animations` names them in order under `animationName`; `meta`
-    /// records the image, its size, the scale (as a string, as TexturePacker writes it),
-    /// `frameRate` and `loop`.
+    /// Each page's `frames` lists the entries on it in order (an aliased frame under each of its
+    /// names, at the one rectangle); its `animations` names them in order under `animationName`
+    /// (PixiJS resolves those against the page's own textures), and `meta.animations` names every
+    /// entry of every page in order, so whichever page is loaded knows the whole clip. `meta`
+    /// records the page's image and size, the scale (as a string, as TexturePacker writes it),
+    /// `frameRate`, `loop`, the other pages' atlases (`related_multi_packs`, which PixiJS's
+    /// `Assets.load` of one page loads the others by) and the provenance.
     ///
     /// - Parameters:
-    ///   - imageName: the sheet's file name, relative to the JSON file.
-    ///   - frameNames: one distinct name per frame, in order.
-    ///   - frameWidth: the width of one frame in pixels.
-    ///   - frameHeight: the height of one frame in pixels.
-    ///   - columns: the grid's columns, as `layout` returns.
-    ///   - sheetWidth: the sheet's width in pixels.
-    ///   - sheetHeight: the sheet's height in pixels.
-    ///   - fps: frames per second; each frame lasts 1000 / fps ms.
+    ///   - entries: every frame, in order; names distinct.
+    ///   - pages: each page's image and atlas file names (the atlas's relative to the others) and size.
+    ///   - fps: the frames' rate.
     ///   - loop: whether the animation repeats.
-    ///   - animationName: the key of the animation in `animations`.
+    ///   - animationName: the animation's key.
     ///   - scale: the pixels per point the frames were rendered at.
     ///   - provenance: tEXt-style pairs (`Throbber:scene`, `Throbber:parameters`, …) that render
     ///     the frames again, recorded under `meta.throbber` by their names without the prefix.
-    ///   - times: each frame's time in seconds, recorded as the frame's `t`.
-    ///   - relatedMultiPacks: the other pages' atlas files, relative to this one, recorded as
-    ///     `meta.related_multi_packs` (PixiJS's `Assets.load` of one page loads the others from
-    ///     it); nothing is recorded for a sheet of one page.
-    /// - Precondition: names are distinct, `columns` is positive, `fps`, `scale` and the times are
-    ///   finite and `fps` and `scale` positive.
-    public static func textureAtlas(
-        imageName: String, frameNames: [String], frameWidth: Int, frameHeight: Int, columns: Int,
-        sheetWidth: Int, sheetHeight: Int, fps: Double, loop: Bool, animationName: String, scale: Double,
-        provenance: [(String, String)] = [], times: [Double]? = nil, relatedMultiPacks: [String] = []
-    ) -> TextureAtlas {
-        precondition(Set(frameNames).count == frameNames.count, "sprite frame names are not distinct")
-        precondition(columns > 0, "sprite sheet columns \(columns) is not positive")
+    ///   - format: JSON Hash or JSON Array.
+    /// - Precondition: names are distinct, `fps`, `scale` and the times are finite, `fps` and
+    ///   `scale` positive, every entry's page one of `pages`.
+    public static func atlases(entries: [AtlasEntry], pages: [(image: String, json: String, width: Int, height: Int)], fps: Double,
+                               loop: Bool, animationName: String, scale: Double, provenance: [(String, String)] = [],
+                               format: SheetSettings.AtlasFormat = .hash) -> [TextureAtlas] {
+        precondition(Set(entries.map(\.name)).count == entries.count, "sprite frame names are not distinct")
         precondition(fps.isFinite && fps > 0, "sprite frame rate \(fps) is not positive")
         precondition(scale.isFinite && scale > 0, "sprite scale \(scale) is not positive")
-        precondition(times?.allSatisfy(\.isFinite) ?? true, "a sprite frame time is not finite")
-        let size = TextureAtlas.Size(w: frameWidth, h: frameHeight)
-        let frames = frameNames.enumerated().map { index, name in
-            let cell = TextureAtlas.Rect(x: (index % columns) * frameWidth, y: (index / columns) * frameHeight, w: frameWidth, h: frameHeight)
-            return TextureAtlas.NamedFrame(name: name, frame: TextureAtlas.Frame(
-                frame: cell, spriteSourceSize: TextureAtlas.Rect(x: 0, y: 0, w: frameWidth, h: frameHeight), sourceSize: size,
-                duration: 1000 / fps, t: times?[index]))
-        }
+        precondition(entries.allSatisfy { $0.t?.isFinite ?? true }, "a sprite frame time is not finite")
+        precondition(entries.allSatisfy { pages.indices.contains($0.page) }, "a sprite frame is on no page")
         let throbber = Dictionary(provenance.map { key, value in
             (key.hasPrefix("Throbber:") ? String(key.dropFirst("Throbber:".count)) : key, value)
         }, uniquingKeysWith: { first, _ in first })
-        let meta = TextureAtlas.Meta(image: imageName, size: TextureAtlas.Size(w: sheetWidth, h: sheetHeight), scale: scaleText(scale),
-                                     frameRate: fps, loop: loop, relatedMultiPacks: relatedMultiPacks.isEmpty ? nil : relatedMultiPacks,
-                                     throbber: throbber.isEmpty ? nil : throbber)
-        return TextureAtlas(frames: frames, animations: [animationName: frameNames], meta: meta)
+        let whole = [animationName: entries.map(\.name)]
+        return pages.indices.map { number in
+            let mine = entries.filter { $0.page == number }
+            let frames = mine.map { entry in
+                TextureAtlas.NamedFrame(name: entry.name, frame: TextureAtlas.Frame(
+                    frame: entry.frame, trimmed: entry.trimmed, spriteSourceSize: entry.source, sourceSize: entry.sourceSize,
+                    duration: entry.duration, t: entry.t))
+            }
+            let others = pages.indices.filter { $0 != number }.map { pages[$0].json }
+            let meta = TextureAtlas.Meta(image: pages[number].image, size: TextureAtlas.Size(w: pages[number].width, h: pages[number].height),
+                                         scale: scaleText(scale), frameRate: fps, loop: loop,
+                                         relatedMultiPacks: others.isEmpty ? nil : others, animations: whole,
+                                         throbber: throbber.isEmpty ? nil : throbber)
+            return TextureAtlas(frames: frames, animations: [animationName: mine.map(\.name)], meta: meta, format: format)
+        }
     }
 
-    /// ``textureAtlas(imageName:frameNames:frameWidth:frameHeight:columns:sheetWidth:sheetHeight:fps:loop:animationName:scale:provenance:times:relatedMultiPacks:)``
+    /// The grid entries of `frameNames` on one page: frame i in cell i (row by row, `columns`
+    /// across), untrimmed, each lasting its `FrameClock` milliseconds at `fps`.
+    public static func gridEntries(frameNames: [String], frameWidth: Int, frameHeight: Int, columns: Int, fps: Double,
+                                   times: [Double]? = nil, spacing: Spacing = .none, page: Int = 0, firstFrame: Int = 0) -> [AtlasEntry] {
+        precondition(columns > 0, "sprite sheet columns \(columns) is not positive")
+        let clock = FrameClock.milliseconds(fps: fps)
+        return frameNames.enumerated().map { index, name in
+            AtlasEntry(name: name, page: page,
+                       frame: TextureAtlas.Rect(x: spacing.origin(index % columns, side: frameWidth), y: spacing.origin(index / columns, side: frameHeight),
+                                                w: frameWidth, h: frameHeight),
+                       source: TextureAtlas.Rect(x: 0, y: 0, w: frameWidth, h: frameHeight), sourceSize: TextureAtlas.Size(w: frameWidth, h: frameHeight),
+                       duration: Double(clock.delay(frame: firstFrame + index)), t: times?[index])
+        }
+    }
+
+    /// The atlas of a one-page grid sheet of `frameNames` (``gridEntries(frameNames:frameWidth:frameHeight:columns:fps:times:spacing:page:firstFrame:)``,
+    /// ``atlases(entries:pages:fps:loop:animationName:scale:provenance:format:)``).
+    public static func textureAtlas(
+        imageName: String, frameNames: [String], frameWidth: Int, frameHeight: Int, columns: Int,
+        sheetWidth: Int, sheetHeight: Int, fps: Double, loop: Bool, animationName: String, scale: Double,
+        provenance: [(String, String)] = [], times: [Double]? = nil
+    ) -> TextureAtlas {
+        let entries = gridEntries(frameNames: frameNames, frameWidth: frameWidth, frameHeight: frameHeight, columns: columns, fps: fps, times: times)
+        return atlases(entries: entries, pages: [(imageName, "", sheetWidth, sheetHeight)], fps: fps, loop: loop,
+                       animationName: animationName, scale: scale, provenance: provenance)[0]
+    }
+
+    /// ``textureAtlas(imageName:frameNames:frameWidth:frameHeight:columns:sheetWidth:sheetHeight:fps:loop:animationName:scale:provenance:times:)``
     /// as JSON text (``TextureAtlas/json()``), UTF-8, ending in a newline.
     public static func textureAtlasJSON(
         imageName: String, frameNames: [String], frameWidth: Int, frameHeight: Int, columns: Int,
         sheetWidth: Int, sheetHeight: Int, fps: Double, loop: Bool, animationName: String, scale: Double,
-        provenance: [(String, String)] = [], times: [Double]? = nil, relatedMultiPacks: [String] = []
+        provenance: [(String, String)] = [], times: [Double]? = nil
     ) -> Data {
         textureAtlas(imageName: imageName, frameNames: frameNames, frameWidth: frameWidth, frameHeight: frameHeight, columns: columns,
                      sheetWidth: sheetWidth, sheetHeight: sheetHeight, fps: fps, loop: loop, animationName: animationName, scale: scale,
-                     provenance: provenance, times: times, relatedMultiPacks: relatedMultiPacks).json()
+                     provenance: provenance, times: times).json()
     }
 
     /// The scale as the atlas's `meta.scale` string: integral values without a fraction ("2",
@@ -292,7 +392,7 @@ public enum SpriteSheet {
     }
 
     /// ⌈√n⌉ for n ≥ 1, exact for every Int (no floating-point rounding at perfect squares).
-    private static func ceilingSquareRoot(_ n: Int) -> Int {
+    static func ceilingSquareRoot(_ n: Int) -> Int {
         var root = Int(Double(n).squareRoot())
         while root * root < n { root += 1 }
         while root > 1 && (root - 1) * (root - 1) >= n { root -= 1 }

@@ -1,9 +1,10 @@
 import Foundation
 import Throbber
 
-/// A sprite sheet's texture atlas in TexturePacker's "JSON Hash" form, which Phaser 3 and PixiJS
-/// load: every frame's rectangle on the sheet by name, in frame order, one animation of them, and
-/// the sheet's `meta`.
+/// A sprite sheet page's texture atlas in TexturePacker's "JSON Hash" or "JSON Array" form, which
+/// Phaser 3 and PixiJS load: every frame's rectangle on the page by name, in frame order, the
+/// animation of this page's frames, and `meta` (with the whole animation across every page in
+/// `meta.animations`).
 ///
 /// Written by `JSONEncoder` in ``JSONOutput``'s style (pretty-printed, sorted keys) and read back
 /// by `JSONDecoder` (a resume compares an atlas it finds with the one it would write, value for
@@ -11,7 +12,7 @@ import Throbber
 /// frame order: see ``json()``.
 public struct TextureAtlas: Sendable, Equatable {
     /// A rectangle in pixels.
-    public struct Rect: Codable, Sendable, Equatable {
+    public struct Rect: Codable, Sendable, Hashable {
         public var x: Int, y: Int, w: Int, h: Int
     }
 
@@ -20,18 +21,50 @@ public struct TextureAtlas: Sendable, Equatable {
         public var w: Int, h: Int
     }
 
-    /// One frame: untrimmed and unrotated, so its source is the whole cell.
+    /// One frame, never rotated: where its pixels are on the page (`frame`), where they sit in
+    /// the whole frame (`spriteSourceSize`, the whole frame unless `trimmed`) and the whole
+    /// frame's size (`sourceSize`), as PixiJS (`orig`, `trim`) and Phaser read them.
     public struct Frame: Codable, Sendable, Equatable {
-        /// The frame's cell on the sheet.
+        /// The frame's pixels on the page.
         public var frame: Rect
         public var rotated = false
+        /// Whether transparent borders were cut off.
         public var trimmed = false
         public var spriteSourceSize: Rect
         public var sourceSize: Size
-        /// How long the frame shows, in milliseconds.
+        /// How long the frame shows, in whole milliseconds (`FrameClock`: they add up to the
+        /// animation's length).
         public var duration: Double
         /// The frame's time in the clip, in seconds (Throbber's own key).
         public var t: Double?
+    }
+
+    /// A frame of a "JSON Array" atlas or a Phaser multi-atlas: the frame and its name.
+    struct ListedFrame: Codable {
+        var filename: String
+        var frame: Rect
+        var rotated: Bool
+        var trimmed: Bool
+        var spriteSourceSize: Rect
+        var sourceSize: Size
+        var duration: Double
+        var t: Double?
+
+        init(_ named: NamedFrame) {
+            filename = named.name
+            frame = named.frame.frame
+            rotated = named.frame.rotated
+            trimmed = named.frame.trimmed
+            spriteSourceSize = named.frame.spriteSourceSize
+            sourceSize = named.frame.sourceSize
+            duration = named.frame.duration
+            t = named.frame.t
+        }
+
+        var named: NamedFrame {
+            NamedFrame(name: filename, frame: Frame(frame: frame, rotated: rotated, trimmed: trimmed, spriteSourceSize: spriteSourceSize,
+                                                    sourceSize: sourceSize, duration: duration, t: t))
+        }
     }
 
     /// What the atlas says of the sheet as a whole.
@@ -48,6 +81,9 @@ public struct TextureAtlas: Sendable, Equatable {
         public var loop: Bool
         /// The other pages' atlases, relative to this one; absent for a sheet of one page.
         public var relatedMultiPacks: [String]?
+        /// Every animation whole, in order, whichever page its frames are on (the top-level
+        /// `animations` lists this page's frames only, which is what PixiJS's parser resolves).
+        public var animations: [String: [String]]?
         /// The provenance that renders the frames again, by tEXt key without `Throbber:`; absent
         /// when there is none.
         public var throbber: [String: String]?
@@ -55,7 +91,7 @@ public struct TextureAtlas: Sendable, Equatable {
         enum CodingKeys: String, CodingKey {
             case app, version, image, format, size, scale, frameRate, loop
             case relatedMultiPacks = "related_multi_packs"
-            case throbber
+            case animations, throbber
         }
     }
 
@@ -70,12 +106,15 @@ public struct TextureAtlas: Sendable, Equatable {
     /// The animations by name, each its frames' names in order.
     public var animations: [String: [String]]
     public var meta: Meta
+    /// The form `json()` writes.
+    public var format: SheetSettings.AtlasFormat
 
     /// An atlas of these frames, animations and meta.
-    public init(frames: [NamedFrame], animations: [String: [String]], meta: Meta) {
+    public init(frames: [NamedFrame], animations: [String: [String]], meta: Meta, format: SheetSettings.AtlasFormat = .hash) {
         self.frames = frames
         self.animations = animations
         self.meta = meta
+        self.format = format
     }
 
     /// The atlas as JSON text, ending in a newline.
@@ -95,7 +134,8 @@ public struct TextureAtlas: Sendable, Equatable {
                 preconditionFailure("an atlas value does not encode: \(error)")
             }
         }
-        let framesText = Self.object(frames.map { (encoded($0.name), encoded($0.frame)) })
+        let framesText = format == .array ? encoded(frames.map(ListedFrame.init))
+            : Self.object(frames.map { (encoded($0.name), encoded($0.frame)) })
         let document = Self.object([(encoded("frames"), framesText), (encoded("animations"), encoded(animations)),
                                     (encoded("meta"), encoded(meta))])
         return Data((document + "\n").utf8)
@@ -118,6 +158,15 @@ public struct TextureAtlas: Sendable, Equatable {
             var animations: [String: [String]]
             var meta: Meta
         }
+        struct ArrayDocument: Decodable {
+            var frames: [ListedFrame]
+            var animations: [String: [String]]
+            var meta: Meta
+        }
+        if let listed = try? JSONDecoder().decode(ArrayDocument.self, from: data) {
+            self.init(frames: listed.frames.map(\.named), animations: listed.animations, meta: listed.meta, format: .array)
+            return
+        }
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: data)
@@ -131,5 +180,43 @@ public struct TextureAtlas: Sendable, Equatable {
         }
         self.init(frames: frameMembers.compactMap { member in document.frames[member.key].map { NamedFrame(name: member.key, frame: $0) } },
                   animations: document.animations, meta: document.meta)
+    }
+}
+
+/// Phaser 3's multi-atlas: every page of a sheet in one file (`this.load.multiatlas`), each page's
+/// image, size and frames, and the atlases' `meta`.
+public struct MultiAtlas: Encodable, Sendable {
+    /// One page.
+    struct Texture: Encodable, Sendable {
+        var image: String
+        var format: String
+        var size: TextureAtlas.Size
+        /// The pixels per point as a number, as Phaser's loader takes it (and ignores: docs/sheets.md).
+        var scale: Double
+        var frames: [TextureAtlas.ListedFrame]
+    }
+
+    var textures: [Texture]
+    var meta: TextureAtlas.Meta
+
+    /// The multi-atlas of `pages`, whose images are named relative to the multi-atlas's own
+    /// directory by `images`.
+    init(pages: [TextureAtlas], images: [String], scale: Double) {
+        textures = zip(pages, images).map { page, image in
+            Texture(image: image, format: page.meta.format, size: page.meta.size, scale: scale, frames: page.frames.map(TextureAtlas.ListedFrame.init))
+        }
+        var meta = pages[0].meta
+        meta.image = images[0]
+        meta.size = pages[0].meta.size
+        meta.relatedMultiPacks = nil
+        self.meta = meta
+    }
+
+    /// The file's text, pretty-printed with sorted keys (frames in order: arrays keep it).
+    func json() -> Data {
+        let encoder = JSONOutput.encoder
+        encoder.outputFormatting.insert(.withoutEscapingSlashes)
+        // Only a number that is not finite fails, and the atlases' are checked finite.
+        return (try! encoder.encode(self)) + Data("\n".utf8)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Throbber
 
-/// How a `video` output deals with what its container cannot hold: partial alpha (GIF keeps one
-/// bit of it, H.264 none) and odd sides (H.264 in 4:2:0 needs even ones). See docs/video.md.
+/// How a `video` output deals with what its container cannot hold (partial alpha: GIF keeps one
+/// bit of it, H.264 none; odd sides: H.264 in 4:2:0 needs even ones) and how it plays: its own
+/// frame rate, how often it loops, a WebP's background hint. See docs/video.md.
 public struct VideoSettings: Sendable, Equatable {
     /// What an MP4 does with an odd width or height.
     public enum OddSize: String, Sendable, CaseIterable {
@@ -18,22 +19,46 @@ public struct VideoSettings: Sendable, Equatable {
     ///
     /// GIF: with a matte, pixels with alpha strictly between 0 and 1 become the blend of their
     /// colour over the matte and fully transparent pixels stay transparent; without one, alpha is
-    /// thresholded at 128 (below: transparent, otherwise the pixel's colour, opaque). MP4: every
-    /// pixel is composited over the matte, black when there is none. WebP and APNG keep alpha and
-    /// take no matte.
+    /// thresholded at `alphaThreshold`. MP4: every pixel is composited over the matte, black when
+    /// there is none. WebP, APNG and WebM keep alpha and take no matte.
     public var matte: RGBA?
     /// What an MP4 does with an odd side.
     public var oddSize: OddSize
+    /// The output's own frame rate, its frames resampled from the clip's timeline (`Resampling`);
+    /// nil: the clip's (a GIF's at most `GIFTiming.maximumFPS`).
+    public var fps: Double?
+    /// How many times a GIF, WebP or APNG plays: 0 (the default) forever.
+    public var loopCount: Int
+    /// A GIF without a matte: pixels of at least this alpha are opaque, the rest transparent
+    /// (1 … 255, default 128). Lower keeps thin anti-aliased strokes whole.
+    public var alphaThreshold: Int
+    /// A WebP's background-colour hint (its ANIM chunk), nil: transparent black, which every
+    /// browser ignores anyway. ffmpeg writes opaque white unless told; this is rewritten.
+    public var background: RGBA?
 
     /// Settings for a video output.
     ///
     /// - Parameters:
     ///   - matte: an opaque colour, or nil (GIF: alpha threshold; MP4: black).
     ///   - oddSize: what an MP4 does with an odd side (default `pad`).
-    public init(matte: RGBA? = nil, oddSize: OddSize = .pad) {
+    ///   - fps: the output's own frame rate, or nil for the clip's.
+    ///   - loopCount: plays of a GIF, WebP or APNG, 0 forever.
+    ///   - alphaThreshold: a GIF's alpha threshold without a matte.
+    ///   - background: a WebP's background hint.
+    public init(matte: RGBA? = nil, oddSize: OddSize = .pad, fps: Double? = nil, loopCount: Int = 0, alphaThreshold: Int = 128,
+                background: RGBA? = nil) {
         self.matte = matte
         self.oddSize = oddSize
+        self.fps = fps
+        self.loopCount = loopCount
+        self.alphaThreshold = alphaThreshold
+        self.background = background
     }
+
+    /// What `loopCount` may be: 0 (forever) … 65,535 plays (a GIF's and a WebP's 16 bits).
+    public static let loopCountRule = IntegerRule("loopCount", 0...65_535)
+    /// What `alphaThreshold` may be.
+    public static let alphaThresholdRule = IntegerRule("alphaThreshold", 1...255)
 
     /// The frame size an MP4 of `width`×`height` frames gets under `oddSize`.
     ///
@@ -44,10 +69,13 @@ public struct VideoSettings: Sendable, Equatable {
     }
 
     /// The matte as the 8-bit sRGB bytes frames are composited over (black when there is none).
-    var matteBytes: (r: Int, g: Int, b: Int) {
-        guard let matte else { return (0, 0, 0) }
+    var matteBytes: (r: Int, g: Int, b: Int) { VideoSettings.bytes(matte) }
+
+    /// An opaque colour as 8-bit sRGB bytes, black for nil.
+    static func bytes(_ color: RGBA?) -> (r: Int, g: Int, b: Int) {
+        guard let color else { return (0, 0, 0) }
         func byte(_ c: Double) -> Int { Int((c * 255).rounded()) }
-        return (byte(matte.r), byte(matte.g), byte(matte.b))
+        return (byte(color.r), byte(color.g), byte(color.b))
     }
 
     /// The matte as `#rrggbb`, for messages and ffmpeg's `color=` options.
@@ -67,32 +95,53 @@ public struct VideoSettings: Sendable, Equatable {
 
     /// What `matte` accepts, for error messages.
     static let matteForms = "an opaque colour: \"#rrggbb\", \"r,g,b\" with components in [0, 1], or [r, g, b]"
+
+    /// The frame rate a video at `path` of a clip at `clipFPS` plays at: `fps`, else the clip's,
+    /// a GIF's at most `GIFTiming.maximumFPS`.
+    public func playbackFPS(path: String, clipFPS: Double) -> Double {
+        if let fps { return fps }
+        let format = URL(fileURLWithPath: path).pathExtension.lowercased()
+        return format == "gif" ? min(clipFPS, GIFTiming.maximumFPS) : clipFPS
+    }
 }
 
 extension VideoSettings {
-    /// Checks that a video at `path` of `width`×`height` frames at `fps` can be written with
-    /// these settings, so that a job is refused before its first frame rather than after.
-    ///
-    /// - Throws: `.usage` naming the setting: a matte on WebP or APNG, an `oddSize` other than
-    ///   `pad` on anything but MP4, `crop` of a side of 1 px, a GIF above 100 frames/s or below
-    ///   100 / 65,535.
     /// The widest or tallest WebP libwebp writes.
     public static let largestWebPSide = 16_383
 
-    public func validate(path: String, width: Int, height: Int, fps: Double) throws {
+    /// Checks that a video at `path` of `width`×`height` frames of a clip at `fps` can be written
+    /// with these settings, so that a job is refused before its first frame rather than after.
+    ///
+    /// - Throws: `.usage` naming the setting: a matte on WebP, APNG or WebM, an `oddSize` other than
+    ///   `pad` on anything but MP4, `crop` of a side of 1 px, a GIF's `fps` above 50 or its rate
+    ///   below 100 / 65,535, `loopCount` on MP4 or WebM, `alphaThreshold` with a matte or on
+    ///   anything but GIF, `background` on anything but WebP.
+    public func validate(path: String, width: Int, height: Int, fps clipFPS: Double) throws {
         let format = URL(fileURLWithPath: path).pathExtension.lowercased()
+        let fps = playbackFPS(path: path, clipFPS: clipFPS)
         if matte != nil && !["gif", "mp4"].contains(format) {
             throw ThrobberError("\"matte\" applies to .gif and .mp4 videos; .\(format) keeps alpha (\(path))", kind: .usage, field: "matte")
         }
         if oddSize != .pad && format != "mp4" {
             throw ThrobberError("\"oddSize\" applies to .mp4 videos only (H.264 needs even sides; \(path))", kind: .usage, field: "oddSize")
         }
+        if loopCount != 0 && !["gif", "webp", "apng"].contains(format) {
+            throw ThrobberError("\"loopCount\" applies to .gif, .webp and .apng; a .\(format) video's looping is its player's (\(path))",
+                                kind: .usage, field: "loopCount")
+        }
+        if alphaThreshold != 128 && (format != "gif" || matte != nil) {
+            throw ThrobberError("\"alphaThreshold\" applies to a .gif without \"matte\" (\(path))", kind: .usage, field: "alphaThreshold")
+        }
+        if background != nil && format != "webp" {
+            throw ThrobberError("\"background\" applies to .webp only, whose header holds a background hint (\(path))",
+                                kind: .usage, field: "background")
+        }
         if format == "mp4" && oddSize == .crop && (width == 1 || height == 1) {
             throw ThrobberError("\(path): \"oddSize\": \"crop\" cannot crop a \(width)×\(height) px frame to even sides; use pad or scale",
                                 kind: .usage, field: "oddSize")
         }
         // libwebp takes at most 16,383 px a side (measured: 16,384 fails in ffmpeg after every
-        // frame was rendered); GIF, APNG and MP4 take the whole canvas range.
+        // frame was rendered); GIF, APNG and MP4 take the whole canvas range; VP9 too.
         if format == "webp" && max(width, height) > VideoSettings.largestWebPSide {
             throw ThrobberError("\(ThrobberError.shownPath(path)): a WebP is at most \(VideoSettings.largestWebPSide) px a side (libwebp), "
                                 + "these frames are \(width)×\(height); write .apng, .gif or .mp4, or lower the scale", kind: .usage)
@@ -101,45 +150,69 @@ extension VideoSettings {
         if format == "gif" && (100 / fps).rounded(.up) > Double(GIFTiming.longestDelay) {
             throw ThrobberError("\(ThrobberError.shownPath(path)): a GIF holds at least \(formatNumber(GIFTiming.minimumFPS)) frames/s "
                                 + "(a frame's delay is at most \(GIFTiming.longestDelay) cs, 655.35 s), not fps \(formatNumber(fps)); "
-                                + "raise \"fps\" or write .webp, .apng or .mp4", kind: .usage)
+                                + "raise \"fps\" or write .webp, .apng or .mp4", kind: .usage, field: "fps")
         }
         if format == "gif" && fps > GIFTiming.maximumFPS {
-            throw ThrobberError("\(path): a GIF holds at most \(formatNumber(GIFTiming.maximumFPS)) frames/s (its delays are whole "
-                                + "centiseconds), not fps \(formatNumber(fps)); lower \"fps\" or write .webp or .apng", kind: .usage)
+            throw ThrobberError("\(path): a GIF plays at most \(formatNumber(GIFTiming.maximumFPS)) fps in browsers (a delay under 2 cs "
+                                + "shows as 10 cs), not fps \(formatNumber(fps)); leave \"fps\" out (a faster clip is resampled to 50) "
+                                + "or write .webp or .apng", kind: .usage, field: "fps")
         }
     }
 }
 
 extension Clip {
-    /// What this clip's videos change about its frames, one line each, for the run's report:
-    /// an MP4's final size when a side was odd, and a GIF's delays under 2 cs, which browsers
-    /// stretch. Nothing of either is done without being said.
-    public var videoNotes: [String] {
+    /// What each of this clip's ordered outputs will play at, one line each, for the run's
+    /// report: its frames and rate (and which clip frames, when it has a rate of its own), its
+    /// delays as the format counts them, its length and loops; an MP4's final size when a side
+    /// was odd. Nothing is changed without being said.
+    public var playbackNotes: [String] {
         let (width, height) = scene.pixelSize
         var notes: [String] = []
-        for case .video(let path, let settings) in outputs {
-            switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-            case "mp4":
-                let (evenWidth, evenHeight) = settings.mp4Size(width: width, height: height)
-                guard (evenWidth, evenHeight) != (width, height) else { continue }
-                let edges = [width != evenWidth ? "a column at the right" : nil, height != evenHeight ? "a row at the bottom" : nil]
-                    .compactMap { $0 }.joined(separator: " and ")
-                let how = switch settings.oddSize {
-                case .pad: "padded with \(edges) of \(settings.matteHex)"
-                case .crop: "cropped by \(edges)"
-                case .scale: "stretched by \(edges)"
-                }
-                notes.append("\(label) → \(path) is \(evenWidth)×\(evenHeight): \(width)×\(height) frames \(how) "
-                             + "(oddSize \(settings.oddSize.rawValue); H.264 4:2:0 needs even sides)")
-            case "gif":
-                let short = GIFTiming.shortDelays(frames: frameCount, fps: fps)
-                guard short > 0 else { continue }
-                let total = GIFTiming.centiseconds(frame: frameCount, fps: fps)
-                notes.append("\(label) → \(path): \(short) of \(frameCount) frame delays are 1 cs at \(formatNumber(fps)) fps "
-                             + "(\(total) cs in all); browsers show delays under 2 cs as 10 cs, so use fps ≤ 50 for GIFs meant for the web")
-            default:
-                continue
+        for output in outputs where output.isOrdered && output.path != "-" {
+            let timing = output.resampling(in: self)
+            let fps = timing.fps
+            var line = "\(label) → \(output.path): \(timing.frames) frames at \(formatNumber(fps)) fps"
+            if !timing.isIdentity {
+                line += " (from the clip's \(frameCount) at \(formatNumber(self.fps)) fps, \(fps < self.fps ? "taken" : "repeated") on its timeline)"
             }
+            func delays(_ clock: FrameClock, _ unit: String) -> String {
+                let range = clock.delayRange(frames: timing.frames)
+                let shown = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
+                return ", delays \(shown) \(unit) (\(clock.start(frame: timing.frames)) \(unit) in all)"
+            }
+            func plays(_ count: Int) -> String { count == 0 ? ", looping forever" : count == 1 ? ", playing once" : ", playing \(count) times" }
+            switch output {
+            case .video(let path, let settings):
+                switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+                case "gif":
+                    line += delays(.centiseconds(fps: fps), "cs") + plays(settings.loopCount)
+                    if settings.fps == nil && self.fps > GIFTiming.maximumFPS {
+                        line += "; a GIF plays at most \(formatNumber(GIFTiming.maximumFPS)) fps in browsers (delays under 2 cs show as 10 cs)"
+                    }
+                case "webp", "apng":
+                    line += delays(.milliseconds(fps: fps), "ms") + plays(settings.loopCount)
+                case "mp4":
+                    line += String(format: ", %.3f s", timing.seconds)
+                    let (evenWidth, evenHeight) = settings.mp4Size(width: width, height: height)
+                    if (evenWidth, evenHeight) != (width, height) {
+                        let edges = [width != evenWidth ? "a column at the right" : nil, height != evenHeight ? "a row at the bottom" : nil]
+                            .compactMap { $0 }.joined(separator: " and ")
+                        let how = switch settings.oddSize {
+                        case .pad: "padded with \(edges) of \(settings.matteHex)"
+                        case .crop: "cropped by \(edges)"
+                        case .scale: "stretched by \(edges)"
+                        }
+                        line += "; \(evenWidth)×\(evenHeight): \(width)×\(height) frames \(how) (oddSize \(settings.oddSize.rawValue); H.264 4:2:0 needs even sides)"
+                    }
+                default:
+                    line += String(format: ", %.3f s", timing.seconds)
+                }
+            case .sheet:
+                line += delays(.milliseconds(fps: fps), "ms").replacingOccurrences(of: "delays", with: "durations")
+            default:
+                line += String(format: ", %.3f s", timing.seconds)
+            }
+            notes.append(line)
         }
         return notes
     }

@@ -47,7 +47,7 @@ public enum Y4M {
     ///
     /// Without alpha the planes are Y (width × height), then Cb and Cr (⌈width/2⌉ × ⌈height/2⌉
     /// each, every sample the mean of the 2×2 block it covers, or of fewer pixels at an odd edge);
-    /// each pixel is first composited over black, since the format holds no alpha. With alpha the
+    /// each pixel is first composited over `matte` (black by default), since the format holds no alpha. With alpha the
     /// planes are Y, Cb, Cr and A, all width × height; Y, Cb and Cr come from the straight colour
     /// and A is the alpha byte unchanged (full range, as ffmpeg's `yuva444p` expects).
     ///
@@ -55,7 +55,8 @@ public enum Y4M {
     ///   - image: the frame, with the size given to `header`.
     ///   - alpha: whether the stream was declared with alpha.
     /// - Returns: the frame's bytes, ready to append to the stream.
-    public static func frame(_ image: Image, alpha: Bool) -> Data {
+    ///   - matte: the opaque colour a frame without alpha is composited over, as 8-bit sRGB bytes.
+    public static func frame(_ image: Image, alpha: Bool, matte: (r: Int, g: Int, b: Int) = (0, 0, 0)) -> Data {
         let width = image.width, height = image.height
         let planeSize = width * height
         let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
@@ -79,7 +80,7 @@ public enum Y4M {
                     return
                 }
                 for i in 0..<planeSize {
-                    let (r, g, b) = overBlack(src, i)
+                    let (r, g, b) = over(src, i, matte)
                     out[yPlane + i] = quantise(lumaNumerator(r, g, b) + lumaOffset, count: 1)
                 }
                 for cy in 0..<chromaHeight {
@@ -91,7 +92,7 @@ public enum Y4M {
                         var blue = 0, red = 0
                         for dy in 0..<rows {
                             for dx in 0..<columns {
-                                let (r, g, b) = overBlack(src, (2 * cy + dy) * width + 2 * cx + dx)
+                                let (r, g, b) = over(src, (2 * cy + dy) * width + 2 * cx + dx, matte)
                                 blue += blueNumerator(r, g, b)
                                 red += redNumerator(r, g, b)
                             }
@@ -129,11 +130,11 @@ public enum Y4M {
         112_000 * r - 93_786 * g - 18_214 * b
     }
 
-    /// Pixel `i`'s colour times its alpha: composited over black, still over 255 · 255.
+    /// Pixel `i` composited over `matte` (source-over on the 8-bit values), still over 255 · 255.
     @inline(__always)
-    private static func overBlack(_ src: UnsafeBufferPointer<UInt8>, _ i: Int) -> (Int, Int, Int) {
-        let a = Int(src[4 * i + 3])
-        return (Int(src[4 * i]) * a, Int(src[4 * i + 1]) * a, Int(src[4 * i + 2]) * a)
+    private static func over(_ src: UnsafeBufferPointer<UInt8>, _ i: Int, _ matte: (r: Int, g: Int, b: Int)) -> (Int, Int, Int) {
+        let a = Int(src[4 * i + 3]), rest = 255 - a
+        return (Int(src[4 * i]) * a + matte.r * rest, Int(src[4 * i + 1]) * a + matte.g * rest, Int(src[4 * i + 2]) * a + matte.b * rest)
     }
 
     /// Rounds `numerator / (scale · count)` to nearest (halves up) and clamps it to a byte.

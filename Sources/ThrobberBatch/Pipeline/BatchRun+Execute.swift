@@ -70,7 +70,7 @@ extension BatchRun {
         return Summary(rendered: tally.rendered, skipped: tally.skipped, clips: Set(units.map(\.clip)).sorted().map { job.clips[$0] },
                        seconds: (clock.now - began).seconds, rendererDescription: renderer.description,
                        pngRows: tally.pngRows.withLock { $0 }, replaced: tally.replaced.map { ($0.file, $0.why) },
-                       leftoversRemoved: leftoversRemoved)
+                       leftoversRemoved: leftoversRemoved, outputNotes: tally.records.notes)
     }
 
     /// Renders one clip's frames of the shard and hands them to its outputs; false when the run
@@ -99,7 +99,7 @@ extension BatchRun {
         for output in clip.outputs where output.isOrdered {
             let files = output.artifactFiles(in: clip)
             if skipExisting, let present = files.first(where: { AtomicFile.holdsFile($0.path) }) {
-                if let absent = files.first(where: { !AtomicFile.holdsFile($0.path) }) {
+                if let absent = files.first(where: { !$0.optional && !AtomicFile.holdsFile($0.path) }) {
                     // A page or atlas there must still be Throbber's to be replaced.
                     for file in files where AtomicFile.holdsFile(file.path) {
                         do {
@@ -219,7 +219,11 @@ extension BatchRun {
         let completed = handed == toRender.count
         if !sinks.isEmpty {
             if completed {
-                pool.submit(on: serial) { records.add(contentsOf: try sinkBox.finish(overwrite: replaceFound)) }
+                pool.submit(on: serial) {
+                    let (artifacts, notes) = try sinkBox.finish(overwrite: replaceFound)
+                    records.add(contentsOf: artifacts)
+                    records.add(notes: notes)
+                }
             }
             // Runs last on the clip's queue; after a failure or an interruption it removes
             // the temporary files, after success it does nothing.

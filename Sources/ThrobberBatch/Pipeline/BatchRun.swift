@@ -228,5 +228,7 @@ public final class BatchRun {
         public var replaced: [(file: String, why: String)] = []
         /// Temporary files of earlier runs removed before this one began (`Leftovers`).
         public var leftoversRemoved: [String] = []
+        /// What the ordered outputs came to, a line each (a sheet's pages, sizes and texture memory).
+        public var outputNotes: [String] = []
     }
 }

@@ -102,11 +102,20 @@ public struct FrameText: Sendable {
         case grid
         /// `preview`'s contact sheet: frames with labels and gaps (`ContactSheet`).
         case contact
+        /// A sheet page laid out by its atlas (trimmed, aliased, padded or extruded frames): the
+        /// times are its stored frames', and the atlas beside it says where each lies.
+        case atlas
     }
 
     /// The chunks of a sheet of frames: the clip's, with every cell's time in place of one time.
     public func chunks(columns: Int, times: [Double], layout: Layout = .grid) -> [(String, String)] {
         head + [(Key.cells, "layout=\(layout.rawValue) columns=\(columns) times=" + times.map(formatNumber).joined(separator: ","))] + tail
+    }
+
+    /// The chunks of a sheet page laid out by its atlas: `layout=atlas` and the times of the
+    /// frames it stores (each stored frame once), in the atlas's order.
+    public func chunks(atlasTimes times: [Double]) -> [(String, String)] {
+        chunks(columns: 1, times: times, layout: .atlas)
     }
 
     /// The most cells a sheet's `Throbber:cells` may list to be read back (each is rendered

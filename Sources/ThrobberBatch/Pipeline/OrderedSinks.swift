@@ -12,6 +12,12 @@ protocol OrderedSink: AnyObject {
     func finish(overwrite: Bool) throws -> [Manifest.Artifact]
     /// Removes every temporary file.
     func abort()
+    /// What the output came to, for the run's report, once finished (a sheet's pages and memory).
+    var note: String? { get }
+}
+
+extension OrderedSink {
+    var note: String? { nil }
 }
 
 /// Makes the sink for one ordered output of a clip.
@@ -23,18 +29,27 @@ func makeSink(_ output: Output, clip: Clip, width: Int, height: Int, text: Frame
               cancellation: CancellationSource = NotCancelled(), threads: Int = 1) throws -> OrderedSink {
     switch output {
     case .png: preconditionFailure("PNG frames are not an ordered output")
-    case .sheet(let path, let json, let columns, let maxSize, let encoder):
-        return SheetSink(path: path, json: json, columns: columns, maxSize: maxSize, clip: clip, width: width, height: height,
-                         encoder: encoder, text: text, cancellation: cancellation, threads: threads)
-    case .rgba(let path):
-        return RawStreamSink(file: try StreamFile(path: path), clip: clip, type: "rgba") { image in image.pixels }
-    case .y4m(let path, let alpha):
+    case .sheet(let settings):
+        return resampled(SheetSink(settings: settings, clip: clip, timing: output.resampling(in: clip), width: width, height: height, text: text,
+                                   cancellation: cancellation, threads: threads), output, clip)
+    case .rgba(let path, _):
+        return resampled(RawStreamSink(file: try StreamFile(path: path), clip: clip, type: "rgba") { image in image.pixels }, output, clip)
+    case .y4m(let path, let alpha, let matte, _):
         let file = try StreamFile(path: path)
-        try file.write(Y4M.header(width: width, height: height, fps: clip.fps, alpha: alpha))
-        return RawStreamSink(file: file, clip: clip, type: "y4m") { image in Array(Y4M.frame(image, alpha: alpha)) }
+        try file.write(Y4M.header(width: width, height: height, fps: output.playbackFPS(clipFPS: clip.fps), alpha: alpha))
+        let background = VideoSettings.bytes(matte)
+        return resampled(RawStreamSink(file: file, clip: clip, type: "y4m") { image in Array(Y4M.frame(image, alpha: alpha, matte: background)) },
+                         output, clip)
     case .video(let path, let settings):
-        return try FFmpegSink(path: path, settings: settings, clip: clip, width: width, height: height)
+        return resampled(try FFmpegSink(path: path, settings: settings, clip: clip, timing: output.resampling(in: clip), width: width, height: height),
+                         output, clip)
     }
+}
+
+/// `sink` fed through a `ResamplingSink` when the output has a frame rate of its own.
+private func resampled(_ sink: OrderedSink, _ output: Output, _ clip: Clip) -> OrderedSink {
+    let timing = output.resampling(in: clip)
+    return timing.isIdentity ? sink : ResamplingSink(sink, timing: timing)
 }
 
 /// Raw RGBA or Y4M frames appended to a file or standard output.
@@ -61,102 +76,210 @@ final class RawStreamSink: OrderedSink {
     func abort() { file.abort() }
 }
 
-/// Every frame of a clip on grid PNG pages, each with a TexturePacker "JSON Hash" atlas beside
-/// it. A page is encoded as soon as its last frame arrives, so only one page's pixels are held;
-/// nothing is written until `finish`.
+/// Every frame of a clip on sheet pages (PNG or WebP), each with a TexturePacker atlas beside it
+/// and optionally one Phaser multi-atlas for all. A grid sheet (neither trimmed nor aliased)
+/// encodes a page as soon as its last frame arrives, so only one page's pixels are held; a
+/// packed one keeps each distinct (trimmed) frame until the last, then packs and encodes its
+/// pages. Nothing is written until `finish`.
 final class SheetSink: OrderedSink {
     let clip: Clip
-    let pages: [SpriteSheet.Page]
-    let files: [(image: String, json: String)]
+    let settings: SheetSettings
+    /// Which clip frame each of the sheet's frames is (its own `fps`).
+    let timing: Resampling
     let frameWidth: Int, frameHeight: Int
-    let encoder: PNGEncoder
     let text: FrameText
     let cancellation: CancellationSource
     /// How many threads a page is compressed on (its segments, PNGEncoder.encode).
     let threads: Int
-    /// The page being filled, and its index in `pages`.
-    private var builder: SpriteSheet.Builder?
+    /// A grid sheet's pages (of a packed sheet: the most it can take, `SheetSink.pageBound`).
+    let gridPages: [SpriteSheet.Page]
+    /// The page being filled, and its index in `gridPages` (a grid sheet).
+    private var canvas: PageCanvas?
     private var current = 0
-    /// The encoded pages, in order: PNG and atlas.
-    private var encoded: [(png: Data, atlas: Data)] = []
+    /// The encoded pages, in order, with their size.
+    private var encoded: [(data: Data, width: Int, height: Int)] = []
+    /// A packed sheet's distinct frames, and which one each frame is.
+    private var sprites = SpriteIndex()
+    private var spriteOfFrame: [Int] = []
+    /// The atlases' entries once every page is laid out.
+    private var entries: [SpriteSheet.AtlasEntry] = []
 
-    init(path: String, json: String, columns: Int?, maxSize: Int, clip: Clip, width: Int, height: Int, encoder: PNGEncoder,
-         text: FrameText, cancellation: CancellationSource, threads: Int) {
-        self.encoder = encoder
+    init(settings: SheetSettings, clip: Clip, timing: Resampling, width: Int, height: Int, text: FrameText, cancellation: CancellationSource,
+         threads: Int) {
+        self.settings = settings
         self.threads = threads
         self.cancellation = cancellation
         self.text = text
         self.clip = clip
+        self.timing = timing
         frameWidth = width
         frameHeight = height
-        pages = SpriteSheet.pages(frameCount: clip.frameCount, frameWidth: width, frameHeight: height, columns: columns, maxSize: maxSize)
-        files = SpriteSheet.pageFiles(path: path, json: json, pageCount: pages.count)
+        gridPages = SpriteSheet.pages(frameCount: timing.frames, frameWidth: width, frameHeight: height, columns: settings.columns,
+                                      maxSize: settings.maxSize, spacing: settings.spacing)
     }
+
+    /// The names and clip times of the sheet's frames.
+    var frameNames: [String] { (0..<timing.frames).map { clip.frameName(timing.clipFrame($0)) } }
+    var frameTimes: [Double] { (0..<timing.frames).map { clip.time(timing.clipFrame($0)) } }
 
     func add(_ image: Image, index: Int) throws {
-        while !pages[current].frames.contains(index) { current += 1 }
-        let page = pages[current]
-        if builder == nil {
-            builder = SpriteSheet.Builder(columns: page.columns, rows: page.rows, frameWidth: frameWidth, frameHeight: frameHeight)
+        if settings.packs {
+            spriteOfFrame.append(sprites.add(image, trim: settings.trim, alias: settings.alias))
+            if index == timing.frames - 1 { try packAndEncode() }
+            return
         }
-        builder!.place(image, at: index - page.frames.lowerBound)
+        while !gridPages[current].frames.contains(index) { current += 1 }
+        let page = gridPages[current]
+        if canvas == nil { canvas = PageCanvas(width: page.width, height: page.height) }
+        let cell = index - page.frames.lowerBound, spacing = settings.spacing
+        canvas!.draw(image.pixels, w: frameWidth, h: frameHeight, x: spacing.origin(cell % page.columns, side: frameWidth),
+                     y: spacing.origin(cell / page.columns, side: frameHeight), extrude: spacing.extrude)
         if index == page.frames.upperBound - 1 {
-            encoded.append(try encode(page, builder!.image, number: current))
-            builder = nil
+            let times = page.frames.map { clip.time(timing.clipFrame($0)) }
+            // A plain grid renders again from its tEXt (its cells' times); a spaced one names its layout.
+            let chunks = spacing == .none ? text.chunks(columns: page.columns, times: times) : text.chunks(atlasTimes: times)
+            encoded.append((try encode(canvas!.image, chunks: chunks), page.width, page.height))
+            canvas = nil
         }
     }
 
-    /// A full page's PNG and atlas. The page renders again from its own tEXt (its cells' times),
-    /// and so does each of its frames from the atlas (the clip's provenance, each frame's time).
-    private func encode(_ page: SpriteSheet.Page, _ sheet: Image, number: Int) throws -> (png: Data, atlas: Data) {
-        let times = page.frames.map(clip.time)
-        let encoder = self.encoder.resolved(scene: clip.scene.model.id, width: sheet.width, height: sheet.height)
-        let chunks = text.chunks(columns: page.columns, times: times)
-        let threads = self.threads
+    /// Packs the distinct frames onto pages and encodes each, every frame's entry recorded.
+    private func packAndEncode() throws {
+        let list = sprites.sprites
+        let (pages, placements) = SheetPacker.pack(list.map { ($0.rect.w, $0.rect.h) }, maxSize: settings.maxSize, spacing: settings.spacing)
+        precondition(pages.count <= gridPages.count, "a packed sheet took \(pages.count) pages, more than the \(gridPages.count) claimed")
+        var canvases = pages.map { PageCanvas(width: $0.w, height: $0.h) }
+        for (sprite, place) in zip(list, placements) {
+            canvases[place.page].draw(sprite.pixels, w: sprite.rect.w, h: sprite.rect.h, x: place.x, y: place.y, extrude: settings.spacing.extrude)
+        }
+        sprites = SpriteIndex() // the pixels are on the pages now
+        entries = Self.packedEntries(names: frameNames, times: frameTimes, spriteOfFrame: spriteOfFrame, rects: list.map(\.rect),
+                                     placements: placements, frameWidth: frameWidth, frameHeight: frameHeight, fps: timing.fps)
+        for (number, canvas) in canvases.enumerated() {
+            // Each stored frame's time once, in the order the atlas lists them.
+            var seen = Set<TextureAtlas.Rect>(), times: [Double] = []
+            for entry in entries where entry.page == number && seen.insert(entry.frame).inserted { times.append(entry.t ?? 0) }
+            encoded.append((try encode(canvas.image, chunks: text.chunks(atlasTimes: times)), canvas.width, canvas.height))
+        }
+    }
+
+    /// A packed sheet's entries: frame j's name, its sprite's place and kept rectangle.
+    static func packedEntries(names: [String], times: [Double], spriteOfFrame: [Int], rects: [TextureAtlas.Rect],
+                              placements: [SheetPacker.Placement], frameWidth: Int, frameHeight: Int, fps: Double) -> [SpriteSheet.AtlasEntry] {
+        let clock = FrameClock.milliseconds(fps: fps)
+        return spriteOfFrame.enumerated().map { j, sprite in
+            let rect = rects[sprite], place = placements[sprite]
+            return SpriteSheet.AtlasEntry(name: names[j], page: place.page, frame: TextureAtlas.Rect(x: place.x, y: place.y, w: rect.w, h: rect.h),
+                                          source: rect, sourceSize: TextureAtlas.Size(w: frameWidth, h: frameHeight),
+                                          duration: Double(clock.delay(frame: j)), t: times[j])
+        }
+    }
+
+    /// A page's PNG or WebP.
+    private func encode(_ page: Image, chunks: [(String, String)]) throws -> Data {
+        let threads = self.threads, webp = settings.webp
+        let encoder = settings.encoder.resolved(scene: clip.scene.model.id, width: page.width, height: page.height)
         // A big page compresses for minutes on one core: a run asked to stop does not wait for it
         // (the page would be rendered again by the resume anyway).
-        let png = try Cancellable.run(cancellation, while: "a sheet page of \(sheet.width)×\(sheet.height) px was being compressed") {
-            try encoder.encode(sheet, text: chunks, threads: threads)
+        return try Cancellable.run(cancellation, while: "a sheet page of \(page.width)×\(page.height) px was being compressed") {
+            webp ? try WebPImage.encodeLossless(page) : try encoder.encode(page, text: chunks, threads: threads)
         }
-        return (png, SheetSink.atlas(clip: clip, files: files, number: number, page: page, frameWidth: frameWidth,
-                                     frameHeight: frameHeight, text: text).json())
     }
 
-    /// The atlas of page `number`, which depends on the clip, the page and the provenance alone
-    /// (`--skip-existing` compares a kept page's atlas with it).
-    static func atlas(clip: Clip, files: [(image: String, json: String)], number: Int, page: SpriteSheet.Page,
-                      frameWidth: Int, frameHeight: Int, text: FrameText) -> TextureAtlas {
-        // Each page's animation lists its own frames: PixiJS looks an animation's names up in
-        // that page's textures only.
-        let others = files.indices.filter { $0 != number }.map { URL(fileURLWithPath: files[$0].json).lastPathComponent }
-        return SpriteSheet.textureAtlas(
-            imageName: URL(fileURLWithPath: files[number].image).lastPathComponent, frameNames: clip.frameNames(page.frames),
-            frameWidth: frameWidth, frameHeight: frameHeight, columns: page.columns, sheetWidth: page.columns * frameWidth,
-            sheetHeight: page.rows * frameHeight, fps: clip.fps, loop: clip.loop != nil, animationName: clip.label, scale: clip.scene.scale,
-            provenance: text.clipChunks.filter { $0.0.hasPrefix("Throbber:") }, times: page.frames.map(clip.time),
-            relatedMultiPacks: others)
+    /// The most pages a sheet can take, and so the files claimed before rendering: its grid's
+    /// pages (a packing never takes more, `SheetPacker`).
+    static func pageBound(_ settings: SheetSettings, frames: Int, width: Int, height: Int) -> Int {
+        SpriteSheet.pages(frameCount: frames, frameWidth: width, frameHeight: height, columns: settings.columns, maxSize: settings.maxSize,
+                          spacing: settings.spacing).count
+    }
+
+    /// The atlases of a sheet of `pageSizes` pages named `files`, from its entries.
+    static func atlases(settings: SheetSettings, clip: Clip, timing: Resampling, files: [(image: String, json: String)],
+                        pageSizes: [(width: Int, height: Int)], entries: [SpriteSheet.AtlasEntry], text: FrameText) -> [TextureAtlas] {
+        let pages = zip(files, pageSizes).map { file, size in
+            (image: URL(fileURLWithPath: file.image).lastPathComponent, json: URL(fileURLWithPath: file.json).lastPathComponent,
+             width: size.width, height: size.height)
+        }
+        return SpriteSheet.atlases(entries: entries, pages: pages, fps: timing.fps, loop: clip.loop != nil,
+                                   animationName: settings.animation ?? clip.name, scale: clip.scene.scale,
+                                   provenance: text.clipChunks.filter { $0.0.hasPrefix("Throbber:") }, format: settings.format)
+    }
+
+    /// A grid sheet's entries, which depend on the clip and the settings alone (`--skip-existing`
+    /// compares a kept page's atlas with them).
+    static func gridEntries(settings: SheetSettings, clip: Clip, timing: Resampling, pages: [SpriteSheet.Page],
+                            width: Int, height: Int) -> [SpriteSheet.AtlasEntry] {
+        pages.enumerated().flatMap { number, page in
+            SpriteSheet.gridEntries(frameNames: page.frames.map { clip.frameName(timing.clipFrame($0)) }, frameWidth: width, frameHeight: height,
+                                    columns: page.columns, fps: timing.fps, times: page.frames.map { clip.time(timing.clipFrame($0)) },
+                                    spacing: settings.spacing, page: number, firstFrame: page.frames.lowerBound)
+        }
     }
 
     func finish(overwrite: Bool) throws -> [Manifest.Artifact] {
-        precondition(encoded.count == pages.count, "sheet finished with \(encoded.count) of \(pages.count) pages encoded")
-        var artifacts: [Manifest.Artifact] = []
-        for ((png, atlas), file) in zip(encoded, files) {
-            try AtomicFile.write(png, to: URL(fileURLWithPath: file.image), overwrite: overwrite)
-            try AtomicFile.write(atlas, to: URL(fileURLWithPath: file.json), overwrite: overwrite)
-            artifacts += [Manifest.Artifact(clip: clip.label, type: "sheet", file: file.image, sha256: SHA256.hex(png)),
-                          Manifest.Artifact(clip: clip.label, type: "atlas", file: file.json, sha256: SHA256.hex(atlas))]
+        precondition(settings.packs ? !encoded.isEmpty : encoded.count == gridPages.count,
+                     "sheet finished with \(encoded.count) of \(gridPages.count) pages encoded")
+        if !settings.packs {
+            entries = Self.gridEntries(settings: settings, clip: clip, timing: timing, pages: gridPages, width: frameWidth, height: frameHeight)
         }
+        let files = SpriteSheet.pageFiles(path: settings.path, json: settings.json, pageCount: encoded.count)
+        let atlases = Self.atlases(settings: settings, clip: clip, timing: timing, files: files,
+                                   pageSizes: encoded.map { ($0.width, $0.height) }, entries: entries, text: text)
+        var artifacts: [Manifest.Artifact] = []
+        for ((page, atlas), file) in zip(zip(encoded, atlases), files) {
+            let json = atlas.json()
+            try AtomicFile.write(page.data, to: URL(fileURLWithPath: file.image), overwrite: overwrite)
+            try AtomicFile.write(json, to: URL(fileURLWithPath: file.json), overwrite: overwrite)
+            artifacts += [Manifest.Artifact(clip: clip.label, type: "sheet", file: file.image, sha256: SHA256.hex(page.data)),
+                          Manifest.Artifact(clip: clip.label, type: "atlas", file: file.json, sha256: SHA256.hex(json))]
+        }
+        if let multiatlas = settings.multiatlas {
+            let data = Self.multiatlas(atlases, files: files, at: multiatlas, scale: clip.scene.scale).json()
+            try AtomicFile.write(data, to: URL(fileURLWithPath: multiatlas), overwrite: overwrite)
+            artifacts.append(Manifest.Artifact(clip: clip.label, type: "multiatlas", file: multiatlas, sha256: SHA256.hex(data)))
+        }
+        note = summary(files: files)
         return artifacts
     }
+
+    /// The sheet in a line: its pages, their sizes and the texture memory they take (4 bytes a
+    /// pixel, as a GPU holds RGBA8), and how many frames it stores.
+    private func summary(files: [(image: String, json: String)]) -> String {
+        let bytes = encoded.reduce(0) { $0 + $1.width * $1.height * 4 }
+        let sizes = encoded.map { "\($0.width)×\($0.height)" }.joined(separator: ", ")
+        let stored = settings.packs ? ", \(Set(entries.map { "\($0.page) \($0.frame.x) \($0.frame.y)" }).count) stored" : ""
+        let first = ThrobberError.shownPath(files[0].image)
+        return "\(clip.label) → \(first)\(files.count > 1 ? " …" : ""): \(encoded.count) page\(encoded.count == 1 ? "" : "s") (\(sizes) px), "
+            + String(format: "%.1f MiB of texture memory", Double(bytes) / 1_048_576)
+            + "; \(timing.frames) frames\(stored)\(settings.trim ? ", trimmed" : "")"
+    }
+
+    /// The Phaser multi-atlas at `path` of pages whose atlases are `atlases`, its images named
+    /// relative to its own directory.
+    static func multiatlas(_ atlases: [TextureAtlas], files: [(image: String, json: String)], at path: String, scale: Double) -> MultiAtlas {
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.pathComponents
+        let images = files.map { file -> String in
+            let parts = URL(fileURLWithPath: file.image).standardizedFileURL.pathComponents
+            var common = 0
+            while common < min(base.count, parts.count - 1), base[common] == parts[common] { common += 1 }
+            return (Array(repeating: "..", count: base.count - common) + parts[common...]).joined(separator: "/")
+        }
+        return MultiAtlas(pages: atlases, images: images, scale: scale)
+    }
+
+    /// What the sheet came to (pages, sizes, texture memory), for the run's report; set by `finish`.
+    private(set) var note: String?
 
     func abort() {}
 }
 
-/// A GIF, WebP, APNG or MP4 made by ffmpeg from the raw frames piped to its standard input.
+/// A GIF, WebP, APNG, MP4 or WebM made by ffmpeg from the raw frames piped to its standard input.
 final class FFmpegSink: OrderedSink {
     let path: String
     let temporary: String
     let clip: Clip
+    /// The video's frames and rate (its own `fps`, or a GIF's 50 for a faster clip).
+    let timing: Resampling
     let process = Process()
     let input = Pipe()
     let errors = Pipe()
@@ -174,35 +297,52 @@ final class FFmpegSink: OrderedSink {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    init(path: String, settings: VideoSettings, clip: Clip, width: Int, height: Int) throws {
+    init(path: String, settings: VideoSettings, clip: Clip, timing: Resampling, width: Int, height: Int) throws {
         guard let ffmpeg = FFmpegSink.executable else {
             throw ThrobberError("ffmpeg is not on PATH; install it (apt-get install -y ffmpeg) to write \(path)", kind: .backendUnavailable)
         }
         self.path = path
         self.clip = clip
         self.settings = settings
+        self.timing = timing
         format = URL(fileURLWithPath: path).pathExtension.lowercased()
         temporary = AtomicFile.temporaryName(for: path)
         var arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
                          "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)",
-                         "-framerate", String(format: "%.6g", clip.fps), "-i", "pipe:0"]
+                         "-framerate", String(format: "%.6g", timing.fps), "-i", "pipe:0"]
+        // GIF counts time in centiseconds, APNG and WebP in milliseconds, and their muxers take
+        // each delay from the difference of two timestamps (the last from -final_delay): stamping
+        // frame j with t(j) in that time base (FrameClock, the same double product) makes every
+        // delay t(j+1) − t(j), so they add up to the clip's length instead of each being
+        // rounded alone (1/60 s delays are cut to 16 ms by Chromium). The encoder keeps the time
+        // base, so nothing is rescaled on the way.
+        let last = timing.frames - 1
         switch format {
         case "gif":
-            // GIF counts time in centiseconds and its muxer takes each delay from the difference
-            // of two timestamps, the last from -final_delay: stamping frame k with t(k) in a
-            // 1/100 s time base (the same double product GIFTiming computes) makes every delay
-            // t(k+1) − t(k), so they add up to t(frames) instead of each being rounded alone.
-            // The encoder keeps that time base, so nothing is rescaled on the way.
-            let step = String(format: "%.17g", GIFTiming.step(fps: clip.fps))
-            let finalDelay = GIFTiming.delay(frame: clip.frameCount - 1, fps: clip.fps)
-            // A palette generated from the clip itself, one entry kept for transparency.
-            arguments += ["-filter_complex", "[0:v]settb=1/100,setpts=round(N*\(step)),split[a][b];"
-                          + "[a]palettegen=reserve_transparent=1:stats_mode=full[p];[b][p]paletteuse=alpha_threshold=128",
-                          "-enc_time_base", "1/100", "-final_delay", String(finalDelay), "-loop", "0", "-f", "gif"]
+            let clock = FrameClock.centiseconds(fps: timing.fps)
+            // A palette generated from the clip itself, one entry kept for transparency. GIF's
+            // NETSCAPE loop counts repeats after the first play; -loop -1 writes none (one play).
+            let loop = settings.loopCount == 0 ? 0 : settings.loopCount == 1 ? -1 : settings.loopCount - 1
+            arguments += ["-filter_complex", "[0:v]\(clock.ffmpegFilter),split[a][b];"
+                          + "[a]palettegen=reserve_transparent=1:stats_mode=full[p];[b][p]paletteuse=alpha_threshold=\(settings.alphaThreshold)",
+                          "-enc_time_base", "1/100", "-final_delay", String(clock.delay(frame: last)), "-loop", String(loop), "-f", "gif"]
         case "webp":
-            arguments += ["-c:v", "libwebp_anim", "-lossless", "1", "-loop", "0", "-f", "webp"]
+            // The last frame's duration, the background hint and the loop count are set in the
+            // file afterwards (`WebPAnimation.finish`): ffmpeg's libwebp_anim takes none of them.
+            arguments += ["-vf", FrameClock.milliseconds(fps: timing.fps).ffmpegFilter, "-enc_time_base", "1/1000",
+                          "-c:v", "libwebp_anim", "-lossless", "1", "-loop", "0", "-f", "webp"]
         case "apng":
-            arguments += ["-plays", "0", "-f", "apng"]
+            let clock = FrameClock.milliseconds(fps: timing.fps)
+            arguments += ["-vf", clock.ffmpegFilter, "-enc_time_base", "1/1000", "-final_delay", "\(clock.delay(frame: last))/1000",
+                          "-plays", String(settings.loopCount), "-f", "apng"]
+        case "webm":
+            // VP9 with an alpha plane (yuva420p; libvpx codes it as a second stream that WebM
+            // carries beside the colour, which Chromium and Firefox composite). Constant quality;
+            // alt-ref frames off, as libvpx needs for alpha. BT.601 limited, tagged so.
+            arguments += ["-vf", "scale=out_color_matrix=bt601:out_range=tv,format=yuva420p", "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p",
+                          "-auto-alt-ref", "0", "-b:v", "0", "-crf", "20", "-row-mt", "1", "-deadline", "good", "-cpu-used", "4",
+                          "-colorspace", "bt470bg", "-color_primaries", "bt709", "-color_trc", "iec61966-2-1", "-color_range", "tv",
+                          "-f", "webm"]
         default:
             // H.264 has no alpha: frames arrive composited over the matte. 4:2:0 needs even
             // sides: padded with the matte, cropped or stretched as `oddSize` says (and the run
@@ -290,6 +430,7 @@ final class FFmpegSink: OrderedSink {
             unlink(temporary)
             throw ThrobberError("ffmpeg failed to write \(path) (status \(process.terminationStatus)): \(errorText.lastLine)", kind: .io)
         }
+        if format == "webp" { try fixWebP() }
         // Hashed as it is read, 1 MiB at a time: a video may be far larger than its frames.
         let digest: String
         do {
@@ -300,6 +441,18 @@ final class FFmpegSink: OrderedSink {
         }
         try AtomicFile.place(temporary, at: path, overwrite: overwrite)
         return [Manifest.Artifact(clip: clip.label, type: format, file: path, sha256: digest)]
+    }
+
+    /// A WebP's header and last delay set as the output says: ffmpeg's libwebp_anim writes an
+    /// opaque white background hint, and the last frame's duration as the one before it.
+    private func fixWebP() throws {
+        do {
+            try WebPAnimation.finish(temporary, lengthMilliseconds: FrameClock.milliseconds(fps: timing.fps).start(frame: timing.frames),
+                                     background: settings.background, loopCount: settings.loopCount)
+        } catch let error as ThrobberError {
+            unlink(temporary)
+            throw error
+        }
     }
 
     func abort() {

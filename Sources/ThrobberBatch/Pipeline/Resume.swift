@@ -125,30 +125,59 @@ enum Resume {
         var artifacts: [Manifest.Artifact] = []
         do {
             switch output {
-            case .sheet(let path, let json, let columns, let maxSize, _):
+            case .sheet(let settings) where settings.packs || settings.webp || settings.spacing != .none:
+                // Its layout depends on its pixels, or its pages carry no tEXt to compare: kept
+                // only as the job's manifest records it, every file of it that run wrote.
+                let listed = files.filter { earlier[$0.path] != nil }
+                guard !listed.isEmpty, files.allSatisfy({ $0.optional || earlier[$0.path] != nil }) else {
+                    return .failure(ResumeRefusal(file: files[0].path, why: "no manifest of this job records this sheet's pages"))
+                }
+                for file in listed {
+                    let (digest, _) = try InputFile.digest(file.path, what: file.type)
+                    guard digest == earlier[file.path] else {
+                        return .failure(ResumeRefusal(file: file.path, why: "its SHA-256 is not the one the job's manifest records"))
+                    }
+                    artifacts.append(Manifest.Artifact(clip: clip.label, type: file.type, file: file.path, sha256: digest))
+                }
+            case .sheet(let settings):
                 let (width, height) = clip.scene.pixelSize
-                let pages = SpriteSheet.pages(frameCount: clip.frameCount, frameWidth: width, frameHeight: height,
-                                              columns: columns, maxSize: maxSize)
-                let pageFiles = SpriteSheet.pageFiles(path: path, json: json, pageCount: pages.count)
-                for (number, (page, names)) in zip(pages, pageFiles).enumerated() {
+                let timing = output.resampling(in: clip)
+                let pages = SpriteSheet.pages(frameCount: timing.frames, frameWidth: width, frameHeight: height,
+                                              columns: settings.columns, maxSize: settings.maxSize)
+                let pageFiles = SpriteSheet.pageFiles(path: settings.path, json: settings.json, pageCount: pages.count)
+                var text: FrameText?
+                for (page, names) in zip(pages, pageFiles) {
                     let (data, chunks) = try ours(names.image)
-                    let text = try recordedText(chunks, file: names.image, scene: clip.scene, extra: extra)
-                    if let why = mismatch(chunks, wanted: text.chunks(columns: page.columns, times: page.frames.map(clip.time))) {
+                    let recorded = try recordedText(chunks, file: names.image, scene: clip.scene, extra: extra)
+                    text = recorded
+                    let times = page.frames.map { clip.time(timing.clipFrame($0)) }
+                    if let why = mismatch(chunks, wanted: recorded.chunks(columns: page.columns, times: times)) {
                         return .failure(ResumeRefusal(file: names.image, why: why))
                     }
                     let reader = try PNGCodec.RowReader(data)
-                    guard reader.width == page.columns * width, reader.height == page.rows * height else {
+                    guard reader.width == page.width, reader.height == page.height else {
                         return .failure(ResumeRefusal(file: names.image, why: "it is \(reader.width)×\(reader.height) px, "
-                                                      + "this page \(page.columns * width)×\(page.rows * height)"))
+                                                      + "this page \(page.width)×\(page.height)"))
                     }
-                    let atlas = try oursAtlas(names.json)
-                    let wanted = SheetSink.atlas(clip: clip, files: pageFiles, number: number, page: page, frameWidth: width,
-                                                 frameHeight: height, text: text)
-                    guard (try? TextureAtlas(decoding: Data(atlas))) == wanted else {
+                    artifacts.append(Manifest.Artifact(clip: clip.label, type: "sheet", file: names.image, sha256: SHA256.hex(data)))
+                }
+                let entries = SheetSink.gridEntries(settings: settings, clip: clip, timing: timing, pages: pages, width: width, height: height)
+                let wanted = SheetSink.atlases(settings: settings, clip: clip, timing: timing, files: pageFiles,
+                                               pageSizes: pages.map { ($0.width, $0.height) }, entries: entries, text: text!)
+                for (atlas, names) in zip(wanted, pageFiles) {
+                    let found = try oursAtlas(names.json)
+                    guard (try? TextureAtlas(decoding: Data(found))) == atlas else {
                         return .failure(ResumeRefusal(file: names.json, why: "it is not the atlas this run writes beside its page"))
                     }
-                    artifacts += [Manifest.Artifact(clip: clip.label, type: "sheet", file: names.image, sha256: SHA256.hex(data)),
-                                  Manifest.Artifact(clip: clip.label, type: "atlas", file: names.json, sha256: SHA256.hex(atlas))]
+                    artifacts.append(Manifest.Artifact(clip: clip.label, type: "atlas", file: names.json, sha256: SHA256.hex(found)))
+                }
+                if let multiatlas = settings.multiatlas {
+                    let (digest, _) = try InputFile.digest(multiatlas, what: "multiatlas")
+                    let data = SheetSink.multiatlas(wanted, files: pageFiles, at: multiatlas, scale: clip.scene.scale).json()
+                    guard digest == SHA256.hex(data) else {
+                        return .failure(ResumeRefusal(file: multiatlas, why: "it is not the multi-atlas this run writes"))
+                    }
+                    artifacts.append(Manifest.Artifact(clip: clip.label, type: "multiatlas", file: multiatlas, sha256: digest))
                 }
             case .rgba, .y4m:
                 let file = files[0]
@@ -188,11 +217,11 @@ enum Resume {
     /// The bytes of a whole raw RGBA or Y4M stream of `clip`.
     static func streamLength(_ output: Output, width: Int, height: Int, clip: Clip) -> Int {
         switch output {
-        case .y4m(_, let alpha):
-            return Y4M.header(width: width, height: height, fps: clip.fps, alpha: alpha).count
-                + clip.frameCount * Y4M.frameLength(width: width, height: height, alpha: alpha)
+        case .y4m(_, let alpha, _, _):
+            return Y4M.header(width: width, height: height, fps: output.playbackFPS(clipFPS: clip.fps), alpha: alpha).count
+                + output.resampling(in: clip).frames * Y4M.frameLength(width: width, height: height, alpha: alpha)
         default:
-            return clip.frameCount * width * height * 4
+            return output.resampling(in: clip).frames * width * height * 4
         }
     }
 }

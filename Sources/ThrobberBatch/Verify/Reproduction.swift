@@ -53,6 +53,11 @@ public struct Reproduction: Sendable {
         // A chained sheet's cells: each drawn by the link whose time span holds it.
         let links = try provenance.links.map { (from: $0.from, scene: try $0.scene.layingOutText()) }
         let sceneAt: (Double) -> Scene = { t in links.last(where: { $0.from <= t })?.scene ?? scene }
+        if provenance.layout == .atlas {
+            throw ThrobberError("\(shown): a sheet page laid out by its atlas (trimmed, aliased, padded or extruded frames) says in its "
+                                + "tEXt only when its frames are, not where; reproduce the clip's PNG frames, or write the sheet as a plain grid",
+                                kind: .badData)
+        }
         let (frameWidth, frameHeight) = scene.pixelSize
         let canvas = Reproduction.canvas(provenance, frameWidth: frameWidth, frameHeight: frameHeight)
         guard canvas.width == recorded.width, canvas.height == recorded.height else {

@@ -118,7 +118,7 @@ enum BatchCommand: Subcommand {
     }
 
     /// The run's summary on stderr: frames, rate, renderer, manifest, each looping clip's retiming,
-    /// and what videos changed (an MP4's even size, a GIF's short delays).
+    /// what each ordered output plays at (and an MP4's even size), and what each sheet came to.
     static func report(_ summary: BatchRun.Summary, shard: ShardPlan, manifestPath: String) {
         let shardText = shard.count > 1 ? ", shard \(shard.index)/\(shard.count)" : ""
         FileHandle.standardError.write(Data(String(
@@ -129,8 +129,9 @@ enum BatchCommand: Subcommand {
             if let loop = clip.loop {
                 FileHandle.standardError.write(Data("batch: \(clip.label) loops every \(LoopPlan.shortSeconds(loop.duration)) s (\(loop.frames) frames) from t = \(formatNumber(clip.start)) s: \(loop.changesText)\n".utf8))
             }
-            for note in clip.videoNotes { FileHandle.standardError.write(Data("batch: \(note)\n".utf8)) }
+            for note in clip.playbackNotes { FileHandle.standardError.write(Data("batch: \(note)\n".utf8)) }
         }
+        for note in summary.outputNotes { FileHandle.standardError.write(Data("batch: \(note)\n".utf8)) }
     }
 
     /// The values `--threads` takes, on `batch` and `render`.
