@@ -81,6 +81,57 @@ extension VideoTests {
         #expect(result.stderr.contains("a GIF plays at most 50 fps") == (own == nil && fps > 50), "\(result.stderr)")
     }
 
+    /// A WebP's frames last the clip exactly (the last delay set, which ffmpeg repeats from the
+    /// frame before), its background hint is transparent unless asked, and its loop count is the
+    /// output's; a WebM is VP9 with an alpha plane.
+    @Test(.enabled(if: VideoTests.hasFFmpeg, "ffmpeg is not installed (scripts/setup --with-ffmpeg installs it)"),
+          arguments: [(60.0, nil, 0, nil), (60.0, 30.0, 3, "#ff000080"), (24.0, nil, 1, nil), (50.0, 7.0, 2, "#00ff00")] as [(Double, Double?, Int, String?)])
+    func webpAndWebMPlayAsTheOutputSays(fps: Double, own: Double?, loops: Int, background: String?) throws {
+        let keys = (own.map { ", \"fps\": \(formatNumber($0))" } ?? "") + ", \"loopCount\": \(loops)"
+            + (background.map { ", \"background\": \"\($0)\"" } ?? "")
+        let (directory, result) = try batch("""
+            {"renders": [{"scene": "ring", "fps": \(formatNumber(fps)), "duration": 1, "scale": 0.3,
+              "outputs": [{"type": "video", "path": "r.webp"\(keys)}, {"type": "video", "path": "r.webm"}]}]}
+            """, "webp\(Int(fps))-\(loops)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = [UInt8](try Data(contentsOf: directory.appendingPathComponent("r.webp")))
+        func little(_ at: Int, _ count: Int) -> Int { (0..<count).reversed().reduce(0) { $0 << 8 | Int(data[at + $1]) } }
+        var offset = 12, anim: Int?, durations: [Int] = []
+        while offset + 8 <= data.count {
+            let tag = String(decoding: data[offset..<offset + 4], as: UTF8.self), size = little(offset + 4, 4)
+            if tag == "ANIM" { anim = offset + 8 }
+            if tag == "ANMF" { durations.append(little(offset + 8 + 12, 3)) }
+            offset += 8 + size + (size & 1)
+        }
+        let start = try #require(anim)
+        let hint = background.map { text -> [UInt8] in
+            let color = RGBA.parse(text)!
+            return [color.b, color.g, color.r, color.a].map { UInt8(($0 * 255).rounded()) }
+        } ?? [0, 0, 0, 0]
+        #expect(Array(data[start..<start + 4]) == hint, "background hint")
+        #expect(little(start + 4, 2) == loops)
+        // 1 s in whole milliseconds, however libwebp merged identical frames.
+        #expect(durations.reduce(0, +) == 1000, "\(durations)")
+        let info = try String(decoding: tool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name:stream_tags=alpha_mode",
+                                                         "-of", "default=nw=1", directory.appendingPathComponent("r.webm").path]), as: UTF8.self)
+        #expect(info.contains("codec_name=vp9") && info.contains("alpha_mode=1"), "\(info)")
+    }
+
+    /// A Y4M without alpha is composited over its matte: the ring's clear corner is the matte's luma.
+    @Test func y4mIsCompositedOverItsMatte() throws {
+        for (matte, luma) in [("#ffffff", 235), ("#000000", 16)] {
+            let (directory, result) = try batch("""
+                {"renders": [{"scene": "ring", "frames": 1, "outputs": [{"type": "y4m", "path": "r.y4m", "matte": "\(matte)"}]}]}
+                """, "y4mMatte\(luma)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            #expect(result.status == 0, "\(result.stderr)")
+            let data = [UInt8](try Data(contentsOf: directory.appendingPathComponent("r.y4m")))
+            let frame = try #require(data.indices.first { data[$0] == 0x0a }).advanced(by: 1) + "FRAME\n".utf8.count
+            #expect(Int(data[frame]) == luma, "matte \(matte): Y of the clear corner \(data[frame])")
+        }
+    }
+
     @Test(.enabled(if: VideoTests.hasFFmpeg, "ffmpeg is not installed (scripts/setup --with-ffmpeg installs it)"))
     func gifMatteBlendsPartialAlphaAndKeepsTransparency() throws {
         // The activity HUD is (170, 169, 169) at alpha 0.5 (128); its rounded corner leaves (0, 0) clear.

@@ -113,7 +113,12 @@ public struct Manifest: Codable, Sendable {
     /// Frame files the whole job writes (all shards together).
     public var plannedFrames: Int
     /// Other artifacts the whole job writes (all shards together); stdout streams are not counted.
+    /// A packed sheet (trimmed or aliased), whose pages are known only once drawn, counts its
+    /// fewest: one page and its atlas (and its multi-atlas).
     public var plannedArtifacts: Int
+    /// The most artifacts the job may write, when packed sheets make it more than
+    /// `plannedArtifacts`; nil otherwise (and in manifests of earlier versions).
+    public var plannedArtifactsUpTo: Int?
     public var frames: [Frame]
     public var artifacts: [Artifact]
     /// Every looping clip of the whole job (all shards together); absent when none loops, and in
@@ -130,7 +135,10 @@ public struct Manifest: Codable, Sendable {
         plannedFrames = job.clips.reduce(0) { total, clip in
             total + clip.frameCount * clip.outputs.filter { if case .png = $0 { return true } else { return false } }.count
         }
-        plannedArtifacts = job.clips.reduce(0) { total, clip in total + clip.outputs.reduce(0) { $0 + $1.artifactFiles(in: clip).count } }
+        let counts = job.clips.flatMap { clip in clip.outputs.map { $0.artifactCount(in: clip) } }
+        plannedArtifacts = counts.reduce(0) { $0 + $1.lowerBound }
+        let most = counts.reduce(0) { $0 + $1.upperBound }
+        plannedArtifactsUpTo = most == plannedArtifacts ? nil : most
         self.frames = frames
         self.artifacts = artifacts
         let loops = job.clips.compactMap(Loop.init)
@@ -173,7 +181,8 @@ extension Manifest {
         let count = 0...mostPlanned
         let side = 1...Scene.maximumPixelSide
         let m = try reader.members(root, "a manifest", known: ["throbber", "job", "jobDigest", "shardIndex", "shardCount", "shardMode",
-                                                               "plannedFrames", "plannedArtifacts", "frames", "artifacts", "loops"])
+                                                               "plannedFrames", "plannedArtifacts", "plannedArtifactsUpTo", "frames", "artifacts",
+                                                               "loops"])
         let shardCount = try required(m, "shardCount", in: root) { try reader.integer($0, 1...mostShards) }
         let shardIndex = try required(m, "shardIndex", in: root) { try reader.integer($0, 0...(shardCount - 1)) }
         let shardMode = try required(m, "shardMode", in: root, reader.string)
@@ -186,6 +195,7 @@ extension Manifest {
             jobDigest: try required(m, "jobDigest", in: root, reader.string), shardIndex: shardIndex, shardCount: shardCount,
             shardMode: shardMode, plannedFrames: try required(m, "plannedFrames", in: root) { try reader.integer($0, count) },
             plannedArtifacts: try required(m, "plannedArtifacts", in: root) { try reader.integer($0, count) }, frames: [], artifacts: [])
+        manifest.plannedArtifactsUpTo = try reader.integer(m["plannedArtifactsUpTo"], count)
         for node in try array(m, "frames", in: root) {
             let f = try reader.members(node, "a manifest frame", known: ["clip", "frame", "t", "file", "width", "height", "sha256", "pixelsSHA256"])
             let sha256 = try reader.string(f["sha256"])

@@ -187,6 +187,16 @@ public enum Output: Sendable {
         }
     }
 
+    /// How many artifacts the output leaves for `clip`: `artifactFiles` all, except a packed
+    /// sheet's, whose pages are known once drawn: at least one page and its atlas.
+    public func artifactCount(in clip: Clip) -> ClosedRange<Int> {
+        let files = artifactFiles(in: clip)
+        guard case .sheet(let settings) = self, settings.packs else { return files.count...files.count }
+        let required = files.filter { !$0.optional }.count
+        return max(required, 2 + (settings.multiatlas == nil ? 0 : 1))...SheetSink.pageBound(settings, frames: resampling(in: clip).frames,
+            width: clip.scene.pixelSize.width, height: clip.scene.pixelSize.height) * 2 + (settings.multiatlas == nil ? 0 : 1)
+    }
+
     /// The manifest's type of a stream's or video's file.
     private var artifactType: String {
         switch self {

@@ -43,9 +43,17 @@ public struct FrameClock: Sendable, Equatable {
     /// The shortest and longest delay of `frames` frames: ⌊step⌋ or ⌈step⌉ (one value when
     /// step is whole).
     public func delayRange(frames: Int) -> ClosedRange<Int> {
-        guard frames > 1 else { return delay(frame: 0)...delay(frame: 0) }
-        let delays = (0..<min(frames, 2 * Int(step.rounded(.up)) + 2)).map(delay(frame:))
-        return delays.min()!...delays.max()!
+        // Only ⌊step⌋ and ⌈step⌉ occur: look until both have (a long period, such as 59.94 fps
+        // in milliseconds, may need many frames), or every frame was seen.
+        let low = Int(step.rounded(.down)), high = Int(step.rounded(.up))
+        var least = Int.max, most = Int.min
+        for j in 0..<max(frames, 1) {
+            let d = delay(frame: j)
+            least = min(least, d)
+            most = max(most, d)
+            if least == low && most == high { break }
+        }
+        return least...most
     }
 
     /// The ffmpeg filter that stamps frame N with t(N) in a 1/ticksPerSecond time base.

@@ -18,6 +18,8 @@ public struct ManifestVerification: Sendable {
     /// Artifacts (sheets, streams, videos) listed, and how many the job plans.
     public let artifactsListed: Int
     public let artifactsPlanned: Int
+    /// The most artifacts planned, when packed sheets leave their count open (else `artifactsPlanned`).
+    public let artifactsPlannedUpTo: Int
     /// Whether the files' hashes were checked, or only their presence.
     public let checkedHashes: Bool
     /// Everything wrong, one line each, in a stable order: foreign or repeated shards, missing
@@ -75,8 +77,10 @@ public struct ManifestVerification: Sendable {
         if frames.count != first.plannedFrames {
             problems.append("\(frames.count) of \(first.plannedFrames) planned frames are listed")
         }
-        if artifacts.count != first.plannedArtifacts {
-            problems.append("\(artifacts.count) of \(first.plannedArtifacts) planned artifacts are listed")
+        let upTo = first.plannedArtifactsUpTo ?? first.plannedArtifacts
+        if artifacts.count < first.plannedArtifacts || artifacts.count > upTo {
+            let planned = upTo == first.plannedArtifacts ? "\(upTo)" : "\(first.plannedArtifacts)–\(upTo)"
+            problems.append("\(artifacts.count) of \(planned) planned artifacts are listed")
         }
         // Integrity, on every core, in bounded memory: each file's SHA-256 is streamed (one
         // 1 MiB buffer a thread), `--quick` only looks at what is there (stat), and a file whose
@@ -121,6 +125,7 @@ public struct ManifestVerification: Sendable {
         framesPlanned = first.plannedFrames
         artifactsListed = artifacts.count
         artifactsPlanned = first.plannedArtifacts
+        artifactsPlannedUpTo = upTo
         checkedHashes = checkHashes
         self.problems = problems
     }

@@ -27,8 +27,11 @@ enum VerifyCommand: Subcommand {
         let result = try ManifestVerification(manifests: arguments.positionals, checkHashes: !quick)
         let shards = "\(result.manifestCount) manifest\(result.manifestCount == 1 ? "" : "s") (\(result.shardCount) shard\(result.shardCount == 1 ? "" : "s"))"
         if result.isIntact {
+            // A packed sheet's pages are known once drawn: the plan is then a range.
+            let planned = result.artifactsPlanned == result.artifactsPlannedUpTo ? "\(result.artifactsPlanned)"
+                : "\(result.artifactsPlanned)–\(result.artifactsPlannedUpTo)"
             print("verify: \(shards), \(result.framesListed)/\(result.framesPlanned) frames, "
-                  + "\(result.artifactsListed)/\(result.artifactsPlanned) artifacts: " + (quick ? "all present" : "all intact"))
+                  + "\(result.artifactsListed)/\(planned) artifacts: " + (quick ? "all present" : "all intact"))
             return
         }
         let problems = result.problems
