@@ -36,8 +36,10 @@ struct SheetPageLayoutTests {
         }
     }
 
-    /// What README says of `examples/icons.json` with the default maxSize.
-    @Test func theIconsExampleSplitsOnlyItsThreeTimesSheetIntoPages() throws {
+    /// `examples/icons.json`'s activity sheets are trimmed and aliased: packed once drawn, so the
+    /// names claimed before the run are every one a sheet of up to its grid's pages may take,
+    /// all optional (the run writes the ones it needs: one page, docs/sheets.md).
+    @Test func theIconsExampleClaimsEveryNameItsPackedSheetsMayTake() throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../examples/icons.json").path
         let job = try Job.load(path: path, baseDirectory: "/out")
         let activity = job.clips.filter { $0.name == "activity" }
@@ -52,10 +54,16 @@ struct SheetPageLayoutTests {
                                                maxSize: maxSize).map { "\($0.width)×\($0.height)" })
             }
         }
-        #expect(sizes == [["2400×1440"], ["3840×3840"], ["3600×3600", "3600×3600", "3600×1440"]])
-        let files = activity[2].outputs.flatMap { $0.artifactFiles(in: activity[2]) }.map { URL(fileURLWithPath: $0.path).lastPathComponent }
-        #expect(files == ["activity@3x_sheet-0.png", "activity@3x_sheet-0.json", "activity@3x_sheet-1.png", "activity@3x_sheet-1.json",
-                          "activity@3x_sheet-2.png", "activity@3x_sheet-2.json"])
+        #expect(sizes == [["1920×1920"], ["3840×3840"], ["3600×3600", "3600×3600", "2880×2160"]])
+        for (clip, expected) in zip(activity, [["activity@1x_sheet.png", "activity@1x_sheet.json"], ["activity@2x_sheet.png", "activity@2x_sheet.json"],
+                                               ["activity@3x_sheet.png", "activity@3x_sheet.json", "activity@3x_sheet-0.png", "activity@3x_sheet-0.json",
+                                                "activity@3x_sheet-1.png", "activity@3x_sheet-1.json", "activity@3x_sheet-2.png", "activity@3x_sheet-2.json"]]) {
+            let files = clip.outputs.flatMap { $0.artifactFiles(in: clip) }
+            #expect(files.map { URL(fileURLWithPath: $0.path).lastPathComponent } == expected)
+            #expect(files.allSatisfy { $0.optional == (expected.count > 2) })
+            let counts = clip.outputs.map { $0.artifactCount(in: clip) }.filter { $0.upperBound > 0 }
+            #expect(counts == [2...(expected.count == 2 ? 2 : 6)])
+        }
     }
 
     @Test func pagesAreNumberedBeforeTheExtensionOnlyWhenThereAreSeveral() {
