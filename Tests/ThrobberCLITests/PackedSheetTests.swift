@@ -105,3 +105,22 @@ struct PackedSheetTests {
         #expect(try listing(directory) == ["job.json"])
     }
 }
+
+extension PackedSheetTests {
+    /// A packed page's tEXt says when its frames are, not where: `reproduce` refuses it in one
+    /// line (exit 65) rather than render a grid that cannot match, and renders a plain grid's page.
+    @Test func reproduceRefusesAPackedPageAndRendersAGridPage() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try sheetTests.write("""
+            {"renders": [{"scene": "ring", "frames": 4, "scale": 0.3,
+              "outputs": [{"type": "sheet", "path": "packed.png", "trim": true}, {"type": "sheet", "path": "grid.png"}]}]}
+            """, in: directory)
+        #expect(try runThrobber(["batch", path, "--backend", "cpu", "--quiet"]).status == 0)
+        let packed = try runThrobber(["reproduce", directory.appendingPathComponent("packed.png").path, "--backend", "cpu"])
+        #expect(packed.status == 65 && packed.stderr.contains("laid out by its atlas"), "\(packed.stderr)")
+        #expect(packed.stderr.split(separator: "\n").count == 1, "\(packed.stderr)")
+        let grid = try runThrobber(["reproduce", directory.appendingPathComponent("grid.png").path, "--backend", "cpu"])
+        #expect(grid.status == 0, "\(grid.stdout)\(grid.stderr)")
+    }
+}

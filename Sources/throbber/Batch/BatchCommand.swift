@@ -11,9 +11,10 @@ enum BatchCommand: Subcommand {
         USAGE: throbber batch JOB.json [options]
 
         Renders every clip of a job file (see examples/): scenes with parameters at one or more
-        scales, written as PNG sequences, sprite sheets with a TexturePacker JSON atlas, raw RGBA
-        or Y4M streams, or GIF/WebP/APNG/MP4 through ffmpeg. The whole file is checked before the
-        first frame. One thread renders; encoding and writing run on the CPUs this process may
+        scales, written as PNG sequences, sprite sheets (PNG or WebP pages, trimmed and aliased
+        if asked) with TexturePacker JSON atlases, raw RGBA or Y4M streams, or GIF/WebP/APNG/
+        MP4/WebM through ffmpeg, each at its own frame rate if asked. The whole file is checked
+        before the first frame. One thread renders; encoding and writing run on the CPUs this process may
         use (see --threads). Every file is written unnamed (or under a temporary name) and linked
         into place when whole. A manifest records every frame's file and the SHA-256 of its
         pixels; `throbber verify` checks shards together.
