@@ -10,12 +10,6 @@
 // frames' durations (open player.html?atlas=URL[&multiatlas=1][&animation=NAME]).
 "use strict";
 
-async function fetchBytes(url) {
-  const response = await fetch(url, {cache: "no-store"});
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
-}
-
 async function fetchJSON(url) {
   const text = new TextDecoder().decode(await fetchBytes(url));
   try {
@@ -36,23 +30,7 @@ async function decodeRGBA(url) {
     await decoder.tracks.ready;
     const {image} = await decoder.decode({frameIndex: 0});
     try {
-      const width = image.visibleRect.width, height = image.visibleRect.height;
-      if (!["RGBA", "RGBX", "BGRA", "BGRX"].includes(image.format))
-        throw new Error(`${url}: decoded pixel format ${image.format}, not RGBA/RGBX/BGRA/BGRX`);
-      const raw = new Uint8Array(image.allocationSize());
-      const [plane] = await image.copyTo(raw);
-      const swap = image.format.startsWith("BGR"), opaque = image.format.endsWith("X");
-      const rgba = new Uint8Array(width * height * 4);
-      for (let y = 0; y < height; y++) {
-        let s = plane.offset + y * plane.stride, d = y * width * 4;
-        for (let x = 0; x < width; x++, s += 4, d += 4) {
-          rgba[d] = raw[swap ? s + 2 : s];
-          rgba[d + 1] = raw[s + 1];
-          rgba[d + 2] = raw[swap ? s : s + 2];
-          rgba[d + 3] = opaque ? 255 : raw[s + 3];
-        }
-      }
-      return {width, height, rgba};
+      return await frameToRGBA(image);
     } finally {
       image.close();
     }
