@@ -118,6 +118,22 @@ extension VideoTests {
         #expect(info.contains("codec_name=vp9") && info.contains("alpha_mode=1"), "\(info)")
     }
 
+    /// `crf` reaches the encoder: a lower CRF is a larger, better MP4 or WebM.
+    @Test(.enabled(if: VideoTests.hasFFmpeg, "ffmpeg is not installed (scripts/setup --with-ffmpeg installs it)"))
+    func crfSetsAnMP4sAndAWebMsQuality() throws {
+        let (directory, result) = try batch("""
+            {"renders": [{"scene": "wave-ball", "frames": 12, "scale": 0.5,
+              "outputs": [{"type": "video", "path": "fine.mp4", "crf": 8}, {"type": "video", "path": "coarse.mp4", "crf": 45},
+                          {"type": "video", "path": "fine.webm", "crf": 4}, {"type": "video", "path": "coarse.webm", "crf": 60}]}]}
+            """, "crf")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 0, "\(result.stderr)")
+        func size(_ name: String) throws -> Int { try Data(contentsOf: directory.appendingPathComponent(name)).count }
+        let (fineMP4, coarseMP4, fineWebM, coarseWebM) = (try size("fine.mp4"), try size("coarse.mp4"), try size("fine.webm"), try size("coarse.webm"))
+        #expect(fineMP4 > 2 * coarseMP4, "\(fineMP4) against \(coarseMP4)")
+        #expect(fineWebM > 2 * coarseWebM, "\(fineWebM) against \(coarseWebM)")
+    }
+
     /// A Y4M without alpha is composited over its matte: the ring's clear corner is the matte's luma.
     @Test func y4mIsCompositedOverItsMatte() throws {
         for (matte, luma) in [("#ffffff", 235), ("#000000", 16)] {
@@ -226,6 +242,8 @@ extension VideoTests {
         (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.gif", "matte": "#ffffff", "alphaThreshold": 40}]}"##,
          "\"alphaThreshold\" applies to a .gif without \"matte\""),
         (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.apng", "background": "#ffffff"}]}"##, "\"background\" applies to .webp only"),
+        (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.gif", "crf": 30}]}"##, "\"crf\" applies to .mp4 and .webm"),
+        (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.mp4", "crf": 60}]}"##, "invalid crf 60 for"),
         (##"{"scene": "ring", "fps": 30, "outputs": [{"type": "sheet", "path": "s.png", "fps": 60}]}"##, "a sheet's \"fps\" 60 is above the clip's 30"),
         (##"{"scene": "ring", "outputs": [{"type": "y4m", "path": "r.y4m", "alpha": true, "matte": "#ffffff"}]}"##, "\"matte\" applies to a y4m stream without alpha"),
         (##"{"scene": "ring", "outputs": [{"type": "sheet", "path": "s.webp", "maxSize": 16384}]}"##, "a WebP sheet page is at most 16383 px a side"),

@@ -8,7 +8,7 @@ extension JobFileReader {
         let m = try fields.members(node, "an output", known: ["type", "pattern", "path", "encoder", "level", "columns", "maxSize", "json",
                                                               "alpha", "matte", "oddSize", "fps", "trim", "alias", "padding", "extrude",
                                                               "format", "multiatlas", "animation", "loopCount", "alphaThreshold",
-                                                              "background"])
+                                                              "background", "crf"])
         guard let type = try fields.string(m["type"]) else {
             throw fields.fail(node, "an output needs \"type\": png, sheet, rgba, y4m or video")
         }
@@ -22,7 +22,7 @@ extension JobFileReader {
                                            "sheet": ["type", "path", "columns", "maxSize", "json", "encoder", "level", "fps", "trim", "alias",
                                                      "padding", "extrude", "format", "multiatlas", "animation"],
                                            "rgba": ["type", "path", "fps"], "y4m": ["type", "path", "alpha", "matte", "fps"],
-                                           "video": ["type", "path", "matte", "oddSize", "fps", "loopCount", "alphaThreshold", "background"]]
+                                           "video": ["type", "path", "matte", "oddSize", "fps", "loopCount", "alphaThreshold", "background", "crf"]]
         for (key, member) in m where !allowed[type]!.contains(key) {
             throw fields.fail(member, "\"\(key)\" does not apply to a \(type) output (it takes \(allowed[type]!.joined(separator: ", ")))")
         }
@@ -102,6 +102,7 @@ extension JobFileReader {
         settings.fps = try fields.number(m["fps"], Clip.fpsRule)
         settings.loopCount = try fields.integer(m["loopCount"], VideoSettings.loopCountRule) ?? 0
         settings.alphaThreshold = try fields.integer(m["alphaThreshold"], VideoSettings.alphaThresholdRule) ?? 128
+        settings.crf = try fields.integer(m["crf"], VideoSettings.crfRule)
         if let member = m["background"] {
             let text = try fields.string(member) ?? ""
             guard let color = RGBA.parse(text), color.isValid else {

@@ -35,6 +35,9 @@ public struct VideoSettings: Sendable, Equatable {
     /// A WebP's background-colour hint (its ANIM chunk), nil: transparent black, which every
     /// browser ignores anyway. ffmpeg writes opaque white unless told; this is rewritten.
     public var background: RGBA?
+    /// An MP4's or a WebM's constant quality (x264's CRF 0–51, libvpx-vp9's 0–63; lower is
+    /// better and larger); nil: 23 for MP4 (x264's default), 20 for WebM.
+    public var crf: Int?
 
     /// Settings for a video output.
     ///
@@ -46,14 +49,20 @@ public struct VideoSettings: Sendable, Equatable {
     ///   - alphaThreshold: a GIF's alpha threshold without a matte.
     ///   - background: a WebP's background hint.
     public init(matte: RGBA? = nil, oddSize: OddSize = .pad, fps: Double? = nil, loopCount: Int = 0, alphaThreshold: Int = 128,
-                background: RGBA? = nil) {
+                background: RGBA? = nil, crf: Int? = nil) {
         self.matte = matte
         self.oddSize = oddSize
         self.fps = fps
         self.loopCount = loopCount
         self.alphaThreshold = alphaThreshold
         self.background = background
+        self.crf = crf
     }
+
+    /// What `crf` may be: 0–63 (libvpx-vp9's range; an MP4's is 0–51, checked by `validate`).
+    public static let crfRule = IntegerRule("crf", 0...63)
+    /// The CRF a format is encoded at.
+    func crf(format: String) -> Int { crf ?? (format == "webm" ? 20 : 23) }
 
     /// What `loopCount` may be: 0 (forever) … 65,535 plays (a GIF's and a WebP's 16 bits).
     public static let loopCountRule = IntegerRule("loopCount", 0...65_535)
@@ -135,6 +144,14 @@ extension VideoSettings {
         if background != nil && format != "webp" {
             throw ThrobberError("\"background\" applies to .webp only, whose header holds a background hint (\(path))",
                                 kind: .usage, field: "background")
+        }
+        if let crf {
+            guard ["mp4", "webm"].contains(format) else {
+                throw ThrobberError("\"crf\" applies to .mp4 and .webm; .\(format) is lossless or paletted (\(path))", kind: .usage, field: "crf")
+            }
+            if format == "mp4" && crf > 51 {
+                throw ThrobberError("invalid crf \(crf) for \(path): H.264 (x264) takes 0–51", kind: .usage, field: "crf")
+            }
         }
         if format == "mp4" && oddSize == .crop && (width == 1 || height == 1) {
             throw ThrobberError("\(path): \"oddSize\": \"crop\" cannot crop a \(width)×\(height) px frame to even sides; use pad or scale",

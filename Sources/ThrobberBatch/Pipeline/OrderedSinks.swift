@@ -340,7 +340,7 @@ final class FFmpegSink: OrderedSink {
             // carries beside the colour, which Chromium and Firefox composite). Constant quality;
             // alt-ref frames off, as libvpx needs for alpha. BT.601 limited, tagged so.
             arguments += ["-vf", "scale=out_color_matrix=bt601:out_range=tv,format=yuva420p", "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p",
-                          "-auto-alt-ref", "0", "-b:v", "0", "-crf", "20", "-row-mt", "1", "-deadline", "good", "-cpu-used", "4",
+                          "-auto-alt-ref", "0", "-b:v", "0", "-crf", String(settings.crf(format: "webm")), "-row-mt", "1", "-deadline", "good", "-cpu-used", "4",
                           "-colorspace", "bt470bg", "-color_primaries", "bt709", "-color_trc", "iec61966-2-1", "-color_range", "tv",
                           "-f", "webm"]
         default:
@@ -359,7 +359,7 @@ final class FFmpegSink: OrderedSink {
                 }
             }
             filters += ["scale=out_color_matrix=bt709:out_range=tv", "format=yuv420p"]
-            arguments += ["-vf", filters.joined(separator: ","), "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            arguments += ["-vf", filters.joined(separator: ","), "-c:v", "libx264", "-crf", String(settings.crf(format: "mp4")), "-pix_fmt", "yuv420p",
                           "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
                           "-movflags", "+faststart", "-f", "mp4"]
         }
