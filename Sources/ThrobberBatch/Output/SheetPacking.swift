@@ -87,9 +87,11 @@ struct SpriteIndex {
     }
 }
 
-/// Packs rectangles onto as few pages as it can, each as small as it can: shelves of the
-/// rectangles tallest first, left to right, each page no wider than a width tried from the
-/// squarest that could hold everything up to `maxSize`, the smallest total area winning.
+/// Packs rectangles onto as few pages as it can, each as small and as square as it can: shelves
+/// of the rectangles tallest first, left to right, each page no wider than a width tried from the
+/// squarest that could hold everything up to `maxSize`; the fewest pages win, then the shortest
+/// longest side (a long strip is as costly to a GPU's texture limit as a square on that side),
+/// then the smallest total area.
 ///
 /// Every rectangle is at most a grid cell, and a page `maxSize` wide holds at least a grid
 /// page's cells, so the packing never takes more pages than the untrimmed grid
@@ -120,12 +122,13 @@ enum SheetPacker {
             widths.insert(min(maxSize, max(widest, square * (16 + step) / 16)))
             widths.insert(min(maxSize, max(widest, widest + (maxSize - widest) * step / 24)))
         }
-        var best: (pages: [(w: Int, h: Int)], placements: [Placement], area: Int)?
+        var best: (pages: [(w: Int, h: Int)], placements: [Placement], side: Int, area: Int)?
         for width in widths.sorted() {
             let trial = shelves(sizes, order: order, width: width, maxSize: maxSize, spacing: spacing)
             let total = trial.pages.reduce(0) { $0 + $1.w * $1.h }
-            if let current = best, (current.pages.count, current.area) <= (trial.pages.count, total) { continue }
-            best = (trial.pages, trial.placements, total)
+            let side = trial.pages.map { max($0.w, $0.h) }.max()!
+            if let current = best, (current.pages.count, current.side, current.area) <= (trial.pages.count, side, total) { continue }
+            best = (trial.pages, trial.placements, side, total)
         }
         return (best!.pages, best!.placements)
     }
