@@ -153,6 +153,17 @@ struct SheetPackingTests {
         }
     }
 
+    /// Equal frames that fit one page go on a square-ish one, not a strip of the same area.
+    @Test func packedPagesAreSquareIsh() {
+        for (count, side) in [(48, 96), (12, 720), (240, 240), (7, 50)] {
+            let (pages, _) = SheetPacker.pack(Array(repeating: (w: side, h: side), count: count), maxSize: 4096, spacing: .none)
+            #expect(pages.count == 1)
+            let (w, h) = (pages[0].w, pages[0].h)
+            #expect(Double(max(w, h)) <= 2 * Double(min(w, h)), "\(count) frames of \(side) px on a \(w)×\(h) page")
+            #expect(w * h <= 2 * count * side * side, "\(w)×\(h) for \(count) frames of \(side) px")
+        }
+    }
+
     @Test func extrusionRepeatsTheEdgesOutwards() {
         var draw = Draw(24)
         let w = 5, h = 4, e = 2
