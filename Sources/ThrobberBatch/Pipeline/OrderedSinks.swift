@@ -246,7 +246,13 @@ final class SheetSink: OrderedSink {
     /// pixel, as a GPU holds RGBA8), and how many frames it stores.
     private func summary(files: [(image: String, json: String)]) -> String {
         let bytes = encoded.reduce(0) { $0 + $1.width * $1.height * 4 }
-        let sizes = encoded.map { "\($0.width)×\($0.height)" }.joined(separator: ", ")
+        // Runs of equal sizes in one group ("14 × 960×960, 960×480"), so a many-page sheet stays one readable line.
+        var runs: [(size: String, count: Int)] = []
+        for page in encoded {
+            let size = "\(page.width)×\(page.height)"
+            if let last = runs.last, last.size == size { runs[runs.count - 1].count += 1 } else { runs.append((size, 1)) }
+        }
+        let sizes = runs.map { $0.count > 1 ? "\($0.count) × \($0.size)" : $0.size }.joined(separator: ", ")
         let stored = settings.packs ? ", \(Set(entries.map { "\($0.page) \($0.frame.x) \($0.frame.y)" }).count) stored" : ""
         let first = ThrobberError.shownPath(files[0].image)
         return "\(clip.label) → \(first)\(files.count > 1 ? " …" : ""): \(encoded.count) page\(encoded.count == 1 ? "" : "s") (\(sizes) px), "
