@@ -38,21 +38,19 @@ enum ScenesCommand: Subcommand {
 
     static func execute(_ arguments: ParsedArguments) throws {
         if arguments.has("--json") {
-            let typed = try SceneRegistry.all.map { type -> TypedListing in
-                let model = type.init()
+            let typed = try SceneRegistry.defaults.map { model -> TypedListing in
                 let loop = try model.defaultLoop()
-                return TypedListing(id: type.id, summary: type.summary,
+                return TypedListing(id: model.id, summary: model.summary,
                                     canvas: ["width": model.canvasSize.width, "height": model.canvasSize.height],
                                     loop: ["seconds": loop.duration, "speedChangePercent": loop.worstSpeedChangePercent],
-                                    parameters: model.parameterSchemas, relations: type.relations)
+                                    parameters: model.parameterSchemas, relations: model.relations)
             }
             print(try JSONOutput.text(typed))
             return
         }
-        for type in SceneRegistry.all {
-            let model = type.init()
+        for model in SceneRegistry.defaults {
             let loop = try model.defaultLoop()
-            print("\(type.id) — \(type.summary)")
+            print("\(model.id) — \(model.summary)")
             let canvas = "\(formatNumber(model.canvasSize.width)) × \(formatNumber(model.canvasSize.height)) pt"
             print("  canvas \(canvas), loops every \(LoopPlan.shortSeconds(loop.duration)) s"
                   + String(format: " by default (largest part speed change %.2f%%)", loop.worstSpeedChangePercent))

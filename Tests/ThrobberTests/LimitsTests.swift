@@ -7,7 +7,7 @@ import Testing
 /// through one checked conversion, and the core refuses what would trap, overflow or hang.
 struct LimitsTests {
     @Test func everyNumericParameterHasABoundedRange() {
-        func check<Model: SceneModel>(_ type: Model.Type) {
+        func check<Model: BuiltInScene>(_ type: Model.Type) {
             for parameter in Model.parameters {
                 switch parameter.kind {
                 case .number(_, let range), .optionalNumber(_, let range, _), .pair(_, let range, _, _), .numberOrKeyword(_, let range, _, _):
@@ -23,7 +23,7 @@ struct LimitsTests {
     }
 
     @Test func everySamplingRangeLiesWithinTheParseRange() {
-        func check<Model: SceneModel>(_ type: Model.Type) {
+        func check<Model: BuiltInScene>(_ type: Model.Type) {
             for parameter in Model.parameters {
                 guard let range = parameter.samplingRange else { continue }
                 #expect(parameter.accepts(range.low) && parameter.accepts(range.high), "\(Model.id) \(parameter.name): \(range)")

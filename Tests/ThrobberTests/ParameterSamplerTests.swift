@@ -63,7 +63,7 @@ struct ParameterSamplerTests {
     }
 
     @Test func everyNumberHasAFiniteSamplingRangeWithinItsDeclaredRange() {
-        func check<Model: SceneModel>(_ type: Model.Type) {
+        func check<Model: BuiltInScene>(_ type: Model.Type) {
             for parameter in Model.parameters {
                 switch parameter.kind {
                 case .color, .optionalColor, .choice, .text:

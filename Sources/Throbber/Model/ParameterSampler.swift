@@ -63,7 +63,17 @@ public struct ParameterSampler: Sendable {
     ///   fixed settings no draw can satisfy within `maximumAttempts`.
     public func draw(_ id: String, index: Int, fixed: [SampledCase.Setting] = [], times: [Double]? = nil,
                      scales: [Double]? = nil, prepare: (Scene) throws -> Scene = { $0 }) throws -> SampledCase {
-        let defaults = try SceneRegistry.model(id)
+        try draw(try SceneRegistry.model(id), index: index, fixed: fixed, times: times, scales: scales, prepare: prepare)
+    }
+
+    /// Draws case `index` of the scene `defaults` describes, at its defaults: a built-in or a
+    /// scene read from a file, drawn alike (its parameters' sampling ranges, its relations).
+    ///
+    /// The parameters are those of `draw(_:index:fixed:times:scales:prepare:)`; the case's
+    /// seed comes from the scene's id, so case `index` of a scene is the same in every run.
+    public func draw(_ defaults: any SceneModel, index: Int, fixed: [SampledCase.Setting] = [], times: [Double]? = nil,
+                     scales: [Double]? = nil, prepare: (Scene) throws -> Scene = { $0 }) throws -> SampledCase {
+        let id = defaults.id
         // Checked once, before any draw, so a typo is reported as such, not as failed attempts.
         var check = Scene(defaults)
         for setting in fixed { check = try check.setting(setting.name, to: setting.value) }
@@ -99,14 +109,14 @@ public struct ParameterSampler: Sendable {
     func drawSettings<Model: SceneModel>(_ defaults: Model, random: inout SplitMix64, fixed: [SampledCase.Setting],
                                          times: [Double]?, scales: [Double]?) throws -> ([SampledCase.Setting], Double) {
         let fixedNames = Set(fixed.map(\.name))
-        let drawn = Model.parameters.filter {
+        let drawn = defaults.parameters.filter {
             !fixedNames.contains($0.name) && !ParameterSampler.sceneSettingNames.contains($0.name)
         }
         var model = defaults
         for parameter in drawn { drawValue(of: parameter, into: &model, defaults: defaults, random: &random) }
         model = model.reconciledForSampling()
         for setting in fixed {
-            if let parameter = Model.parameters.first(where: { $0.name == setting.name }),
+            if let parameter = defaults.parameters.first(where: { $0.name == setting.name }),
                !ParameterSampler.sceneSettingNames.contains(setting.name) {
                 try parameter.set(setting.value, in: &model)
             }
@@ -142,7 +152,7 @@ public struct ParameterSampler: Sendable {
         } else if let background = drawBackground(random: &random) {
             settings.append(.init("background", background == .clear ? "none" : background.description))
         }
-        for parameter in Model.parameters where !ParameterSampler.sceneSettingNames.contains(parameter.name) {
+        for parameter in defaults.parameters where !ParameterSampler.sceneSettingNames.contains(parameter.name) {
             let value = parameter.value(in: model)
             if value != parameter.value(in: defaults) { settings.append(.init(parameter.name, value)) }
         }

@@ -122,5 +122,5 @@ extension SceneParameter {
 
 extension SceneModel {
     /// Every parameter for machines, with this model's values as defaults.
-    public var parameterSchemas: [ParameterSchema] { Self.parameters.map { $0.schema(defaults: self) } }
+    public var parameterSchemas: [ParameterSchema] { parameters.map { $0.schema(defaults: self) } }
 }

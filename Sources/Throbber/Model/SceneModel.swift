@@ -1,22 +1,26 @@
 /// One indicator: its parameters (with the original look as defaults), its timing and how a
-/// frame becomes a draw list. Every scene in `SceneRegistry` conforms.
+/// frame becomes a draw list. Every scene conforms: the built-ins in `SceneRegistry` (through
+/// `BuiltInScene`, which supplies the descriptions from their statics) and scenes read from files.
 ///
-/// A model is a plain value; `init()` gives the original indicator. The data flow is one way:
-/// `frameState(at:)` is a pure function of time (never a wall clock, never accumulated from an
-/// earlier frame), and `drawItems(for:scale:width:height:)` turns that state into primitives.
+/// A model is a plain value. The data flow is one way: `frameState(at:)` is a pure function of
+/// time (never a wall clock, never accumulated from an earlier frame), and
+/// `drawItems(for:scale:width:height:)` turns that state into primitives. The descriptions —
+/// id, summary, parameters, relations — are instance members, so a scene described by data (a
+/// scene file) is one more model, and the sampler, parity, provenance and every command see one
+/// kind of scene.
 public protocol SceneModel: Sendable {
     /// What one frame's animation state is (phases, amplitudes, counts …).
     associatedtype FrameState: Sendable
 
     /// The scene id used on the command line, e.g. `wave-ball`.
-    static var id: String { get }
+    var id: String { get }
     /// One line describing the scene.
-    static var summary: String { get }
+    var summary: String { get }
     /// Every settable parameter, by its SPEC name.
-    static var parameters: [SceneParameter<Self>] { get }
-
-    /// The original indicator's look.
-    init()
+    var parameters: [SceneParameter<Self>] { get }
+    /// The rules that tie parameters together, in words, one each: what `validateRelations`
+    /// checks (for `throbber scenes --json`).
+    var relations: [String] { get }
 
     /// The canvas in points.
     var canvasSize: (width: Double, height: Double) { get }
@@ -45,10 +49,6 @@ public protocol SceneModel: Sendable {
     /// range can say (one parameter only with another): what `ParameterSampler` draws before
     /// any fixed setting is applied. A scene without such relations returns itself.
     func reconciledForSampling() -> Self
-
-    /// The rules that tie parameters together, in words, one each: what `validateRelations`
-    /// checks (for `throbber scenes --json`).
-    static var relations: [String] { get }
 
     /// Checks rules that tie parameters together (ranges of single parameters are checked from
     /// `parameters`).
@@ -95,18 +95,15 @@ public protocol SceneModel: Sendable {
 }
 
 extension SceneModel {
-    /// The scene id of this model's type.
-    public var id: String { Self.id }
-
     /// Every parameter as `throbber scenes` lists it, with this model's values as defaults.
-    public var parameterInfos: [ParameterInfo] { Self.parameters.map { $0.info(defaults: self) } }
+    public var parameterInfos: [ParameterInfo] { parameters.map { $0.info(defaults: self) } }
 
     /// A copy with one parameter set from text, by its SPEC name.
     ///
     /// - Throws: a usage error for an unknown name (suggesting the nearest) or a value out of range.
     public func setting(_ name: String, to text: String) throws -> any SceneModel {
-        guard let parameter = Self.parameters.first(where: { $0.name == name }) else {
-            throw ThrobberError.unknown("parameter", name, known: Self.parameters.map(\.name) + ["background", "scale"])
+        guard let parameter = parameters.first(where: { $0.name == name }) else {
+            throw ThrobberError.unknown("parameter", name, known: parameters.map(\.name) + ["background", "scale"])
         }
         var copy = self
         try parameter.set(text, in: &copy)
@@ -116,7 +113,7 @@ extension SceneModel {
     /// The parameters holding text (a caption, a font file): values that may hold spaces,
     /// newlines and any character, which provenance records apart from the others.
     public var textParameterNames: [String] {
-        Self.parameters.compactMap { parameter in
+        parameters.compactMap { parameter in
             if case .text = parameter.kind { return parameter.name }
             return nil
         }
@@ -124,19 +121,19 @@ extension SceneModel {
 
     /// The current value of one parameter, as text.
     public func value(of name: String) -> String? {
-        Self.parameters.first(where: { $0.name == name })?.value(in: self)
+        parameters.first(where: { $0.name == name })?.value(in: self)
     }
 
     /// Every parameter that holds a value, by name, in the form `--set` accepts and in the order
     /// the scene lists them; optional parameters left unset (derived) are not among them, so
     /// applying these to `init()` rebuilds this model's parameters exactly.
     public var assignments: [(name: String, value: String)] {
-        Self.parameters.filter { $0.isSet(in: self) }.map { ($0.name, $0.value(in: self)) }
+        parameters.filter { $0.isSet(in: self) }.map { ($0.name, $0.value(in: self)) }
     }
 
     /// Checks every parameter's range, then the relations between them.
     public func validate() throws {
-        for parameter in Self.parameters { try parameter.check(self) }
+        for parameter in parameters { try parameter.check(self) }
         try validateRelations()
     }
 
@@ -155,7 +152,6 @@ extension SceneModel {
         drawItems(for: state, scale: scale, width: width, height: height)
     }
 
-    public static var relations: [String] { [] }
     public var loopDuration: Double? { nil }
     public var boxParameterNames: [String] { ["size"] }
     public var periodicFrom: Double? { 0 }

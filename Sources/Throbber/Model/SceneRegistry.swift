@@ -4,9 +4,12 @@
 /// primitives), plus one line below.
 public enum SceneRegistry {
     /// Every scene type, in the order `throbber scenes` lists them.
-    public static var all: [any SceneModel.Type] {
+    public static var all: [any BuiltInScene.Type] {
         [WaveBall.self, DoubleWave.self, PullWave.self, Activity.self, Ring.self, ProgressRing.self, HUD.self]
     }
+
+    /// Every built-in scene at its defaults, in the same order.
+    public static var defaults: [any SceneModel] { all.map { $0.init() } }
 
     /// Every scene id.
     public static var ids: [String] { all.map { $0.id } }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The Core Graphics clone of UIActivityIndicatorView (SPEC §4, seed 003): a rounded-square HUD
 /// with 12 leaves whose brightness steps round once a loop.
-public struct Activity: SceneModel {
+public struct Activity: BuiltInScene {
     public static let id = "activity"
     public static let summary = "activity spinner: 12 leaves of falling brightness on a rounded HUD, one turn a second"
 

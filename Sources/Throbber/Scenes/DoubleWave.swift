@@ -2,7 +2,7 @@ import Foundation
 
 /// The article's double wave (SPEC §2, seed 001, final version): a sine and a cosine wave across a
 /// strip, phase advancing, amplitude breathing between two bounds.
-public struct DoubleWave: SceneModel {
+public struct DoubleWave: BuiltInScene {
     public static let id = "double-wave"
     public static let summary = "two superposed waves across a strip, phase advancing, amplitude breathing"
 

@@ -3,7 +3,7 @@ import Foundation
 /// SVProgressHUD whole (SPEC §7, seed 004): the spinner, the progress ring, the success, error
 /// and info glyphs or text alone, with a status under them that the HUD grows around, optionally
 /// on a screen behind a mask, popping in at 1.3× and fading out.
-public struct HUD: SceneModel {
+public struct HUD: BuiltInScene {
     public static let id = "hud"
     public static let summary = "SVProgressHUD: ring, progress, success, error, info or text with a status, on a screen behind a mask, shown and dismissed"
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// SVProgressHUD's determinate progress ring (SPEC §5): a progress arc from 12 o'clock, then the
 /// faint full background ring on top.
-public struct ProgressRing: SceneModel {
+public struct ProgressRing: BuiltInScene {
     public static let id = "progress-ring"
     public static let summary = "SVProgressHUD progress ring: an arc from 12 o'clock under a faint full ring"
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// HHPullToRefreshWave's pull-to-refresh strip (SPEC §3): two waves whose height and amplitude
 /// grow with the distance pulled.
-public struct PullWave: SceneModel {
+public struct PullWave: BuiltInScene {
     public static let id = "pull-wave"
     public static let summary = "HHPullToRefreshWave: a double-wave strip whose height follows the pull distance"
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// SVProgressHUD's indefinite ring (SPEC §5): an arc with round caps under an angle mask, the whole
 /// picture turning clockwise once a second.
-public struct Ring: SceneModel {
+public struct Ring: BuiltInScene {
     public static let id = "ring"
     public static let summary = "SVProgressHUD indefinite ring: a masked arc turning once a second on the HUD"
 
