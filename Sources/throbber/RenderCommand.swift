@@ -72,7 +72,7 @@ enum RenderCommand: Subcommand {
         let (width, height) = scene.pixelSize
         try renderer.checkCanvas(width: width, height: height)
         // A one-clip job without a manifest: the same PNG-sequence writer as `batch`.
-        let pattern = FramePattern(literalPrefix: directory.appendingPathComponent("\(sceneID)_").path, width: 5, suffix: ".png")
+        let pattern = FramePattern(literalPrefix: directory.appendingPathComponent("\(scene.model.id)_").path, width: 5, suffix: ".png")
         let clip = try Clip(scene: scene, frames: frames, fps: fps, start: start,
                             outputs: [.png(pattern: pattern, encoder: encoder)])
         let written = Counter()

@@ -20,7 +20,7 @@ enum SceneOptions {
     ///
     /// - Throws: a usage error naming the scene, parameter or option at fault.
     static func scene(_ id: String, _ arguments: ParsedArguments) throws -> Scene {
-        var scene = Scene(try SceneRegistry.model(id))
+        var scene = Scene(try SceneReference.model(id))
         if let scale = arguments.value("--scale") { scene = try scene.setting("scale", to: scale) }
         if let background = arguments.value("--background") { scene = try scene.setting("background", to: background) }
         for assignment in arguments.all("--set") {

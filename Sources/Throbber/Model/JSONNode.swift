@@ -1,4 +1,3 @@
-import Throbber
 /// A JSON value that remembers where it stood in its file, so a job file's errors can name the
 /// line and column (Foundation's JSONSerialization cannot).
 public struct JSONNode: Sendable {

@@ -64,11 +64,13 @@ struct JobFileReader {
         let known = ["scene", "name", "parameters", "scale", "scales", "background", "fps", "frames", "duration", "loop",
                      "loopSeconds", "maxSpeedChange", "start", "outputs", "chain"]
         let m = try fields.members(node, "a render", known: known)
-        guard let sceneID = try fields.string(m["scene"]) else {
+        guard let sceneReference = try fields.string(m["scene"]) else {
             throw fields.fail(node, "a render needs \"scene\" (one of \(SceneRegistry.ids.joined(separator: ", ")))")
         }
-        var scene = try fields.at(or: m["scene"]!.value) { Scene(try SceneRegistry.model(sceneID)) }
-        let name = try fields.string(m["name"]) ?? sceneID
+        let jobDirectory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var scene = try fields.at(or: m["scene"]!.value) { Scene(try SceneReference.model(sceneReference, relativeTo: jobDirectory)) }
+        let sceneID = scene.model.id
+        let name = try fields.string(m["name"]) ?? scene.model.id
         // Before the name fills any pattern.
         try fields.at(m, or: node) { try Clip.checkName(name) }
         scene = try applying(m["parameters"], to: scene)

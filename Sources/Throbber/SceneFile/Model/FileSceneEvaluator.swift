@@ -1,0 +1,228 @@
+import Foundation
+
+/// Evaluates one frame of a file scene into primitives in points (docs/scene-files.md §9):
+/// clocks read at the frame's time (retimed by the loop's speeds, delayed per copy), values in
+/// order, then the content tree with groups' and copies' transforms, opacity and tint folded
+/// into each primitive. Every failure names the node, the frame's time and the parameters.
+struct FileSceneEvaluator {
+    let scene: FileScene
+    let clocks: [SceneClock]
+    let t: Double
+    var env: ExpressionEnvironment
+    var budget = FileScene.budget
+    var output: [PlacedPrimitive] = []
+
+    init(scene: FileScene, clocks: [SceneClock], t: Double) {
+        self.scene = scene
+        self.clocks = clocks
+        self.t = t
+        env = scene.parameterEnvironment()
+    }
+
+    var definition: SceneDefinition { scene.definition }
+
+    mutating func run() throws -> [PlacedPrimitive] {
+        setClocks(delay: 0)
+        env[definition.tSlot] = .number(t)
+        for value in definition.values {
+            env[value.slot] = try evaluate(value.source, field: "value '\(value.name)'", place: definition.path)
+        }
+        try draw(definition.content, transform: .identity, opacity: 1, tint: [1, 1, 1, 1], replicated: false, suffix: "")
+        return output
+    }
+
+    /// Every clock's fields, as copy `delay` seconds late sees them.
+    mutating func setClocks(delay: Double) {
+        for (clock, declared) in zip(clocks, definition.clocks) {
+            let speed = scene.speeds.factors[clock.name] ?? 1
+            // One-shot clocks are not retimed (docs/scene-files.md §4.1).
+            let reading = clock.enabled
+                ? clock.reading(at: t, speed: clock.periodicPart == nil ? 1 : speed, delay: delay)
+                : ClockReading.disabled
+            env.setClock(declared.slots, t: reading.t, u: reading.u, n: reading.n, period: reading.period)
+        }
+    }
+
+    // MARK: - Evaluation with messages
+
+    func failure(_ place: String, _ field: String, _ message: String) -> ThrobberError {
+        ThrobberError("\(place): \(field) \(message) at t = \(formatNumber(t)) s\(scene.parameterWords)", kind: .badData)
+    }
+
+    mutating func evaluate(_ source: SceneSource, field: String, place: String) throws -> ExpressionValue {
+        do {
+            return try source.evaluate(env, budget: &budget)
+        } catch {
+            throw failure(place, field, error.message)
+        }
+    }
+
+    mutating func number(_ source: SceneSource?, _ field: String, _ place: String, default value: Double = 0) throws -> Double {
+        guard let source else { return value }
+        guard case .number(let v) = try evaluate(source, field: field, place: place) else { return value }
+        guard v.isFinite, abs(v) <= Limits.length * 10 else { throw failure(place, field, "= \(formatNumber(v)) is not a finite number within ±1000000") }
+        return v
+    }
+
+    mutating func length(_ source: SceneSource?, _ field: String, _ place: String, default value: Double = 0) throws -> Double {
+        let v = try number(source, field, place, default: value)
+        guard v >= 0 else { throw failure(place, field, "= \(formatNumber(v)): a length is at least 0") }
+        return v
+    }
+
+    mutating func color(_ source: SceneSource, _ field: String, _ place: String) throws -> RGBA {
+        guard case .color(let c) = try evaluate(source, field: field, place: place) else { return .clear }
+        return c
+    }
+
+    mutating func point(_ p: SceneDefinition.Point?, _ field: String, _ place: String) throws -> (Double, Double) {
+        guard let p else { return (0, 0) }
+        return (try number(p.x, "\(field)[0]", place), try number(p.y, "\(field)[1]", place))
+    }
+
+    mutating func visible(_ info: SceneDefinition.NodeInfo) throws -> Bool {
+        guard let visible = info.visible else { return true }
+        return try evaluate(visible, field: "visible", place: info.place) == .boolean(true)
+    }
+
+    // MARK: - Content
+
+    /// Paints `nodes` under `transform`, their alpha times `opacity`, their colours times `tint`.
+    mutating func draw(_ nodes: [SceneDefinition.Node], transform: SceneTransform, opacity: Double, tint: [Double],
+                       replicated: Bool, suffix: String) throws {
+        for node in nodes { try draw(node, transform: transform, opacity: opacity, tint: tint, replicated: replicated, suffix: suffix) }
+    }
+
+    func painted(_ c: RGBA, opacity: Double, tint: [Double]) -> RGBA {
+        RGBA(c.r * tint[0], c.g * tint[1], c.b * tint[2], c.a * tint[3] * opacity)
+    }
+
+    mutating func emit(_ info: SceneDefinition.NodeInfo, suffix: String, replicated: Bool, _ primitive: ScenePrimitive) {
+        output.append(PlacedPrimitive(id: info.id + suffix, primitive: primitive, replicated: replicated))
+    }
+
+    mutating func draw(_ node: SceneDefinition.Node, transform T: SceneTransform, opacity: Double, tint: [Double],
+                       replicated: Bool, suffix: String) throws {
+        switch node {
+        case let .disc(info, center, radius, color):
+            guard try visible(info) else { return }
+            let c = T.apply(try point(center, "center", info.place).0, try point(center, "center", info.place).1)
+            let r = try length(radius, "radius", info.place)
+            emit(info, suffix: suffix, replicated: replicated,
+                 .disc(centerX: c.x, centerY: c.y, radius: T.scale * r, color: painted(try self.color(color, "color", info.place), opacity: opacity, tint: tint)))
+        case let .box(info, center, size, cornerRadius, rotation, scale, color):
+            guard try visible(info) else { return }
+            let (cx, cy) = try point(center, "center", info.place)
+            let (w, h) = try point(size, "size", info.place)
+            guard w >= 0, h >= 0 else { throw failure(info.place, "size", "[\(formatNumber(w)), \(formatNumber(h))]: a size is at least 0") }
+            let (sx, sy) = scale == nil ? (1.0, 1.0) : try point(scale, "scale", info.place)
+            let corner = try length(cornerRadius, "cornerRadius", info.place)
+            guard corner <= min(w, h) / 2 + 1e-12 else {
+                throw failure(info.place, "cornerRadius", "\(formatNumber(corner)) is more than half the shorter side (\(formatNumber(min(w, h))))")
+            }
+            let c = T.apply(cx, cy)
+            let degrees = try number(rotation, "rotation", info.place)
+            emit(info, suffix: suffix, replicated: replicated,
+                 .box(centerX: c.x, centerY: c.y, halfX: T.scale * w / 2 * abs(sx), halfY: T.scale * h / 2 * abs(sy),
+                      rotation: degrees * Double.pi / 180 + T.rotation, cornerRadius: T.scale * corner * min(abs(sx), abs(sy)),
+                      color: painted(try self.color(color, "color", info.place), opacity: opacity, tint: tint)))
+        case let .arc(info, center, radius, width, angles, mask, color):
+            guard try visible(info) else { return }
+            let (cx, cy) = try point(center, "center", info.place)
+            let c = T.apply(cx, cy)
+            let degree = Double.pi / 180
+            var start: Double, sweep: Double
+            switch angles {
+            case let .startEnd(s, e):
+                start = try number(s, "start", info.place)
+                sweep = try number(e, "end", info.place) - start
+            case let .startSweep(s, w):
+                start = try number(s, "start", info.place)
+                sweep = try number(w, "sweep", info.place)
+            case let .trim(pathStart, turns, s, e, offset):
+                // CAShapeLayer: strokeStart/End clamped to [0, 1], the offset free (docs/scene-files.md §8).
+                let o = try number(offset, "trim.offset", info.place)
+                let from = min(max(try number(s, "trim.start", info.place), 0), 1) + o
+                let to = min(max(try number(e, "trim.end", info.place), 0), 1) + o
+                let n = try number(turns, "path.turns", info.place)
+                let p0 = try number(pathStart, "path.start", info.place)
+                start = p0 + 360 * n * from
+                sweep = 360 * n * (to - from)
+            }
+            guard sweep > 0 else { return }
+            let maskRotation = try mask.map { try number($0, "mask.rotation", info.place) * degree + T.rotation }
+            emit(info, suffix: suffix, replicated: replicated,
+                 .arc(centerX: c.x, centerY: c.y, radius: T.scale * (try length(radius, "radius", info.place)),
+                      width: T.scale * (try length(width, "width", info.place)), start: start * degree + T.rotation,
+                      sweep: sweep * degree, maskRotation: maskRotation,
+                      color: painted(try self.color(color, "color", info.place), opacity: opacity, tint: tint)))
+        case let .wave(info, cosine, originX, wavelength, amplitude, phase, baseline, bottom, clipCenter, clipRadius, color):
+            guard try visible(info) else { return }
+            let turns = T.rotation / (2 * Double.pi)
+            guard abs(turns - turns.rounded()) < 1e-12 else {
+                throw failure(info.place, "wave", "sits under a rotation of \(formatNumber(T.rotation * 180 / Double.pi))°: a wave band is horizontal, so its groups may not rotate it")
+            }
+            let lambda = try number(wavelength, "wavelength", info.place)
+            guard lambda > 0 else { throw failure(info.place, "wavelength", "= \(formatNumber(lambda)): a wavelength is more than 0") }
+            let origin = T.apply(try number(originX, "originX", info.place), try number(baseline, "baseline", info.place))
+            var phi = try number(phase, "phase", info.place)
+            if cosine { phi += Double.pi / 2 }
+            var clip: (centerX: Double, centerY: Double, radius: Double)?
+            if let clipCenter {
+                let (x, y) = try point(clipCenter, "clip.center", info.place)
+                let cc = T.apply(x, y)
+                clip = (cc.x, cc.y, T.scale * (try length(clipRadius, "clip.radius", info.place)))
+            }
+            let bottomY = try bottom.map { T.apply(0, try number($0, "bottom", info.place)).y }
+            emit(info, suffix: suffix, replicated: replicated,
+                 .wave(originX: origin.x, amplitude: T.scale * (try length(amplitude, "amplitude", info.place)), wavelength: T.scale * lambda,
+                       phase: phi, baseline: origin.y, bottom: bottomY, clip: clip,
+                       color: painted(try self.color(color, "color", info.place), opacity: opacity, tint: tint)))
+        case let .group(info, transform, groupOpacity, content):
+            guard try visible(info) else { return }
+            let inner = try transform.map { try self.transform($0, k: 1, place: info.place) } ?? .identity
+            let alpha = try number(groupOpacity, "opacity", info.place, default: 1)
+            guard (0...1).contains(alpha) else { throw failure(info.place, "opacity", "= \(formatNumber(alpha)): an opacity is in [0, 1]") }
+            try draw(content, transform: T.then(inner), opacity: opacity * alpha, tint: tint, replicated: replicated, suffix: suffix)
+        case let .replicator(info, countSource, instance, delayFrom, delay, tintBase, tintStep, firstAbove, depth, content):
+            guard try visible(info) else { return }
+            let count = try number(countSource, "count", info.place)
+            guard count == count.rounded(), count >= 0, count <= 10_000 else {
+                throw failure(info.place, "count", "= \(formatNumber(count)): a whole number in [0, 10000]")
+            }
+            let n = Int(count)
+            let first = try number(delayFrom, "delayFrom", info.place)
+            let step = try number(delay, "delay", info.place)
+            let base = try tintBase.map { try components($0, "tint.base", info.place) } ?? [1, 1, 1, 1]
+            let stepTint = try tintStep.map { try components($0, "tint.step", info.place) } ?? [0, 0, 0, 0]
+            let saved = env
+            env[definition.countSlots[depth]] = .number(count)
+            for copy in firstAbove ? Array((0..<n).reversed()) : Array(0..<n) {
+                env[definition.indexSlots[depth]] = .number(Double(copy))
+                setClocks(delay: first + Double(copy) * step)
+                let k = try number(instance?.slot, "instance.slot", info.place, default: Double(copy))
+                let copyTransform = try instance.map { try self.transform($0, k: k, place: info.place) } ?? .identity
+                let copyTint = (0..<4).map { tint[$0] * min(max(base[$0] + Double(copy) * stepTint[$0], 0), 1) }
+                try draw(content, transform: T.then(copyTransform), opacity: opacity, tint: copyTint, replicated: true,
+                         suffix: suffix + "#\(copy)")
+            }
+            env = saved
+        }
+    }
+
+    mutating func components(_ source: SceneSource, _ field: String, _ place: String) throws -> [Double] {
+        guard case .components(let parts) = source else { return [1, 1, 1, 1] }
+        return try parts.enumerated().map { try number($1, "\(field)[\($0)]", place) }
+    }
+
+    /// A transform raised to `k`: anchor + k·translate + scale^k·R(k·rotate)·(p − anchor).
+    mutating func transform(_ t: SceneDefinition.Transform, k: Double, place: String) throws -> SceneTransform {
+        let (tx, ty) = try point(t.translate, "translate", place)
+        let (ax, ay) = try point(t.anchor, "anchor", place)
+        let rotate = try number(t.rotate, "rotate", place)
+        let scale = try number(t.scale, "scale", place, default: 1)
+        guard scale >= 0 else { throw failure(place, "scale", "= \(formatNumber(scale)): a scale is at least 0") }
+        return SceneTransform(translate: (k * tx, k * ty), rotation: k * rotate * Double.pi / 180,
+                              scale: k == 1 ? scale : pow(scale, k), anchor: (ax, ay))
+    }
+}

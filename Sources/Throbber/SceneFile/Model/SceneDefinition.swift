@@ -1,0 +1,129 @@
+/// A scene file read and compiled: every name resolved to a slot, every expression compiled,
+/// every node checked (docs/scene-files.md). Immutable; `FileScene` holds one with the values
+/// of its parameters.
+public struct SceneDefinition: Sendable {
+    /// The value types of parameters.
+    public enum ParameterType: String, Sendable, CaseIterable {
+        case number, integer, color, choice
+    }
+
+    /// One declared parameter (docs/scene-files.md §3).
+    public struct Parameter: Sendable {
+        public var name: String
+        public var type: ParameterType
+        public var unit: String
+        public var summary: String
+        /// The default; nil for an optional parameter, which `derive` gives a value.
+        public var defaultValue: ExpressionValue?
+        /// The words `scenes` prints for an unset optional parameter (`style`, `progress`).
+        public var unsetMeaning: String?
+        /// What an unset optional parameter's value is: a static source.
+        public var derive: SceneSource?
+        public var range: NumberRange
+        public var integerRange: ClosedRange<Int>
+        public var choices: [String]
+        public var sample: SamplingRange?
+        /// Bounds other parameters put on this one.
+        public var withinMin: SceneExpression?
+        public var withinMax: SceneExpression?
+        /// The slot expressions read it from.
+        public var slot: Int
+    }
+
+    /// A rule between parameters.
+    public struct Relation: Sendable {
+        public var require: SceneExpression
+        public var field: String
+        public var text: String
+    }
+
+    /// A declared clock; its duration, begin and enabled are static (docs/scene-files.md §4.1).
+    public struct Clock: Sendable {
+        public var name: String
+        public var duration: SceneExpression
+        public var repeats: SceneClock.Repeat
+        public var autoreverses: Bool
+        public var begin: SceneExpression?
+        public var enabled: SceneExpression?
+        public var slots: ExpressionClockSlots
+    }
+
+    /// A named value evaluated once per frame, in order.
+    public struct Value: Sendable {
+        public var name: String
+        public var source: SceneSource
+        public var slot: Int
+    }
+
+    /// What every node carries.
+    public struct NodeInfo: Sendable {
+        /// The node's id, or its place (`content[1].content[0]`): DrawList ids and messages.
+        public var id: String
+        /// Where it stands in the file, `FILE:LINE:COLUMN`.
+        public var place: String
+        public var visible: SceneSource?
+    }
+
+    /// A point: two scalar sources.
+    public struct Point: Sendable {
+        public var x: SceneSource
+        public var y: SceneSource
+    }
+
+    /// Which angles an arc gives (docs/scene-files.md §8).
+    public enum ArcAngles: Sendable {
+        case startEnd(SceneSource, SceneSource)
+        case startSweep(SceneSource, SceneSource)
+        case trim(pathStart: SceneSource, turns: SceneSource, start: SceneSource, end: SceneSource, offset: SceneSource?)
+    }
+
+    /// A group's or a copy's transform, in sources.
+    public struct Transform: Sendable {
+        public var translate: Point?
+        public var rotate: SceneSource?
+        public var scale: SceneSource?
+        public var anchor: Point?
+        /// A replicator's `slot`: the k each copy's transform is raised to.
+        public var slot: SceneSource?
+    }
+
+    /// A node of the content tree, in paint order.
+    public indirect enum Node: Sendable {
+        case disc(NodeInfo, center: Point, radius: SceneSource, color: SceneSource)
+        case box(NodeInfo, center: Point, size: Point, cornerRadius: SceneSource?, rotation: SceneSource?, scale: Point?, color: SceneSource)
+        case arc(NodeInfo, center: Point, radius: SceneSource, width: SceneSource, angles: ArcAngles, mask: SceneSource?, color: SceneSource)
+        case wave(NodeInfo, cosine: Bool, originX: SceneSource?, wavelength: SceneSource, amplitude: SceneSource, phase: SceneSource?,
+                  baseline: SceneSource, bottom: SceneSource?, clipCenter: Point?, clipRadius: SceneSource?, color: SceneSource)
+        case group(NodeInfo, transform: Transform?, opacity: SceneSource?, content: [Node])
+        case replicator(NodeInfo, count: SceneSource, instance: Transform?, delayFrom: SceneSource?, delay: SceneSource?,
+                        tintBase: SceneSource?, tintStep: SceneSource?, firstAbove: Bool, depth: Int, content: [Node])
+    }
+
+    public var id: String
+    public var summary: String
+    /// The file's name as messages show it.
+    public var path: String
+    /// The file's bytes, for provenance.
+    public var text: String
+    public var parameters: [Parameter]
+    public var relations: [Relation]
+    public var clocks: [Clock]
+    public var values: [Value]
+    public var canvasWidth: SceneExpression
+    public var canvasHeight: SceneExpression
+    public var background: RGBA
+    public var loopSeconds: SceneExpression?
+    public var loopFrom: SceneExpression?
+    public var loopPreview: SceneExpression?
+    public var content: [Node]
+    /// The slot of `t`.
+    public var tSlot: Int
+    /// Replicator slots by depth: the copy's index and the copy count.
+    public var indexSlots: [Int]
+    public var countSlots: [Int]
+    /// How many slots an environment holds.
+    public var slotCount: Int
+    /// Where the first expression that reads `t` stands, when one does: such a scene loops
+    /// only from `loop.from`.
+    public var firstReadOfT: String?
+}

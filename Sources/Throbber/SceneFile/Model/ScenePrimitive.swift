@@ -1,0 +1,98 @@
+import Foundation
+
+/// One primitive of a file scene's frame, evaluated in points with every transform, opacity and
+/// tint folded in: what a DrawList row receives once scaled to pixels (docs/scene-files.md §8).
+///
+/// Angles are radians: a box's rotation clockwise from +x, an arc's start and mask rotation as
+/// clock angles (0 at 12 o'clock, clockwise).
+public enum ScenePrimitive: Sendable, Equatable {
+    /// A filled circle.
+    case disc(centerX: Double, centerY: Double, radius: Double, color: RGBA)
+    /// A rounded box (one instance of a quad batch).
+    case box(centerX: Double, centerY: Double, halfX: Double, halfY: Double, rotation: Double, cornerRadius: Double, color: RGBA)
+    /// A round-capped arc, or a closed circle when the sweep reaches a turn; `maskRotation` is
+    /// SVProgressHUD's angle mask when given.
+    case arc(centerX: Double, centerY: Double, radius: Double, width: Double, start: Double, sweep: Double,
+             maskRotation: Double?, color: RGBA)
+    /// A sine band: filled below y = amplitude·sin(2π(x − originX)/wavelength + phase) + baseline,
+    /// down to `bottom` (or the canvas edge), optionally clipped to a circle.
+    case wave(originX: Double, amplitude: Double, wavelength: Double, phase: Double, baseline: Double, bottom: Double?,
+              clip: (centerX: Double, centerY: Double, radius: Double)?, color: RGBA)
+
+    public static func == (a: ScenePrimitive, b: ScenePrimitive) -> Bool {
+        switch (a, b) {
+        case let (.disc(ax, ay, ar, ac), .disc(bx, by, br, bc)): return ax == bx && ay == by && ar == br && ac == bc
+        case let (.box(a0, a1, a2, a3, a4, a5, a6), .box(b0, b1, b2, b3, b4, b5, b6)):
+            return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5 && a6 == b6
+        case let (.arc(a0, a1, a2, a3, a4, a5, a6, a7), .arc(b0, b1, b2, b3, b4, b5, b6, b7)):
+            return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5 && a6 == b6 && a7 == b7
+        case let (.wave(a0, a1, a2, a3, a4, a5, a6, a7), .wave(b0, b1, b2, b3, b4, b5, b6, b7)):
+            let clipsEqual = a6.map { c in b6.map { c.centerX == $0.centerX && c.centerY == $0.centerY && c.radius == $0.radius } ?? false }
+                ?? (b6 == nil)
+            return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5 && clipsEqual && a7 == b7
+        default: return false
+        }
+    }
+}
+
+/// A primitive with the id of the node that made it (`hud`, `dots#2`): the DrawList item's id.
+public struct PlacedPrimitive: Sendable, Equatable {
+    public var id: String
+    public var primitive: ScenePrimitive
+    /// Whether it came from a replicator: a replicated disc is drawn as a box with its corner
+    /// radius equal to its half side (the same distance, |p − c| − r), so copies share one
+    /// instanced batch (docs/scene-files.md §9.3).
+    public var replicated: Bool
+
+    public init(id: String, primitive: ScenePrimitive, replicated: Bool) {
+        self.id = id
+        self.primitive = primitive
+        self.replicated = replicated
+    }
+
+    /// The DrawList items of a frame's primitives at `scale` (pixels per point), in paint order:
+    /// consecutive boxes (and replicated discs) become one quad batch named after the first.
+    public static func drawItems(_ placed: [PlacedPrimitive], scale s: Double, width w: Int, height h: Int) -> [DrawItem] {
+        var items: [DrawItem] = []
+        var batch: [QuadInstance] = []
+        var batchID = ""
+        func flush() {
+            if !batch.isEmpty { items.append(DrawItem(ItemID(batchID), Boxes(batch, width: w, height: h))) }
+            batch = []
+        }
+        for item in placed {
+            var quad: QuadInstance?
+            switch item.primitive {
+            case let .box(x, y, hx, hy, rotation, corner, color):
+                quad = QuadInstance(centerX: x * s, centerY: y * s, halfX: hx * s, halfY: hy * s, rotation: rotation,
+                                    cornerRadius: corner * s, color: color)
+            case let .disc(x, y, r, color) where item.replicated:
+                quad = QuadInstance(centerX: x * s, centerY: y * s, halfX: r * s, halfY: r * s, rotation: 0,
+                                    cornerRadius: r * s, color: color)
+            case let .disc(x, y, r, color):
+                flush()
+                items.append(DrawItem(ItemID(item.id), Disc(centerX: x * s, centerY: y * s, radius: r * s, color: color, width: w, height: h)))
+            case let .arc(x, y, r, lineWidth, start, sweep, mask, color):
+                flush()
+                items.append(DrawItem(ItemID(item.id), Arc(centerX: x * s, centerY: y * s, radius: r * s, lineWidth: lineWidth * s,
+                                                           start: start, sweep: sweep, maskRotation: mask, color: color, width: w, height: h)))
+            case let .wave(originX, amplitude, wavelength, phase, baseline, bottom, clip, color):
+                flush()
+                let k = 2 * Double.pi / (wavelength * s)
+                let wave = clip.map {
+                    Wave(originX: originX * s, amplitude: amplitude * s, k: k, phase: phase, baseline: baseline * s,
+                         clipCenterX: $0.centerX * s, clipCenterY: $0.centerY * s, clipRadius: $0.radius * s, color: color,
+                         width: w, height: h)
+                } ?? Wave(originX: originX * s, amplitude: amplitude * s, k: k, phase: phase, baseline: baseline * s,
+                          bottom: bottom.map { $0 * s }, color: color, width: w, height: h)
+                items.append(DrawItem(ItemID(item.id), wave))
+            }
+            if let quad {
+                if batch.isEmpty { batchID = item.id }
+                batch.append(quad)
+            }
+        }
+        flush()
+        return items
+    }
+}

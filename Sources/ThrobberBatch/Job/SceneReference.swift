@@ -1,0 +1,31 @@
+import Foundation
+import Throbber
+
+/// What a `SCENE` argument or a job's `"scene"` names: a built-in scene's id, or a scene file
+/// (docs/scene-files.md) — a name with a `/` or ending in `.json`, read here, at most
+/// `SceneFileReader.largestFile` bytes, relative to `directory` when it is not absolute.
+public enum SceneReference {
+    /// Whether `reference` names a file rather than a built-in scene.
+    public static func isFile(_ reference: String) -> Bool {
+        reference.contains("/") || reference.hasSuffix(".json")
+    }
+
+    /// The model `reference` names, at its defaults.
+    ///
+    /// - Parameters:
+    ///   - reference: a scene id or a scene file's path.
+    ///   - directory: what a relative path is relative to (a job file's directory); nil for the
+    ///     working directory.
+    /// - Throws: a usage error for an unknown id; `.missingInput` for a file that cannot be read;
+    ///   `.badData` (`FILE:LINE:COLUMN: …`) for a file that is not a valid scene.
+    public static func model(_ reference: String, relativeTo directory: URL? = nil) throws -> any SceneModel {
+        guard isFile(reference) else { return try SceneRegistry.model(reference) }
+        let path = reference.hasPrefix("/") || directory == nil
+            ? reference : directory!.appendingPathComponent(reference).path
+        let bytes = try InputFile.read(path, what: "scene file", limit: SceneFileReader.largestFile)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ThrobberError("\(ThrobberError.shownPath(path)): a scene file is UTF-8 text", kind: .badData)
+        }
+        return try FileScene(text: text, path: path)
+    }
+}
