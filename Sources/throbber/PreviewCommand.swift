@@ -11,7 +11,8 @@ enum PreviewCommand: Subcommand {
 
         Renders N frames spread evenly over one loop of SCENE (or its longest period, see
         `throbber scenes`) into one PNG grid, each frame labelled with its time. Transparent areas
-        show a light checkerboard.
+        show a light checkerboard. SCENE is a built-in scene's id or a scene file
+        (docs/scene-files.md).
 
         OPTIONS:
           -o, --output FILE      the sheet to write (.png)

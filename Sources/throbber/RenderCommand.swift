@@ -10,6 +10,8 @@ enum RenderCommand: Subcommand {
         USAGE: throbber render SCENE -o DIR [options]
 
         Renders frames of SCENE and writes DIR/SCENE_00000.png, SCENE_00001.png, …
+        SCENE is a built-in scene's id or a scene file (a path with '/' or ending in .json;
+        docs/scene-files.md), whose frames are named after the file's id.
         Frame k is sampled at t = start + k / fps seconds.
 
         OPTIONS:

@@ -6,10 +6,10 @@ import ThrobberRender
 /// `throbber scenes`: every scene with its parameters, defaults, units and ranges.
 enum ScenesCommand: Subcommand {
     static let help = """
-        USAGE: throbber scenes [--json]
+        USAGE: throbber scenes [FILE.scene.json ...] [--json]
 
-        Lists every scene with its parameters: name, type, default, unit, allowed values, and
-        the loop a job's "loop": true gives it at 60 fps (its length, and how much the part
+        Lists every built-in scene, or the scene files given (docs/scene-files.md), with
+        their parameters: name, type, default, unit, allowed values, and the loop a job's "loop": true gives it at 60 fps (its length, and how much the part
         retimed most changes speed). With --json the values are typed: numbers as numbers,
         colours as [r, g, b, a] arrays, an unset optional parameter as null with what it
         follows, ranges as min/max bounds, choices as lists, and the rules between parameters
@@ -36,9 +36,14 @@ enum ScenesCommand: Subcommand {
 
     static let options: [OptionSpec] = [OptionSpec("--json", value: false)]
 
+    /// The built-ins at their defaults, or the files named on the command line.
+    static func models(_ arguments: ParsedArguments) throws -> [any SceneModel] {
+        arguments.positionals.isEmpty ? SceneRegistry.defaults : try arguments.positionals.map { try SceneReference.model($0) }
+    }
+
     static func execute(_ arguments: ParsedArguments) throws {
         if arguments.has("--json") {
-            let typed = try SceneRegistry.defaults.map { model -> TypedListing in
+            let typed = try models(arguments).map { model -> TypedListing in
                 let loop = try model.defaultLoop()
                 return TypedListing(id: model.id, summary: model.summary,
                                     canvas: ["width": model.canvasSize.width, "height": model.canvasSize.height],
@@ -48,7 +53,7 @@ enum ScenesCommand: Subcommand {
             print(try JSONOutput.text(typed))
             return
         }
-        for model in SceneRegistry.defaults {
+        for model in try models(arguments) {
             let loop = try model.defaultLoop()
             print("\(model.id) — \(model.summary)")
             let canvas = "\(formatNumber(model.canvasSize.width)) × \(formatNumber(model.canvasSize.height)) pt"

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The common period of a scene's forever clocks: the length of its seamless loop
-/// (docs/scene-files.md §7).
+/// (docs/scene-files.md §4.4).
 ///
 /// The loop is the shortest multiple k·L of the longest period L, up to `longest` (60 s), that is
 /// a whole multiple of every period within 1e-9 relative: |k·L − m·p| ≤ 1e-9 · k·L for a whole

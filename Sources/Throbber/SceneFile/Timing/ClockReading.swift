@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a scene clock shows at one instant: the fields a scene file's expressions read
-/// (docs/scene-files.md §5).
+/// (docs/scene-files.md §4.1).
 ///
 /// `SceneClock.reading(at:speed:delay:)` makes one; a disabled clock reads all zeros.
 public struct ClockReading: Sendable, Hashable {

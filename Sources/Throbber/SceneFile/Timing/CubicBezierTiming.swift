@@ -1,7 +1,7 @@
 import Foundation
 
 /// A CSS `cubic-bezier(x1, y1, x2, y2)` timing curve and Throbber's one solver for it
-/// (docs/scene-files.md §4).
+/// (docs/scene-files.md §7).
 ///
 /// The curve runs from (0, 0) through the control points (x1, y1) and (x2, y2) to (1, 1); its
 /// progress at x is y(s) where x(s) = x. x(s) is solved by bisection in double until

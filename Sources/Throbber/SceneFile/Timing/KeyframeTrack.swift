@@ -1,7 +1,7 @@
 import Foundation
 
 /// A keyframe track's timing: its key times and each segment's timing function, as in
-/// `CAKeyframeAnimation` and CSS `@keyframes` (docs/scene-files.md §4).
+/// `CAKeyframeAnimation` and CSS `@keyframes` (docs/scene-files.md §5).
 ///
 /// `keyTimes` are pass fractions in [0, 1], each at least the one before, the first 0 and the
 /// last 1, one per value (at most `mostKeyframes`); segment j runs from keyTimes[j] to

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A named clock of a scene file: Core Animation's `CAMediaTiming` in small (docs/scene-files.md §5).
+/// A named clock of a scene file: Core Animation's `CAMediaTiming` in small (docs/scene-files.md §4.1).
 ///
 /// A clock runs passes of `duration` d seconds, each followed by its way back when it
 /// `autoreverses`, so its period is P = d · (autoreverses ? 2 : 1); it starts at `begin` b and

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How one keyframe segment moves from its first value to its next: a map from the segment's
-/// fraction x ∈ [0, 1] to progress (docs/scene-files.md §4).
+/// fraction x ∈ [0, 1] to progress (docs/scene-files.md §7).
 ///
 /// The caller computes value = v_j + (v_{j+1} − v_j) · progress. Every function gives 1 at x = 1,
 /// so a track reaches its last value; an input outside [0, 1] is read at the nearer end (the
