@@ -57,7 +57,7 @@ public enum Benchmarks {
     /// A scene as the bench names it: an id, optionally with parameters set, `ID:NAME=VALUE:…`
     /// (`wave-ball:label=on`), so a scene with and without a feature are measured side by side.
     public struct SceneSpec: Sendable {
-        /// The scene's id.
+        /// The scene's id, or its scene file's path.
         public var id: String
         /// The parameters set, in order.
         public var settings: [(name: String, value: String)]
@@ -69,7 +69,8 @@ public enum Benchmarks {
         public init(_ spec: String) throws {
             let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             id = parts[0]
-            guard SceneRegistry.ids.contains(id) else { throw ThrobberError.unknown("scene", id, known: SceneRegistry.ids) }
+            // A built-in's id, or a scene file (docs/scene-files.md), read here so a bad one fails at once.
+            _ = try SceneReference.model(id)
             settings = try parts.dropFirst().map { part in
                 guard let equals = part.firstIndex(of: "="), equals != part.startIndex else {
                     throw ThrobberError.invalid("--scenes", spec, allowed: "ID or ID:NAME=VALUE[:NAME=VALUE…], e.g. wave-ball:label=on")
@@ -85,7 +86,7 @@ public enum Benchmarks {
         /// The scene with the settings applied, scaled so its longer side is `size` px, validated
         /// and with its text not yet laid out (a clip lays it out, as a batch does).
         public func scene(size: Int) throws -> Scene {
-            var scene = Scene(try SceneRegistry.model(id))
+            var scene = Scene(try SceneReference.model(id))
             for setting in settings { scene = try scene.setting(setting.name, to: setting.value) }
             // The canvas the settings make (a hud's screen, or the HUD around its status), in pt.
             let canvas = try scene.validated().layingOutText().model.canvasSize

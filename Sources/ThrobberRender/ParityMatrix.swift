@@ -16,6 +16,8 @@ public enum ParityMatrix {
     /// One case: a scene ready to draw, the time, and the settings that rebuild it.
     public struct Case: Sendable {
         public var id: String
+        /// What `render` takes to draw it again: the scene's id, or its scene file's path.
+        public var reference: String
         /// The random case's number within its scene (with the seed, all it takes to draw it
         /// again); nil for a case of the matrix.
         public var index: Int?
@@ -37,8 +39,17 @@ public enum ParityMatrix {
 
     /// Whether scene `id` takes a setting of this name: one of its parameters, or scale or background.
     public static func applies(_ name: String, to id: String) -> Bool {
-        ParameterSampler.sceneSettingNames.contains(name)
-            || ((try? SceneRegistry.model(id))?.parameterInfos.contains { $0.name == name } ?? false)
+        (try? SceneRegistry.model(id)).map { applies(name, to: $0) } ?? false
+    }
+
+    /// Whether `model` takes a setting of this name: one of its parameters, or scale or background.
+    public static func applies(_ name: String, to model: any SceneModel) -> Bool {
+        ParameterSampler.sceneSettingNames.contains(name) || model.parameterInfos.contains { $0.name == name }
+    }
+
+    /// What `render` takes to draw `model` again: a file scene's path, else its id.
+    public static func reference(of model: any SceneModel) -> String {
+        (model as? FileScene)?.definition.path ?? model.id
     }
 
     /// The matrix's cases, every one built (and validated) before any is rendered.
@@ -50,19 +61,26 @@ public enum ParityMatrix {
     /// - Throws: `.usage` when a setting does not fit a scene.
     public static func cases(scenes: [String], scales: [Double] = defaultScales, times: [Double]? = nil,
                              timeCount: Int = defaultTimeCount, fixed: [SampledCase.Setting] = []) throws -> [Case] {
+        try cases(models: try scenes.map { try SceneRegistry.model($0) }, scales: scales, times: times, timeCount: timeCount, fixed: fixed)
+    }
+
+    /// The matrix's cases of scenes given as models at their defaults: built-ins or scene files.
+    public static func cases(models: [any SceneModel], scales: [Double] = defaultScales, times: [Double]? = nil,
+                             timeCount: Int = defaultTimeCount, fixed: [SampledCase.Setting] = []) throws -> [Case] {
         let scales = fixed.last(where: { $0.name == "scale" }).flatMap { Double($0.value) }.map { [$0] } ?? scales
         var cases: [Case] = []
-        for id in scenes {
+        for model in models {
+            let id = model.id
             for scale in scales {
-                var scene = Scene(try SceneRegistry.model(id), scale: scale)
+                var scene = Scene(model, scale: scale)
                 var settings = [SampledCase.Setting("scale", formatNumber(scale))]
-                for setting in fixed where setting.name != "scale" && applies(setting.name, to: id) {
+                for setting in fixed where setting.name != "scale" && applies(setting.name, to: model) {
                     scene = try scene.setting(setting.name, to: setting.value)
                     settings.append(setting)
                 }
                 try scene.validate()
                 for t in times ?? self.times(scene.model, count: timeCount) {
-                    cases.append(Case(id: id, index: nil, scene: scene, t: t, settings: settings))
+                    cases.append(Case(id: id, reference: reference(of: model), index: nil, scene: scene, t: t, settings: settings))
                 }
             }
         }
@@ -78,13 +96,21 @@ public enum ParityMatrix {
     /// - Throws: `.usage` when a fixed setting does not fit a scene.
     public static func randomCases(scenes: [String], count: Int, seed: UInt64, fixed: [SampledCase.Setting] = [],
                                    times: [Double]? = nil, scales: [Double]? = nil) throws -> [Case] {
+        try randomCases(models: try scenes.map { try SceneRegistry.model($0) }, count: count, seed: seed, fixed: fixed,
+                        times: times, scales: scales)
+    }
+
+    /// Random cases of scenes given as models at their defaults: built-ins or scene files, drawn alike.
+    public static func randomCases(models: [any SceneModel], count: Int, seed: UInt64, fixed: [SampledCase.Setting] = [],
+                                   times: [Double]? = nil, scales: [Double]? = nil) throws -> [Case] {
         var cases: [Case] = []
-        for id in scenes {
-            let shared = fixed.filter { applies($0.name, to: id) }
+        for model in models {
+            let shared = fixed.filter { applies($0.name, to: model) }
             let sampler = ParameterSampler(seed: seed, maximumPixelSide: randomPixelCap)
             for index in 0..<count {
-                let item = try sampler.draw(id, index: index, fixed: shared, times: times, scales: scales) { try $0.layingOutText() }
-                cases.append(Case(id: id, index: index, scene: item.scene, t: item.time, settings: item.settings))
+                let item = try sampler.draw(model, index: index, fixed: shared, times: times, scales: scales) { try $0.layingOutText() }
+                cases.append(Case(id: model.id, reference: reference(of: model), index: index, scene: item.scene, t: item.time,
+                                  settings: item.settings))
             }
         }
         return cases
@@ -96,14 +122,19 @@ public enum ParityMatrix {
     /// - Throws: `.usage` for a name no chosen scene takes (with the nearest name); the scene's
     ///   own error for a value out of range.
     public static func check(_ settings: [SampledCase.Setting], scenes: [String]) throws {
+        try check(settings, models: try scenes.map { try SceneRegistry.model($0) })
+    }
+
+    /// Checks settings every case shares against scenes given as models (see `check(_:scenes:)`).
+    public static func check(_ settings: [SampledCase.Setting], models: [any SceneModel]) throws {
         for setting in settings {
-            let owners = scenes.filter { applies(setting.name, to: $0) }
+            let owners = models.filter { applies(setting.name, to: $0) }
             guard !owners.isEmpty else {
-                let known = Set(try scenes.flatMap { try SceneRegistry.model($0).parameterInfos.map(\.name) })
+                let known = Set(models.flatMap { $0.parameterInfos.map(\.name) })
                 throw ThrobberError.unknown("parameter", setting.name,
                                             known: known.sorted() + ParameterSampler.sceneSettingNames.sorted())
             }
-            for id in owners { _ = try Scene(try SceneRegistry.model(id)).setting(setting.name, to: setting.value) }
+            for model in owners { _ = try Scene(model).setting(setting.name, to: setting.value) }
         }
     }
 

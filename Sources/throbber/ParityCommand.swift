@@ -29,7 +29,8 @@ enum ParityCommand: Subcommand {
         command that reproduces it.
 
         OPTIONS:
-          --scenes all|A,B       scenes (default all)
+          --scenes all|A,B       scenes (default all): ids, or scene files (a path with '/'
+                                 or ending in .json; docs/scene-files.md)
           --scales 1,2,3         pixel scales (default 1,2,3; with --random: drawn from these)
           --times N              N times spread over each scene's loop (default 6; matrix only)
           --at T1,T2,…           explicit times in seconds instead of --times (with --random:
@@ -108,7 +109,8 @@ enum ParityCommand: Subcommand {
         let (maxDiff, maxPixels) = try DiffOptions.bounds(arguments)
         var scenes = (arguments.value("--scenes") ?? "all").split(separator: ",").map(String.init)
         if scenes == ["all"] { scenes = SceneRegistry.ids }
-        for id in scenes where !SceneRegistry.ids.contains(id) { throw ThrobberError.unknown("scene", id, known: SceneRegistry.ids) }
+        // Ids of built-ins, or scene files (docs/scene-files.md), each read once.
+        let models = try scenes.map { try SceneReference.model($0) }
         let explicitScales = try arguments.value("--scales").map { list in
             try list.split(separator: ",").map { text -> Double in
                 guard let scale = Double(text), Limits.scaleRange.contains(scale) else {
@@ -149,7 +151,7 @@ enum ParityCommand: Subcommand {
             return SampledCase.Setting(String(assignment[..<equals]).trimmingCharacters(in: .whitespaces),
                                        String(assignment[assignment.index(after: equals)...]))
         }
-        try ParityMatrix.check(fixed, scenes: scenes)
+        try ParityMatrix.check(fixed, models: models)
         if fixed.contains(where: { $0.name == "scale" }) && explicitScales != nil {
             throw ThrobberError("--set scale=… and --scales exclude each other", kind: .usage)
         }
@@ -161,8 +163,8 @@ enum ParityCommand: Subcommand {
         // Every case is built before the first render, so a setting no case can take is a usage
         // error at once rather than after minutes of rendering.
         let plan = try randomCount.map {
-            try ParityMatrix.randomCases(scenes: scenes, count: $0, seed: seed, fixed: fixed, times: explicitTimes, scales: explicitScales)
-        } ?? ParityMatrix.cases(scenes: scenes, scales: matrixScales, times: explicitTimes, timeCount: timeCount, fixed: fixed)
+            try ParityMatrix.randomCases(models: models, count: $0, seed: seed, fixed: fixed, times: explicitTimes, scales: explicitScales)
+        } ?? ParityMatrix.cases(models: models, scales: matrixScales, times: explicitTimes, timeCount: timeCount, fixed: fixed)
 
         let program = CommandLine.arguments.first ?? "throbber"
         if arguments.has("--dry-run") {
@@ -268,7 +270,7 @@ enum ParityCommand: Subcommand {
     /// The `throbber render` command that renders a case's observed image: frame 0 at
     /// `--start t`, every setting, the backend that was compared.
     static func reproCommand(program: String, _ planned: ParityMatrix.Case, backend: Backend, device: Int?) -> String {
-        var words = [program, "render", planned.id, "--start", formatNumber(planned.t)]
+        var words = [program, "render", planned.reference, "--start", formatNumber(planned.t)]
         // `render` applies --scale, then --background, then each --set in order; print them so.
         for setting in planned.settings where setting.name == "scale" { words += ["--scale", setting.value] }
         for setting in planned.settings where setting.name == "background" { words += ["--background", setting.value] }

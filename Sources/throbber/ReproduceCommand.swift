@@ -15,20 +15,24 @@ enum ReproduceCommand: Subcommand {
         --max-diff), 1 when they differ; 65 when the file has no Throbber tEXt or it does not
         make a scene. Frames, sprite sheets (job "sheet" outputs) and previews all carry it.
         Text is laid out again from the font files the file records; a file that is gone or
-        holds other bytes (its SHA-256 differs) is reported as "font changed".
+        holds other bytes (its SHA-256 differs) is reported as "font changed". A frame of a
+        scene file (docs/scene-files.md) records the file's path and SHA-256: it is drawn from
+        that file, or from --scene-file, only when the bytes are the same (else exit 65).
 
         OPTIONS:
           --backend B            draw with B instead of the backend the file records
                                  (gl, egl, cpu)
           --max-diff D           allowed difference per channel in 8-bit steps (default 0:
                                  identical); 2 is the GL-against-CPU bound of `parity`
+          --scene-file FILE      the scene file a frame of a file scene was drawn from, when
+                                 it is no longer where the frame's tEXt says
           -h, --help             show this help
 
         EXAMPLE:
           throbber render ring --start 0.3 --scale 2 -o out && throbber reproduce out/ring_00000.png
         """
 
-    static let options: [OptionSpec] = [OptionSpec("--backend"), OptionSpec("--max-diff")]
+    static let options: [OptionSpec] = [OptionSpec("--backend"), OptionSpec("--max-diff"), OptionSpec("--scene-file")]
 
     static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
@@ -39,7 +43,7 @@ enum ReproduceCommand: Subcommand {
             return backend
         }
         let maxDiff = try arguments.integer("--max-diff", default: 0, range: 0...255)
-        let result = try Reproduction(file: path, backend: backend, tolerance: maxDiff)
+        let result = try Reproduction(file: path, backend: backend, tolerance: maxDiff, sceneFile: arguments.value("--scene-file"))
         let p = result.provenance
         let (width, height) = (result.image.width, result.image.height)
         let what = p.columns.map { "\(p.times.count) cells in \($0) columns" } ?? "t = \(formatNumber(p.times[0])) s"

@@ -66,4 +66,64 @@ struct SceneFileCLITests {
         let missing = try runThrobber(["render", "spinners/none.scene.json", "-o", "bad", "--backend", "cpu"], in: directory)
         #expect(missing.status == 66 && missing.stderr.contains("none.scene.json"), "\(missing.stderr)")
     }
+    @Test func parityDrawsAFileScenesRandomCasesAndNamesItsFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: Self.example, to: directory.appendingPathComponent("dots.scene.json"))
+        let parity = try runThrobber(["parity", "--scenes", "./dots.scene.json,ring", "--random", "4", "--seed", "9", "--backend", "cpu",
+                                      "--dry-run"], in: directory)
+        #expect(parity.status == 0, "\(parity.stderr)")
+        let lines = parity.stdout.split(separator: "\n")
+        // Four random cases of each scene; the file's reproduce with the file's path.
+        #expect(lines.filter { $0.hasPrefix("three-bounce #") }.count == 4, "\(parity.stdout)")
+        #expect(lines.filter { $0.hasPrefix("ring #") }.count == 4, "\(parity.stdout)")
+        #expect(lines.filter { $0.hasPrefix("three-bounce #") }.allSatisfy { $0.contains(" render ./dots.scene.json ") }, "\(parity.stdout)")
+        // A case's command draws that case: run the first.
+        let first = try #require(lines.first { $0.hasPrefix("three-bounce #0") })
+        let words = first.components(separatedBy: " — ")[1].split(separator: " ").dropFirst().map(String.init)
+        let render = try runThrobber(words.map { $0 == "parity-repro" ? "repro" : $0 }, in: directory)
+        #expect(render.status == 0, "\(render.stderr)")
+    }
+
+    @Test func aFileScenesFrameReproducesFromItsFileAndOnlyFromTheSameBytes() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: Self.example, to: directory.appendingPathComponent("dots.scene.json"))
+        let render = try runThrobber(["render", "./dots.scene.json", "--frames", "2", "--start", "0.3", "--set", "gap=9", "--scale", "2",
+                                      "-o", "out", "--backend", "cpu", "-q"], in: directory)
+        #expect(render.status == 0, "\(render.stderr)")
+        let frame = "out/three-bounce_00001.png"
+        let same = try runThrobber(["reproduce", frame], in: directory)
+        #expect(same.status == 0 && same.stdout.hasPrefix("same "), "\(same.stdout)\(same.stderr)")
+
+        // Moved: the frame says where it was; --scene-file says where it is now.
+        try FileManager.default.moveItem(at: directory.appendingPathComponent("dots.scene.json"), to: directory.appendingPathComponent("moved.json"))
+        let missing = try runThrobber(["reproduce", frame], in: directory)
+        #expect(missing.status == 66 && missing.stderr.contains("--scene-file"), "\(missing.stderr)")
+        let found = try runThrobber(["reproduce", frame, "--scene-file", "moved.json"], in: directory)
+        #expect(found.status == 0, "\(found.stderr)")
+
+        // Changed: refused, whatever the change.
+        let moved = directory.appendingPathComponent("moved.json")
+        try Data((try String(contentsOf: moved, encoding: .utf8) + "\n").utf8).write(to: moved)
+        let changed = try runThrobber(["reproduce", frame, "--scene-file", "moved.json"], in: directory)
+        #expect(changed.status == 65 && changed.stderr.contains("changed since"), "\(changed.stderr)")
+    }
+
+    @Test func aFrameThatCannotBeDrawnStopsTheRunBeforeAnythingIsWritten() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // An overshooting curve takes the radius below 0 as the dots shrink, from t = 0.56 s on;
+        // with no stagger every dot starts at radius 0, so frame 0 alone is fine.
+        let text = try String(contentsOf: Self.example, encoding: .utf8)
+            .replacingOccurrences(of: #""ease-in-out": "ease-in-out","#, with: #""ease-in-out": { "cubicBezier": [0.2, 1.6, 0.7, 1.6] },"#)
+            .replacingOccurrences(of: #""default": 0.16"#, with: #""default": 0"#)
+        try Data(text.utf8).write(to: directory.appendingPathComponent("over.scene.json"))
+        let one = try runThrobber(["render", "./over.scene.json", "--frames", "1", "-o", "one", "--backend", "cpu", "-q"], in: directory)
+        #expect(one.status == 0, "\(one.stderr)")
+        let many = try runThrobber(["render", "./over.scene.json", "--frames", "84", "-o", "many", "--backend", "cpu"], in: directory)
+        #expect(many.status == 65 && many.stderr.contains("radius = -") && many.stderr.contains("a length is at least 0 at t = "), "\(many.stderr)")
+        #expect(many.stderr.split(separator: "\n").count == 1, "\(many.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("many").path))
+    }
 }

@@ -106,6 +106,30 @@ extension Clip {
         self.init(name: name, scene: scene, fps: fps, start: start, frameCount: frames, loop: loop, outputs: outputs, line: line,
                   chain: chain)
         for output in outputs { try output.check(for: self) }
+        try preflight()
+    }
+
+    /// The most frames of a file scene evaluated before the first is drawn: every frame of a
+    /// clip up to this many, else this many spread evenly, with the first and last frames.
+    public static let preflightFrames = 100_000
+
+    /// Evaluates the numbers of every frame a scene file draws — clocks, tracks, expressions,
+    /// lengths, counts, colours — without drawing (docs/scene-files.md §12.2), so a frame that
+    /// cannot be drawn stops the run before anything is written.
+    ///
+    /// - Throws: `.badData` naming the node, the value, the time and the parameters.
+    func preflight() throws {
+        guard linkScenes.contains(where: { $0.model is FileScene }) else { return }
+        let frames: [Int]
+        if frameCount <= Clip.preflightFrames {
+            frames = Array(0..<frameCount)
+        } else {
+            let step = Double(frameCount - 1) / Double(Clip.preflightFrames - 1)
+            frames = (0..<Clip.preflightFrames).map { min(frameCount - 1, Int((Double($0) * step).rounded())) }
+        }
+        for k in frames {
+            if let file = scene(forFrame: k).model as? FileScene { try file.preflight(times: [time(k)]) }
+        }
     }
 
     /// A chained clip built in code: `links` one after another on one timeline — link i's

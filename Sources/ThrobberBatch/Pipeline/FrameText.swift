@@ -1,4 +1,6 @@
+import Foundation
 import Throbber
+import ThrobberDigest
 
 /// The tEXt chunks that render a frame again, and the reading of them back
 /// (`throbber reproduce`).
@@ -34,6 +36,35 @@ public struct FrameText: Sendable {
         public static let cells = "Throbber:cells"
         /// A chained clip's later links, on its sheets and atlases (``chainText(_:)``).
         public static let chain = "Throbber:chain"
+        /// A file scene's file, its absolute path when the frame was drawn (bytes outside
+        /// printable ASCII and `%` written `%XX`), where `reproduce` looks for it.
+        public static let sceneFile = "Throbber:sceneFile"
+        /// A file scene's SHA-256 (hex) of the file's bytes: the file `reproduce` draws from
+        /// must have it (docs/scene-files.md "Provenance").
+        public static let sceneDigest = "Throbber:sceneDigest"
+    }
+
+    /// `path` as a tEXt value: printable ASCII kept, every other byte and `%` as `%XX`.
+    static func escapedPath(_ path: String) -> String {
+        path.utf8.map { byte in
+            (32...126).contains(byte) && byte != UInt8(ascii: "%") ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+        }.joined()
+    }
+
+    /// The path `escapedPath` wrote, or nil when the text is not such a value.
+    static func unescapedPath(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var scalars = Array(text.utf8)[...]
+        while let byte = scalars.popFirst() {
+            if byte == UInt8(ascii: "%") {
+                guard scalars.count >= 2, let value = UInt8(String(decoding: scalars.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+                bytes.append(value)
+                scalars = scalars.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// - Parameters:
@@ -53,6 +84,10 @@ public struct FrameText: Sendable {
             (Key.scale, formatNumber(scene.scale)),
             (Key.background, background.a == 0 ? "none" : background.description),
         ]
+        if let file = scene.model as? FileScene {
+            head.append((Key.sceneFile, FrameText.escapedPath(URL(fileURLWithPath: file.definition.path).standardizedFileURL.path)))
+            head.append((Key.sceneDigest, SHA256.hex(Data(file.definition.text.utf8))))
+        }
         if let texts { head.append((Key.text, texts)) }
         if let fonts = scene.text?.fonts, scene.textRequest != nil {
             head.append((Key.fonts, TextProvenance.fontsText(TextProvenance.records(fonts))))
@@ -147,7 +182,9 @@ public struct FrameText: Sendable {
     ///
     /// - Parameter name: what to call the file in an error.
     /// - Throws: bad data naming the file and the chunk that is missing or does not read back.
-    public static func provenance(_ chunks: [(String, String)], name: String) throws -> Provenance {
+    ///   - sceneFile: for a frame of a file scene, the file to draw it from instead of the path
+    ///     it records; either must hold the bytes whose digest it records.
+    public static func provenance(_ chunks: [(String, String)], name: String, sceneFile: String? = nil) throws -> Provenance {
         let values = Dictionary(chunks, uniquingKeysWith: { first, _ in first })
         func require(_ key: String) throws -> String {
             guard let value = values[key] else {
@@ -160,9 +197,33 @@ public struct FrameText: Sendable {
             ThrobberError("\(name): tEXt \(key) '\(ThrobberError.echoed(value, longest: 200))' \(why)", kind: .badData)
         }
         let id = try require(Key.scene)
+        // A file scene is drawn from its file, found where the frame says or where the caller
+        // says, and only when it holds the bytes the frame was drawn from.
+        var model: any SceneModel
+        if let digest = values[Key.sceneDigest] {
+            guard let path = sceneFile ?? values[Key.sceneFile].flatMap(unescapedPath) else {
+                throw invalid(Key.sceneFile, values[Key.sceneFile] ?? "", "is not a path; give the scene file with --scene-file")
+            }
+            do {
+                model = try SceneReference.model(path)
+            } catch let error as ThrobberError where error.kind == .missingInput && sceneFile == nil {
+                throw ThrobberError("\(error.message); \(name) was drawn from it: give the scene file with --scene-file",
+                                    kind: .missingInput, code: error.code)
+            }
+            guard let file = model as? FileScene, file.id == id else {
+                throw ThrobberError("\(name) was drawn from scene file '\(id)', but \(ThrobberError.shownPath(path)) is scene '\(model.id)'", kind: .badData)
+            }
+            let found = SHA256.hex(Data(file.definition.text.utf8))
+            guard found == digest else {
+                throw ThrobberError("\(name) was drawn from a scene file with SHA-256 \(digest.prefix(16))…, but \(ThrobberError.shownPath(path)) "
+                                    + "has \(found.prefix(16))… (it changed since); give the original with --scene-file", kind: .badData)
+            }
+        } else {
+            model = try SceneRegistry.model(id)
+        }
         /// A scene of `id` with the recorded parameters and text.
         func recorded(parameters: String, text: String?, key: String) throws -> Scene {
-            var scene = Scene(try SceneRegistry.model(id))
+            var scene = Scene(model)
             for word in parameters.split(separator: " ") {
                 guard let equals = word.firstIndex(of: "=") else { throw invalid(key, String(word), "is not NAME=VALUE") }
                 scene = try scene.setting(String(word[..<equals]), to: String(word[word.index(after: equals)...]))

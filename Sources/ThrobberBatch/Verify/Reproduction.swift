@@ -32,7 +32,9 @@ public struct Reproduction: Sendable {
     ///   - tolerance: the channel difference allowed (SPEC §0), 0 for identical.
     /// - Throws: what reading the file throws (missing, not a PNG); bad data for chunks that
     ///   are missing or do not make a scene; the renderer's errors.
-    public init(file path: String, backend: Backend? = nil, tolerance: Int = 0) throws {
+    ///   - sceneFile: for a frame of a scene file, the file to draw it from instead of the path
+    ///     its tEXt records (it must hold the same bytes).
+    public init(file path: String, backend: Backend? = nil, tolerance: Int = 0, sceneFile: String? = nil) throws {
         // Everything the file says is checked against everything else it says before a pixel is
         // drawn or decoded: the read is bounded (InputFile.readPNG), the chunk lengths fit the file
         // (the codec checks them first), the header is within the pixel budget, and the canvas
@@ -40,7 +42,7 @@ public struct Reproduction: Sendable {
         let data = try InputFile.readPNG(path)
         let shown = ThrobberError.shownPath(path)
         let chunks = try ThrobberError.naming(shown) { try PNGCodec.textChunks(data) }
-        let provenance = try FrameText.provenance(chunks, name: shown)
+        let provenance = try FrameText.provenance(chunks, name: shown, sceneFile: sceneFile)
         let recorded = try ThrobberError.naming(shown) { try PNGCodec.RowReader(data) }
         // A font that changed explains pixels that differ; one that is gone stops the layout.
         let fontChanges = TextProvenance.changes(provenance.fonts)

@@ -30,7 +30,8 @@ enum BenchCommand: Subcommand {
         OPTIONS:
           --scenes all|A,B       scenes to measure (default wave-ball); a scene may set
                                  parameters, ID:NAME=VALUE[:NAME=VALUE…], to measure it beside
-                                 itself without them: --scenes wave-ball,wave-ball:label=on
+                                 itself without them: --scenes wave-ball,wave-ball:label=on;
+                                 a scene file (docs/scene-files.md) is measured as a scene
           --sizes N,…            canvas sizes: the longer side in px (default 64,128,256,512,1024)
           --backends gl,cpu      backends to measure (default gl,cpu)
           --stages S,…           render,readback,frame,frame1,async,encode,hash,write,pipeline,
