@@ -1,5 +1,6 @@
 import Foundation
 import Throbber
+import ThrobberDigest
 import ThrobberBatch
 import ThrobberRender
 
@@ -25,6 +26,8 @@ enum ScenesCommand: Subcommand {
     struct TypedListing: Codable {
         var id: String
         var summary: String
+        /// A file scene's file: its path as given and the SHA-256 of its bytes; nil for a built-in.
+        var source: [String: String]?
         /// The canvas in points at the defaults.
         var canvas: [String: Double]
         /// The default loop at 60 fps: its length and its largest part speed change (percent).
@@ -45,7 +48,10 @@ enum ScenesCommand: Subcommand {
         if arguments.has("--json") {
             let typed = try models(arguments).map { model -> TypedListing in
                 let loop = try model.defaultLoop()
-                return TypedListing(id: model.id, summary: model.summary,
+                let source = (model as? FileScene).map {
+                    ["path": $0.definition.path, "sha256": SHA256.hex(Data($0.definition.text.utf8))]
+                }
+                return TypedListing(id: model.id, summary: model.summary, source: source,
                                     canvas: ["width": model.canvasSize.width, "height": model.canvasSize.height],
                                     loop: ["seconds": loop.duration, "speedChangePercent": loop.worstSpeedChangePercent],
                                     parameters: model.parameterSchemas, relations: model.relations)

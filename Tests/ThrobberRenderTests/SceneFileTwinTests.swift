@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import Throbber
-import ThrobberBatch
 import ThrobberCPU
 
 /// The example scene files that are twins of built-in scenes draw what the built-ins draw, frame
@@ -12,7 +11,8 @@ struct SceneFileTwinTests {
         .appendingPathComponent("../../examples/scenes").standardizedFileURL
 
     static func file(_ name: String) throws -> any SceneModel {
-        try SceneReference.model(examples.appendingPathComponent(name).path)
+        let url = examples.appendingPathComponent(name)
+        return try FileScene(text: try String(contentsOf: url, encoding: .utf8), path: url.path)
     }
 
     /// (file, built-in, largest channel difference allowed): the activity spinner and the ring

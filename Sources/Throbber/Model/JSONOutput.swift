@@ -6,7 +6,7 @@ public enum JSONOutput {
     /// A new encoder in that style (`JSONEncoder` is not thread-safe to share).
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
