@@ -102,11 +102,11 @@ public struct FileScene: SceneModel {
     }
 
     /// A static number at these parameters.
-    func staticNumber(_ expression: SceneExpression?) throws -> Double? {
+    func staticNumber(_ expression: SceneExpression?, in given: ExpressionEnvironment? = nil) throws -> Double? {
         guard let expression else { return nil }
         var budget = FileScene.budget
         do {
-            return try expression.number(in: parameterEnvironment(), budget: &budget)
+            return try expression.number(in: given ?? parameterEnvironment(), budget: &budget)
         } catch {
             throw ThrobberError("\(ThrobberError.shownPath(definition.path)): '\(ThrobberError.echoed(expression.source))': \(error.message)\(parameterWords)",
                                 kind: .badData)
@@ -131,17 +131,19 @@ public struct FileScene: SceneModel {
     public var defaultBackground: RGBA { definition.background }
 
     /// The clocks at these parameters.
-    func clocks() throws -> [SceneClock] {
+    func clocks() throws -> [SceneClock] { try clocks(in: parameterEnvironment()) }
+
+    /// The clocks at the parameters `env` holds.
+    func clocks(in env: ExpressionEnvironment) throws -> [SceneClock] {
         try definition.clocks.map { clock in
             var budget = FileScene.budget
-            let env = parameterEnvironment()
             let enabled = try clock.enabled.map { e in
                 do { return try e.boolean(in: env, budget: &budget) } catch {
                     throw ThrobberError("\(ThrobberError.shownPath(definition.path)): clock '\(clock.name)' enabled: \((error as? ExpressionError)?.message ?? "\(error)")", kind: .badData)
                 }
             } ?? true
-            let duration = enabled ? try staticNumber(clock.duration) ?? 1 : 1
-            let begin = enabled ? try staticNumber(clock.begin) ?? 0 : 0
+            let duration = enabled ? try staticNumber(clock.duration, in: env) ?? 1 : 1
+            let begin = enabled ? try staticNumber(clock.begin, in: env) ?? 0 : 0
             return SceneClock(name: clock.name, duration: duration, repeats: clock.repeats, autoreverses: clock.autoreverses,
                               begin: begin, enabled: enabled)
         }
@@ -247,7 +249,8 @@ public struct FileScene: SceneModel {
 
     /// The primitives of the frame at `t`, in points.
     public func evaluate(at t: Double) throws -> [PlacedPrimitive] {
-        var evaluator = FileSceneEvaluator(scene: self, clocks: try clocks(), t: t)
+        let env = parameterEnvironment()
+        var evaluator = FileSceneEvaluator(scene: self, clocks: try clocks(in: env), t: t, environment: env)
         return try evaluator.run()
     }
 }

@@ -12,12 +12,17 @@ struct FileSceneEvaluator {
     var budget = FileScene.budget
     var output: [PlacedPrimitive] = []
 
-    init(scene: FileScene, clocks: [SceneClock], t: Double) {
+    init(scene: FileScene, clocks: [SceneClock], t: Double, environment: ExpressionEnvironment) {
         self.scene = scene
         self.clocks = clocks
         self.t = t
-        env = scene.parameterEnvironment()
+        env = environment
+        speeds = clocks.map { $0.periodicPart == nil ? 1 : scene.speeds.factors[$0.name] ?? 1 }
     }
+
+    /// Each clock's speed factor: a forever clock's from the loop, 1 for a one-shot clock
+    /// (docs/scene-files.md §4.1).
+    let speeds: [Double]
 
     var definition: SceneDefinition { scene.definition }
 
@@ -27,18 +32,15 @@ struct FileSceneEvaluator {
         for value in definition.values {
             env[value.slot] = try evaluate(value.source, field: "value '\(value.name)'", place: definition.path)
         }
-        try draw(definition.content, transform: .identity, opacity: 1, tint: [1, 1, 1, 1], replicated: false, suffix: "")
+        try draw(definition.content, transform: .identity, opacity: 1, tint: [1, 1, 1, 1], replicated: false, copies: CopyPath())
         return output
     }
 
     /// Every clock's fields, as copy `delay` seconds late sees them.
     mutating func setClocks(delay: Double) {
-        for (clock, declared) in zip(clocks, definition.clocks) {
-            let speed = scene.speeds.factors[clock.name] ?? 1
-            // One-shot clocks are not retimed (docs/scene-files.md §4.1).
-            let reading = clock.enabled
-                ? clock.reading(at: t, speed: clock.periodicPart == nil ? 1 : speed, delay: delay)
-                : ClockReading.disabled
+        for (k, clock) in clocks.enumerated() {
+            let declared = definition.clocks[k]
+            let reading = clock.enabled ? clock.reading(at: t, speed: speeds[k], delay: delay) : ClockReading.disabled
             env.setClock(declared.slots, t: reading.t, u: reading.u, n: reading.n, period: reading.period)
         }
     }
@@ -89,26 +91,27 @@ struct FileSceneEvaluator {
 
     /// Paints `nodes` under `transform`, their alpha times `opacity`, their colours times `tint`.
     mutating func draw(_ nodes: [SceneDefinition.Node], transform: SceneTransform, opacity: Double, tint: [Double],
-                       replicated: Bool, suffix: String) throws {
-        for node in nodes { try draw(node, transform: transform, opacity: opacity, tint: tint, replicated: replicated, suffix: suffix) }
+                       replicated: Bool, copies: CopyPath) throws {
+        for node in nodes { try draw(node, transform: transform, opacity: opacity, tint: tint, replicated: replicated, copies: copies) }
     }
 
     func painted(_ c: RGBA, opacity: Double, tint: [Double]) -> RGBA {
         RGBA(c.r * tint[0], c.g * tint[1], c.b * tint[2], c.a * tint[3] * opacity)
     }
 
-    mutating func emit(_ info: SceneDefinition.NodeInfo, suffix: String, replicated: Bool, _ primitive: ScenePrimitive) {
-        output.append(PlacedPrimitive(id: info.id + suffix, primitive: primitive, replicated: replicated))
+    mutating func emit(_ info: SceneDefinition.NodeInfo, copies: CopyPath, replicated: Bool, _ primitive: ScenePrimitive) {
+        output.append(PlacedPrimitive(node: info.id, copies: copies, primitive: primitive, replicated: replicated))
     }
 
     mutating func draw(_ node: SceneDefinition.Node, transform T: SceneTransform, opacity: Double, tint: [Double],
-                       replicated: Bool, suffix: String) throws {
+                       replicated: Bool, copies: CopyPath) throws {
         switch node {
         case let .disc(info, center, radius, color):
             guard try visible(info) else { return }
-            let c = T.apply(try point(center, "center", info.place).0, try point(center, "center", info.place).1)
+            let (cx, cy) = try point(center, "center", info.place)
+            let c = T.apply(cx, cy)
             let r = try length(radius, "radius", info.place)
-            emit(info, suffix: suffix, replicated: replicated,
+            emit(info, copies: copies, replicated: replicated,
                  .disc(centerX: c.x, centerY: c.y, radius: T.scale * r, color: painted(try self.color(color, "color", info.place), opacity: opacity, tint: tint)))
         case let .box(info, center, size, cornerRadius, rotation, scale, color):
             guard try visible(info) else { return }
@@ -122,7 +125,7 @@ struct FileSceneEvaluator {
             }
             let c = T.apply(cx, cy)
             let degrees = try number(rotation, "rotation", info.place)
-            emit(info, suffix: suffix, replicated: replicated,
+            emit(info, copies: copies, replicated: replicated,
                  .box(centerX: c.x, centerY: c.y, halfX: T.scale * w / 2 * abs(sx), halfY: T.scale * h / 2 * abs(sy),
                       rotation: degrees * Double.pi / 180 + T.rotation, cornerRadius: T.scale * corner * min(abs(sx), abs(sy)),
                       color: painted(try self.color(color, "color", info.place), opacity: opacity, tint: tint)))
@@ -151,7 +154,7 @@ struct FileSceneEvaluator {
             }
             guard sweep > 0 else { return }
             let maskRotation = try mask.map { try number($0, "mask.rotation", info.place) * degree + T.rotation }
-            emit(info, suffix: suffix, replicated: replicated,
+            emit(info, copies: copies, replicated: replicated,
                  .arc(centerX: c.x, centerY: c.y, radius: T.scale * (try length(radius, "radius", info.place)),
                       width: T.scale * (try length(width, "width", info.place)), start: start * degree + T.rotation,
                       sweep: sweep * degree, maskRotation: maskRotation,
@@ -174,7 +177,7 @@ struct FileSceneEvaluator {
                 clip = (cc.x, cc.y, T.scale * (try length(clipRadius, "clip.radius", info.place)))
             }
             let bottomY = try bottom.map { T.apply(0, try number($0, "bottom", info.place)).y }
-            emit(info, suffix: suffix, replicated: replicated,
+            emit(info, copies: copies, replicated: replicated,
                  .wave(originX: origin.x, amplitude: T.scale * (try length(amplitude, "amplitude", info.place)), wavelength: T.scale * lambda,
                        phase: phi, baseline: origin.y, bottom: bottomY, clip: clip,
                        color: painted(try self.color(color, "color", info.place), opacity: opacity, tint: tint)))
@@ -183,7 +186,7 @@ struct FileSceneEvaluator {
             let inner = try transform.map { try self.transform($0, k: 1, place: info.place) } ?? .identity
             let alpha = try number(groupOpacity, "opacity", info.place, default: 1)
             guard (0...1).contains(alpha) else { throw failure(info.place, "opacity", "= \(formatNumber(alpha)): an opacity is in [0, 1]") }
-            try draw(content, transform: T.then(inner), opacity: opacity * alpha, tint: tint, replicated: replicated, suffix: suffix)
+            try draw(content, transform: T.then(inner), opacity: opacity * alpha, tint: tint, replicated: replicated, copies: copies)
         case let .replicator(info, countSource, instance, delayFrom, delay, tintBase, tintStep, firstAbove, depth, content):
             guard try visible(info) else { return }
             let count = try number(countSource, "count", info.place)
@@ -197,14 +200,17 @@ struct FileSceneEvaluator {
             let stepTint = try tintStep.map { try components($0, "tint.step", info.place) } ?? [0, 0, 0, 0]
             let saved = env
             env[definition.countSlots[depth]] = .number(count)
+            // The instance transform reads no copy's index (only its slot does): evaluated once.
+            let step0 = try instance.map { try self.instanceStep($0, place: info.place) }
             for copy in firstAbove ? Array((0..<n).reversed()) : Array(0..<n) {
                 env[definition.indexSlots[depth]] = .number(Double(copy))
-                setClocks(delay: first + Double(copy) * step)
+                // Clocks are read again only for copies they are delayed for.
+                if first != 0 || step != 0 { setClocks(delay: first + Double(copy) * step) }
                 let k = try number(instance?.slot, "instance.slot", info.place, default: Double(copy))
-                let copyTransform = try instance.map { try self.transform($0, k: k, place: info.place) } ?? .identity
+                let copyTransform = step0.map { $0.raised(to: k) } ?? .identity
                 let copyTint = (0..<4).map { tint[$0] * min(max(base[$0] + Double(copy) * stepTint[$0], 0), 1) }
                 try draw(content, transform: T.then(copyTransform), opacity: opacity, tint: copyTint, replicated: true,
-                         suffix: suffix + "#\(copy)")
+                         copies: copies.appending(copy))
             }
             env = saved
         }
@@ -215,14 +221,30 @@ struct FileSceneEvaluator {
         return try parts.enumerated().map { try number($1, "\(field)[\($0)]", place) }
     }
 
-    /// A transform raised to `k`: anchor + k·translate + scale^k·R(k·rotate)·(p − anchor).
-    mutating func transform(_ t: SceneDefinition.Transform, k: Double, place: String) throws -> SceneTransform {
+    /// A group's or a copy's transform in numbers: translate, rotate (degrees), scale, anchor.
+    struct Step {
+        var tx: Double, ty: Double, rotate: Double, scale: Double, ax: Double, ay: Double
+
+        /// The step raised to `k`: anchor + k·translate + scale^k·R(k·rotate)·(p − anchor),
+        /// in closed form (docs/scene-files.md §9.2).
+        func raised(to k: Double) -> SceneTransform {
+            SceneTransform(translate: (k * tx, k * ty), rotation: k * rotate * Double.pi / 180,
+                           scale: k == 1 ? scale : pow(scale, k), anchor: (ax, ay))
+        }
+    }
+
+    /// The numbers of a transform.
+    mutating func instanceStep(_ t: SceneDefinition.Transform, place: String) throws -> Step {
         let (tx, ty) = try point(t.translate, "translate", place)
         let (ax, ay) = try point(t.anchor, "anchor", place)
         let rotate = try number(t.rotate, "rotate", place)
         let scale = try number(t.scale, "scale", place, default: 1)
         guard scale >= 0 else { throw failure(place, "scale", "= \(formatNumber(scale)): a scale is at least 0") }
-        return SceneTransform(translate: (k * tx, k * ty), rotation: k * rotate * Double.pi / 180,
-                              scale: k == 1 ? scale : pow(scale, k), anchor: (ax, ay))
+        return Step(tx: tx, ty: ty, rotate: rotate, scale: scale, ax: ax, ay: ay)
+    }
+
+    /// A transform raised to `k`.
+    mutating func transform(_ t: SceneDefinition.Transform, k: Double, place: String) throws -> SceneTransform {
+        try instanceStep(t, place: place).raised(to: k)
     }
 }

@@ -35,20 +35,49 @@ public enum ScenePrimitive: Sendable, Equatable {
     }
 }
 
-/// A primitive with the id of the node that made it (`hud`, `dots#2`): the DrawList item's id.
+/// Which copy of each enclosing replicator a primitive belongs to, outermost first (replicators
+/// nest at most 2 deep): kept as numbers, made text only for the items a DrawList names.
+public struct CopyPath: Sendable, Equatable {
+    public var outer: Int32 = -1
+    public var inner: Int32 = -1
+
+    public init() {}
+
+    /// This path inside one more replicator, as its copy `copy`.
+    public func appending(_ copy: Int) -> CopyPath {
+        var path = self
+        if outer < 0 { path.outer = Int32(copy) } else { path.inner = Int32(copy) }
+        return path
+    }
+
+    /// `#2`, `#2#0`, or nothing outside replicators.
+    public var text: String {
+        (outer < 0 ? "" : "#\(outer)") + (inner < 0 ? "" : "#\(inner)")
+    }
+}
+
+/// A primitive with the node that made it and the copy it is: its id (`hud`, `dots#2`) names
+/// the DrawList item.
 public struct PlacedPrimitive: Sendable, Equatable {
-    public var id: String
+    /// The node's id.
+    public var node: String
+    /// The copy of each enclosing replicator.
+    public var copies: CopyPath
     public var primitive: ScenePrimitive
     /// Whether it came from a replicator: a replicated disc is drawn as a box with its corner
     /// radius equal to its half side (the same distance, |p − c| − r), so copies share one
     /// instanced batch (docs/scene-files.md §9.3).
     public var replicated: Bool
 
-    public init(id: String, primitive: ScenePrimitive, replicated: Bool) {
-        self.id = id
+    public init(node: String, copies: CopyPath = CopyPath(), primitive: ScenePrimitive, replicated: Bool) {
+        self.node = node
+        self.copies = copies
         self.primitive = primitive
         self.replicated = replicated
     }
+
+    /// The DrawList item's id: the node's, with the copy (`dots#2`).
+    public var id: String { copies.outer < 0 ? node : node + copies.text }
 
     /// The DrawList items of a frame's primitives at `scale` (pixels per point), in paint order:
     /// consecutive boxes (and replicated discs) become one quad batch named after the first.

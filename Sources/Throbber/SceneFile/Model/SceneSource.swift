@@ -18,6 +18,12 @@ public indirect enum SceneSource: Sendable {
     public func evaluate(_ environment: ExpressionEnvironment, budget: inout Int) throws(ExpressionError) -> ExpressionValue {
         switch self {
         case .expression(let expression):
+            // Most fields are a constant or one name: read them without the tree walk.
+            if let value = expression.quickValue(environment) {
+                budget -= 1
+                guard budget >= 0 else { return try expression.evaluate(in: environment, budget: &budget) }
+                return value
+            }
             return try expression.evaluate(in: environment, budget: &budget)
         case .components(let parts):
             var c = [0.0, 0, 0, 0]
@@ -50,6 +56,29 @@ public indirect enum SceneSource: Sendable {
             default:
                 return from
             }
+        }
+    }
+}
+
+extension SceneExpression {
+    /// The value of a constant, or of an expression that is one name whose slot holds a finite
+    /// number, a valid colour, a boolean or a string; nil for anything else (evaluated in full).
+    @inline(__always)
+    func quickValue(_ environment: ExpressionEnvironment) -> ExpressionValue? {
+        switch root.operation {
+        case .literal(let value):
+            return value
+        case .read(let slot, _):
+            guard slot < environment.values.count else { return nil }
+            let value = environment.values[slot]
+            switch value {
+            case .number(let x): return x.isFinite && type == .number ? value : nil
+            case .color(let c): return c.isValid && type == .color ? value : nil
+            case .boolean: return type == .boolean ? value : nil
+            case .string: return type == .string ? value : nil
+            }
+        default:
+            return nil
         }
     }
 }
