@@ -103,18 +103,16 @@ struct FileSceneEvaluator {
         output.append(PlacedPrimitive(node: info.id, copies: copies, primitive: primitive, replicated: replicated))
     }
 
-    mutating func draw(_ node: SceneDefinition.Node, transform T: SceneTransform, opacity: Double, tint: [Double],
-                       replicated: Bool, copies: CopyPath) throws {
+    /// A primitive node evaluated in its own coordinates (no transform, opacity or tint), or nil
+    /// when it draws nothing this frame (invisible, an arc of no sweep).
+    mutating func local(_ node: SceneDefinition.Node) throws -> ScenePrimitive? {
         switch node {
         case let .disc(info, center, radius, color):
-            guard try visible(info) else { return }
+            guard try visible(info) else { return nil }
             let (cx, cy) = try point(center, "center", info.place)
-            let c = T.apply(cx, cy)
-            let r = try length(radius, "radius", info.place)
-            emit(info, copies: copies, replicated: replicated,
-                 .disc(centerX: c.x, centerY: c.y, radius: T.scale * r, color: painted(try self.color(color, "color", info.place), opacity: opacity, tint: tint)))
+            return .disc(centerX: cx, centerY: cy, radius: try length(radius, "radius", info.place), color: try self.color(color, "color", info.place))
         case let .box(info, center, size, cornerRadius, rotation, scale, color):
-            guard try visible(info) else { return }
+            guard try visible(info) else { return nil }
             let (cx, cy) = try point(center, "center", info.place)
             let (w, h) = try point(size, "size", info.place)
             guard w >= 0, h >= 0 else { throw failure(info.place, "size", "[\(formatNumber(w)), \(formatNumber(h))]: a size is at least 0") }
@@ -123,16 +121,12 @@ struct FileSceneEvaluator {
             guard corner <= min(w, h) / 2 + 1e-12 else {
                 throw failure(info.place, "cornerRadius", "\(formatNumber(corner)) is more than half the shorter side (\(formatNumber(min(w, h))))")
             }
-            let c = T.apply(cx, cy)
             let degrees = try number(rotation, "rotation", info.place)
-            emit(info, copies: copies, replicated: replicated,
-                 .box(centerX: c.x, centerY: c.y, halfX: T.scale * w / 2 * abs(sx), halfY: T.scale * h / 2 * abs(sy),
-                      rotation: degrees * Double.pi / 180 + T.rotation, cornerRadius: T.scale * corner * min(abs(sx), abs(sy)),
-                      color: painted(try self.color(color, "color", info.place), opacity: opacity, tint: tint)))
+            return .box(centerX: cx, centerY: cy, halfX: w / 2 * abs(sx), halfY: h / 2 * abs(sy), rotation: degrees * Double.pi / 180,
+                        cornerRadius: corner * min(abs(sx), abs(sy)), color: try self.color(color, "color", info.place))
         case let .arc(info, center, radius, width, angles, mask, color):
-            guard try visible(info) else { return }
+            guard try visible(info) else { return nil }
             let (cx, cy) = try point(center, "center", info.place)
-            let c = T.apply(cx, cy)
             let degree = Double.pi / 180
             var start: Double, sweep: Double
             switch angles {
@@ -152,35 +146,68 @@ struct FileSceneEvaluator {
                 start = p0 + 360 * n * from
                 sweep = 360 * n * (to - from)
             }
-            guard sweep > 0 else { return }
-            let maskRotation = try mask.map { try number($0, "mask.rotation", info.place) * degree + T.rotation }
-            emit(info, copies: copies, replicated: replicated,
-                 .arc(centerX: c.x, centerY: c.y, radius: T.scale * (try length(radius, "radius", info.place)),
-                      width: T.scale * (try length(width, "width", info.place)), start: start * degree + T.rotation,
-                      sweep: sweep * degree, maskRotation: maskRotation,
-                      color: painted(try self.color(color, "color", info.place), opacity: opacity, tint: tint)))
+            guard sweep > 0 else { return nil }
+            return .arc(centerX: cx, centerY: cy, radius: try length(radius, "radius", info.place), width: try length(width, "width", info.place),
+                        start: start * degree, sweep: sweep * degree,
+                        maskRotation: try mask.map { try number($0, "mask.rotation", info.place) * degree },
+                        color: try self.color(color, "color", info.place))
         case let .wave(info, cosine, originX, wavelength, amplitude, phase, baseline, bottom, clipCenter, clipRadius, color):
-            guard try visible(info) else { return }
-            let turns = T.rotation / (2 * Double.pi)
-            guard abs(turns - turns.rounded()) < 1e-12 else {
-                throw failure(info.place, "wave", "sits under a rotation of \(formatNumber(T.rotation * 180 / Double.pi))°: a wave band is horizontal, so its groups may not rotate it")
-            }
+            guard try visible(info) else { return nil }
             let lambda = try number(wavelength, "wavelength", info.place)
             guard lambda > 0 else { throw failure(info.place, "wavelength", "= \(formatNumber(lambda)): a wavelength is more than 0") }
-            let origin = T.apply(try number(originX, "originX", info.place), try number(baseline, "baseline", info.place))
             var phi = try number(phase, "phase", info.place)
             if cosine { phi += Double.pi / 2 }
             var clip: (centerX: Double, centerY: Double, radius: Double)?
             if let clipCenter {
                 let (x, y) = try point(clipCenter, "clip.center", info.place)
-                let cc = T.apply(x, y)
-                clip = (cc.x, cc.y, T.scale * (try length(clipRadius, "clip.radius", info.place)))
+                clip = (x, y, try length(clipRadius, "clip.radius", info.place))
             }
-            let bottomY = try bottom.map { T.apply(0, try number($0, "bottom", info.place)).y }
-            emit(info, copies: copies, replicated: replicated,
-                 .wave(originX: origin.x, amplitude: T.scale * (try length(amplitude, "amplitude", info.place)), wavelength: T.scale * lambda,
-                       phase: phi, baseline: origin.y, bottom: bottomY, clip: clip,
-                       color: painted(try self.color(color, "color", info.place), opacity: opacity, tint: tint)))
+            return .wave(originX: try number(originX, "originX", info.place), amplitude: try length(amplitude, "amplitude", info.place),
+                         wavelength: lambda, phase: phi, baseline: try number(baseline, "baseline", info.place),
+                         bottom: try bottom.map { try number($0, "bottom", info.place) }, clip: clip,
+                         color: try self.color(color, "color", info.place))
+        case .group, .replicator:
+            return nil
+        }
+    }
+
+    /// `primitive` (in its node's coordinates) under `T`, its alpha times `opacity`, its colour
+    /// times `tint` (docs/scene-files.md §9).
+    func placed(_ primitive: ScenePrimitive, _ T: SceneTransform, opacity: Double, tint: [Double], place: String) throws -> ScenePrimitive {
+        switch primitive {
+        case let .disc(cx, cy, r, color):
+            let c = T.apply(cx, cy)
+            return .disc(centerX: c.x, centerY: c.y, radius: T.scale * r, color: painted(color, opacity: opacity, tint: tint))
+        case let .box(cx, cy, hx, hy, rotation, corner, color):
+            let c = T.apply(cx, cy)
+            return .box(centerX: c.x, centerY: c.y, halfX: T.scale * hx, halfY: T.scale * hy, rotation: rotation + T.rotation,
+                        cornerRadius: T.scale * corner, color: painted(color, opacity: opacity, tint: tint))
+        case let .arc(cx, cy, r, width, start, sweep, mask, color):
+            let c = T.apply(cx, cy)
+            return .arc(centerX: c.x, centerY: c.y, radius: T.scale * r, width: T.scale * width, start: start + T.rotation, sweep: sweep,
+                        maskRotation: mask.map { $0 + T.rotation }, color: painted(color, opacity: opacity, tint: tint))
+        case let .wave(originX, amplitude, wavelength, phase, baseline, bottom, clip, color):
+            let turns = T.rotation / (2 * Double.pi)
+            guard abs(turns - turns.rounded()) < 1e-12 else {
+                throw failure(place, "wave", "sits under a rotation of \(formatNumber(T.rotation * 180 / Double.pi))°: a wave band is horizontal, so its groups may not rotate it")
+            }
+            let origin = T.apply(originX, baseline)
+            let placedClip = clip.map { c -> (centerX: Double, centerY: Double, radius: Double) in
+                let cc = T.apply(c.centerX, c.centerY)
+                return (cc.x, cc.y, T.scale * c.radius)
+            }
+            return .wave(originX: origin.x, amplitude: T.scale * amplitude, wavelength: T.scale * wavelength, phase: phase,
+                         baseline: origin.y, bottom: bottom.map { T.apply(0, $0).y }, clip: placedClip,
+                         color: painted(color, opacity: opacity, tint: tint))
+        }
+    }
+
+    mutating func draw(_ node: SceneDefinition.Node, transform T: SceneTransform, opacity: Double, tint: [Double],
+                       replicated: Bool, copies: CopyPath) throws {
+        switch node {
+        case let .disc(info, _, _, _), let .box(info, _, _, _, _, _, _), let .arc(info, _, _, _, _, _, _), let .wave(info, _, _, _, _, _, _, _, _, _, _):
+            guard let primitive = try local(node) else { return }
+            emit(info, copies: copies, replicated: replicated, try placed(primitive, T, opacity: opacity, tint: tint, place: info.place))
         case let .group(info, transform, groupOpacity, content):
             guard try visible(info) else { return }
             let inner = try transform.map { try self.transform($0, k: 1, place: info.place) } ?? .identity
@@ -202,6 +229,16 @@ struct FileSceneEvaluator {
             env[definition.countSlots[depth]] = .number(count)
             // The instance transform reads no copy's index (only its slot does): evaluated once.
             let step0 = try instance.map { try self.instanceStep($0, place: info.place) }
+            // A primitive that reads neither the copy's index nor (when copies are delayed) a
+            // clock is the same in every copy but for its placement: evaluated once.
+            var perCopy: Set<Int> = [definition.indexSlots[depth]]
+            if first != 0 || step != 0 { for clock in definition.clocks { perCopy.formUnion([clock.slots.t, clock.slots.u, clock.slots.n, clock.slots.period]) } }
+            var shared: [Int: ScenePrimitive?] = [:]
+            for (k, child) in content.enumerated() where child.isPrimitive {
+                if definition.primitiveReads[child.info.place].map({ $0.isDisjoint(with: perCopy) }) == true {
+                    shared[k] = try local(child)
+                }
+            }
             for copy in firstAbove ? Array((0..<n).reversed()) : Array(0..<n) {
                 env[definition.indexSlots[depth]] = .number(Double(copy))
                 // Clocks are read again only for copies they are delayed for.
@@ -209,8 +246,17 @@ struct FileSceneEvaluator {
                 let k = try number(instance?.slot, "instance.slot", info.place, default: Double(copy))
                 let copyTransform = step0.map { $0.raised(to: k) } ?? .identity
                 let copyTint = (0..<4).map { tint[$0] * min(max(base[$0] + Double(copy) * stepTint[$0], 0), 1) }
-                try draw(content, transform: T.then(copyTransform), opacity: opacity, tint: copyTint, replicated: true,
-                         copies: copies.appending(copy))
+                let placement = T.then(copyTransform)
+                for (k, child) in content.enumerated() {
+                    if let hoisted = shared[k] {
+                        guard let primitive = hoisted else { continue }
+                        let info = child.info
+                        emit(info, copies: copies.appending(copy), replicated: true,
+                             try placed(primitive, placement, opacity: opacity, tint: copyTint, place: info.place))
+                    } else {
+                        try draw(child, transform: placement, opacity: opacity, tint: copyTint, replicated: true, copies: copies.appending(copy))
+                    }
+                }
             }
             env = saved
         }

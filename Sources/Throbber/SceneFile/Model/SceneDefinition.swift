@@ -126,4 +126,63 @@ public struct SceneDefinition: Sendable {
     /// Where the first expression that reads `t` stands, when one does: such a scene loops
     /// only from `loop.from`.
     public var firstReadOfT: String?
+    /// The slots each primitive node reads, by its place: a node inside a replicator that reads
+    /// none of a copy's own slots is evaluated once for every copy.
+    public var primitiveReads: [String: Set<Int>] = [:]
+}
+
+extension SceneDefinition.Point {
+    var slotsRead: Set<Int> { x.slotsRead.union(y.slotsRead) }
+}
+
+extension SceneDefinition.Node {
+    /// What the node carries: id, place, visibility.
+    var info: SceneDefinition.NodeInfo {
+        switch self {
+        case let .disc(info, _, _, _), let .box(info, _, _, _, _, _, _), let .arc(info, _, _, _, _, _, _),
+             let .wave(info, _, _, _, _, _, _, _, _, _, _), let .group(info, _, _, _), let .replicator(info, _, _, _, _, _, _, _, _, _):
+            return info
+        }
+    }
+
+    /// Whether it is a disc, box, arc or wave.
+    var isPrimitive: Bool {
+        switch self {
+        case .group, .replicator: return false
+        default: return true
+        }
+    }
+    /// The slots a primitive node reads (nil for a group or a replicator), with its place.
+    var primitiveReads: (place: String, slots: Set<Int>)? {
+        func union(_ sources: [SceneSource?]) -> Set<Int> { sources.reduce(into: []) { $0.formUnion($1?.slotsRead ?? []) } }
+        switch self {
+        case let .disc(info, center, radius, color):
+            return (info.place, center.slotsRead.union(union([info.visible, radius, color])))
+        case let .box(info, center, size, corner, rotation, scale, color):
+            return (info.place, center.slotsRead.union(size.slotsRead).union(scale?.slotsRead ?? []).union(union([info.visible, corner, rotation, color])))
+        case let .arc(info, center, radius, width, angles, mask, color):
+            var slots = center.slotsRead.union(union([info.visible, radius, width, mask, color]))
+            switch angles {
+            case let .startEnd(a, b), let .startSweep(a, b): slots.formUnion(union([a, b]))
+            case let .trim(p, n, a, b, o): slots.formUnion(union([p, n, a, b, o]))
+            }
+            return (info.place, slots)
+        case let .wave(info, _, originX, wavelength, amplitude, phase, baseline, bottom, clipCenter, clipRadius, color):
+            return (info.place, (clipCenter?.slotsRead ?? []).union(union([info.visible, originX, wavelength, amplitude, phase, baseline, bottom, clipRadius, color])))
+        case .group, .replicator:
+            return nil
+        }
+    }
+
+    /// Every primitive node's reads in `nodes` and below.
+    static func primitiveReads(_ nodes: [SceneDefinition.Node], into reads: inout [String: Set<Int>]) {
+        for node in nodes {
+            switch node {
+            case let .group(_, _, _, content), let .replicator(_, _, _, _, _, _, _, _, _, content):
+                primitiveReads(content, into: &reads)
+            default:
+                if let (place, slots) = node.primitiveReads { reads[place] = slots }
+            }
+        }
+    }
 }

@@ -124,11 +124,13 @@ extension SceneFileReader {
 
         let content = try nodes(m["content"]!.value, field: "content", groupDepth: 0, aliases: [])
 
-        return SceneDefinition(id: id, summary: summary, path: path, text: text, parameters: parameters, relations: relations,
+        var definition = SceneDefinition(id: id, summary: summary, path: path, text: text, parameters: parameters, relations: relations,
                                clocks: clocks, values: values, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                                background: background, loopSeconds: loopSeconds, loopFrom: loopFrom, loopPreview: loopPreview,
                                content: content, tSlot: tSlot, indexSlots: indexSlots, countSlots: countSlots,
                                slotCount: slotCount, firstReadOfT: firstReadOfT)
+        SceneDefinition.Node.primitiveReads(content, into: &definition.primitiveReads)
+        return definition
     }
 
     /// The type a value's source has: a colour for arrays and `#` strings (and tracks or

@@ -60,6 +60,18 @@ public indirect enum SceneSource: Sendable {
     }
 }
 
+extension SceneSource {
+    /// Every slot the source may read: its expressions', a track's clock, a switch's choice.
+    public var slotsRead: Set<Int> {
+        switch self {
+        case .expression(let expression): return expression.slotsRead
+        case .components(let parts): return parts.reduce(into: []) { $0.formUnion($1.slotsRead) }
+        case .choice(let slot, let cases): return cases.values.reduce(into: [slot]) { $0.formUnion($1.slotsRead) }
+        case .track(let uSlot, _, let values): return values.reduce(into: [uSlot]) { $0.formUnion($1.slotsRead) }
+        }
+    }
+}
+
 extension SceneExpression {
     /// The value of a constant, or of an expression that is one name whose slot holds a finite
     /// number, a valid colour, a boolean or a string; nil for anything else (evaluated in full).
