@@ -65,24 +65,21 @@ enum ExpressionFunctions {
     /// ⌈x − 1e-9⌉: a value a rounding error above a whole number counts as that number.
     static func ceil(_ x: Double) -> Double { Foundation.ceil(x - 1e-9) }
 
-    /// x − y·⌊x/y⌋ with an exact floor: in [0, y) for y > 0, in (y, 0] for y < 0.
+    /// The floored remainder of x / y: in [0, y) for y > 0, in (y, 0] for y < 0.
     ///
-    /// Rounding can put the formula's result on the excluded end (`mod(-1e-20, 12)` gives 12)
-    /// or a hair outside the interval; the design names the first case (it becomes 0), and the
-    /// second is brought in by adding y once, so the result is always in the stated interval.
+    /// Computed as the exact remainder (fmod, which is Swift's `truncatingRemainder`, the one
+    /// the built-in scenes reduce their phases and breaths with) moved into the divisor's sign by
+    /// adding y once: the one rounding left is that addition. x − y·⌊x/y⌋ would round twice, and
+    /// differs from the built-ins in most cases (x = 50·t for a breathing amplitude). A result that
+    /// rounds onto the excluded end (`mod(-1e-20, 12)`) becomes 0.
     static func mod(_ x: Double, _ y: Double) throws(Failure) -> Double {
         guard y != 0 else { throw Failure(reason: "takes a number mod 0") }
-        let quotient = x / y
-        guard quotient.isFinite else { throw Failure(reason: "overflows (x / y is not a finite number)") }
-        var result = x - y * Foundation.floor(quotient)
-        if y > 0 {
-            if result < 0 { result += y }
-            if result >= y { result = 0 }
-        } else {
-            if result > 0 { result += y }
-            if result <= y { result = 0 }
-        }
-        return result
+        guard x.isFinite, y.isFinite else { throw Failure(reason: "overflows (x / y is not a finite number)") }
+        var result = x.truncatingRemainder(dividingBy: y)
+        if result != 0, (result < 0) != (y < 0) { result += y }
+        if y > 0 ? result >= y : result <= y { result = 0 }
+        // −0 (the remainder of a negative multiple) is 0.
+        return result == 0 ? 0 : result
     }
 
     /// mod(x, 1).

@@ -62,13 +62,14 @@ struct FileSceneEvaluator {
     mutating func number(_ source: SceneSource?, _ field: String, _ place: String, default value: Double = 0) throws -> Double {
         guard let source else { return value }
         guard case .number(let v) = try evaluate(source, field: field, place: place) else { return value }
-        guard v.isFinite, abs(v) <= Limits.length * 10 else { throw failure(place, field, "= \(formatNumber(v)) is not a finite number within ±1000000") }
+        guard v.isFinite else { throw failure(place, field, "= \(formatNumber(v)) is not a finite number") }
         return v
     }
 
     mutating func length(_ source: SceneSource?, _ field: String, _ place: String, default value: Double = 0) throws -> Double {
         let v = try number(source, field, place, default: value)
         guard v >= 0 else { throw failure(place, field, "= \(formatNumber(v)): a length is at least 0") }
+        guard v <= Limits.length * 10 else { throw failure(place, field, "= \(formatNumber(v)): a length is at most 1000000 pt") }
         return v
     }
 
@@ -166,6 +167,14 @@ struct FileSceneEvaluator {
                          wavelength: lambda, phase: phi, baseline: try number(baseline, "baseline", info.place),
                          bottom: try bottom.map { try number($0, "bottom", info.place) }, clip: clip,
                          color: try self.color(color, "color", info.place))
+        case let .polyline(info, points, width, color):
+            guard try visible(info) else { return nil }
+            var xy: [Double] = []
+            for (k, point) in points.enumerated() {
+                let (x, y) = try self.point(point, "points[\(k)]", info.place)
+                xy += [x, y]
+            }
+            return .polyline(points: xy, width: try length(width, "width", info.place), color: try self.color(color, "color", info.place))
         case .group, .replicator:
             return nil
         }
@@ -186,6 +195,13 @@ struct FileSceneEvaluator {
             let c = T.apply(cx, cy)
             return .arc(centerX: c.x, centerY: c.y, radius: T.scale * r, width: T.scale * width, start: start + T.rotation, sweep: sweep,
                         maskRotation: mask.map { $0 + T.rotation }, color: painted(color, opacity: opacity, tint: tint))
+        case let .polyline(points, width, color):
+            var placedPoints: [Double] = []
+            for k in stride(from: 0, to: points.count, by: 2) {
+                let p = T.apply(points[k], points[k + 1])
+                placedPoints += [p.x, p.y]
+            }
+            return .polyline(points: placedPoints, width: T.scale * width, color: painted(color, opacity: opacity, tint: tint))
         case let .wave(originX, amplitude, wavelength, phase, baseline, bottom, clip, color):
             let turns = T.rotation / (2 * Double.pi)
             guard abs(turns - turns.rounded()) < 1e-12 else {
@@ -205,7 +221,8 @@ struct FileSceneEvaluator {
     mutating func draw(_ node: SceneDefinition.Node, transform T: SceneTransform, opacity: Double, tint: [Double],
                        replicated: Bool, copies: CopyPath) throws {
         switch node {
-        case let .disc(info, _, _, _), let .box(info, _, _, _, _, _, _), let .arc(info, _, _, _, _, _, _), let .wave(info, _, _, _, _, _, _, _, _, _, _):
+        case let .disc(info, _, _, _), let .box(info, _, _, _, _, _, _), let .arc(info, _, _, _, _, _, _), let .wave(info, _, _, _, _, _, _, _, _, _, _),
+             let .polyline(info, _, _, _):
             guard let primitive = try local(node) else { return }
             emit(info, copies: copies, replicated: replicated, try placed(primitive, T, opacity: opacity, tint: tint, place: info.place))
         case let .group(info, transform, groupOpacity, content):

@@ -94,6 +94,7 @@ public struct SceneDefinition: Sendable {
         case arc(NodeInfo, center: Point, radius: SceneSource, width: SceneSource, angles: ArcAngles, mask: SceneSource?, color: SceneSource)
         case wave(NodeInfo, cosine: Bool, originX: SceneSource?, wavelength: SceneSource, amplitude: SceneSource, phase: SceneSource?,
                   baseline: SceneSource, bottom: SceneSource?, clipCenter: Point?, clipRadius: SceneSource?, color: SceneSource)
+        case polyline(NodeInfo, points: [Point], width: SceneSource, color: SceneSource)
         case group(NodeInfo, transform: Transform?, opacity: SceneSource?, content: [Node])
         case replicator(NodeInfo, count: SceneSource, instance: Transform?, delayFrom: SceneSource?, delay: SceneSource?,
                         tintBase: SceneSource?, tintStep: SceneSource?, firstAbove: Bool, depth: Int, content: [Node])
@@ -140,7 +141,8 @@ extension SceneDefinition.Node {
     var info: SceneDefinition.NodeInfo {
         switch self {
         case let .disc(info, _, _, _), let .box(info, _, _, _, _, _, _), let .arc(info, _, _, _, _, _, _),
-             let .wave(info, _, _, _, _, _, _, _, _, _, _), let .group(info, _, _, _), let .replicator(info, _, _, _, _, _, _, _, _, _):
+             let .wave(info, _, _, _, _, _, _, _, _, _, _), let .polyline(info, _, _, _), let .group(info, _, _, _),
+             let .replicator(info, _, _, _, _, _, _, _, _, _):
             return info
         }
     }
@@ -169,6 +171,8 @@ extension SceneDefinition.Node {
             return (info.place, slots)
         case let .wave(info, _, originX, wavelength, amplitude, phase, baseline, bottom, clipCenter, clipRadius, color):
             return (info.place, (clipCenter?.slotsRead ?? []).union(union([info.visible, originX, wavelength, amplitude, phase, baseline, bottom, clipRadius, color])))
+        case let .polyline(info, points, width, color):
+            return (info.place, points.reduce(into: union([info.visible, width, color])) { $0.formUnion($1.slotsRead) })
         case .group, .replicator:
             return nil
         }

@@ -1,7 +1,7 @@
 extension SceneFileReader {
     /// The node types a file may use, and those the design names that this version does not draw yet.
-    static let nodeTypes = ["disc", "box", "arc", "wave", "group", "replicator"]
-    static let laterNodeTypes = ["text", "polyline"]
+    static let nodeTypes = ["disc", "box", "arc", "wave", "polyline", "group", "replicator"]
+    static let laterNodeTypes = ["text"]
 
     /// An array of nodes in paint order.
     mutating func nodes(_ node: JSONNode, field: String, groupDepth: Int, aliases: [(name: String, slot: Int)],
@@ -51,6 +51,7 @@ extension SceneFileReader {
         case "box": known = common + ["center", "size", "cornerRadius", "rotation", "scale", "color"]
         case "arc": known = common + ["center", "radius", "width", "start", "end", "sweep", "path", "trim", "mask", "cap", "color"]
         case "wave": known = common + ["function", "originX", "wavelength", "amplitude", "phase", "baseline", "bottom", "clip", "color"]
+        case "polyline": known = common + ["points", "width", "color"]
         case "group": known = common + ["transform", "opacity", "content"]
         default: known = common + ["count", "instance", "delayFrom", "delay", "tint", "order", "index", "content"]
         }
@@ -61,6 +62,7 @@ extension SceneFileReader {
         case "box": required = ["center", "size", "color"]
         case "arc": required = ["center", "radius", "width", "color"]
         case "wave": required = ["wavelength", "amplitude", "baseline", "color"]
+        case "polyline": required = ["points", "width", "color"]
         case "group": required = ["content"]
         default: required = ["count", "content"]
         }
@@ -138,6 +140,13 @@ extension SceneFileReader {
             return .wave(info, cosine: function == "cos", originX: try scalar("originX"), wavelength: try scalar("wavelength")!,
                          amplitude: try scalar("amplitude")!, phase: try scalar("phase"), baseline: try scalar("baseline")!,
                          bottom: try scalar("bottom"), clipCenter: clipCenter, clipRadius: clipRadius, color: color!)
+        case "polyline":
+            let items = try array(m["points"]!.value, "\(field).points")
+            guard items.count == 2 || items.count == 3 else {
+                throw fail(m["points"]!.value, "\(field).points has \(items.count) points: a polyline has 2 or 3 (the stroke row draws two segments with one round join)")
+            }
+            let points = try items.enumerated().map { try self.point($1, field: "\(field).points[\($0)]", in: nodeScope) }
+            return .polyline(info, points: points, width: try scalar("width")!, color: color!)
         case "group":
             guard groupDepth < Self.mostGroupDepth else { throw fail(node, "groups nest more than \(Self.mostGroupDepth) deep") }
             let transform = try m["transform"].map { try self.transform($0.value, field: "\(field).transform", in: nodeScope, slot: false) }

@@ -18,6 +18,9 @@ public enum ScenePrimitive: Sendable, Equatable {
     /// down to `bottom` (or the canvas edge), optionally clipped to a circle.
     case wave(originX: Double, amplitude: Double, wavelength: Double, phase: Double, baseline: Double, bottom: Double?,
               clip: (centerX: Double, centerY: Double, radius: Double)?, color: RGBA)
+    /// A polyline of 2 or 3 points stroked as one shape with round caps and join: its points as
+    /// x0, y0, x1, y1[, x2, y2].
+    case polyline(points: [Double], width: Double, color: RGBA)
 
     public static func == (a: ScenePrimitive, b: ScenePrimitive) -> Bool {
         switch (a, b) {
@@ -30,6 +33,7 @@ public enum ScenePrimitive: Sendable, Equatable {
             let clipsEqual = a6.map { c in b6.map { c.centerX == $0.centerX && c.centerY == $0.centerY && c.radius == $0.radius } ?? false }
                 ?? (b6 == nil)
             return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5 && clipsEqual && a7 == b7
+        case let (.polyline(ap, aw, ac), .polyline(bp, bw, bc)): return ap == bp && aw == bw && ac == bc
         default: return false
         }
     }
@@ -105,6 +109,12 @@ public struct PlacedPrimitive: Sendable, Equatable {
                 flush()
                 items.append(DrawItem(ItemID(item.id), Arc(centerX: x * s, centerY: y * s, radius: r * s, lineWidth: lineWidth * s,
                                                            start: start, sweep: sweep, maskRotation: mask, color: color, width: w, height: h)))
+            case let .polyline(points, lineWidth, color):
+                flush()
+                let segments = stride(from: 0, to: points.count - 2, by: 2).map {
+                    (x0: points[$0] * s, y0: points[$0 + 1] * s, x1: points[$0 + 2] * s, y1: points[$0 + 3] * s)
+                }
+                items.append(DrawItem(ItemID(item.id), Strokes(segments: segments, lineWidth: lineWidth * s, color: color, width: w, height: h)))
             case let .wave(originX, amplitude, wavelength, phase, baseline, bottom, clip, color):
                 flush()
                 let k = 2 * Double.pi / (wavelength * s)
