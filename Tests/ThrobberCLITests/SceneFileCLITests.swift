@@ -20,10 +20,15 @@ struct SceneFileCLITests {
         (#""keyTimes": [0, 0.4, 0.8, 1]"#, #""keyTimes": [0, 0.5, 0.4, 1]"#, ["dots.scene.json:43:", "key times in [0, 1]"]),
         (#""clock": "bounce","#, #""clock": "bounse","#, ["dots.scene.json:42:", "unknown clock 'bounse'", "did you mean 'bounce'?"]),
         (#"{ "name": "gap","#, #"{ "name": "scale","#, ["dots.scene.json:11:", "parameter name 'scale' is reserved"]),
-        (#""type": "disc", "id": "dot","#, #""type": "text", "id": "dot","#, ["dots.scene.json:39:", "'text' nodes are not drawn by this version"]),
         (#""instance": { "translate": ["dotSize + gap", 0] }"#, #""instance": { "translate": ["dotSize + gap", 0], "scale": [1, 2] }"#,
          ["dots.scene.json:35:", "scale is one number"]),
         (#""values": [0, "dotSize / 2", 0, 0]"#, #""values": [0, "dotSize / 2", 0]"#, ["dots.scene.json:43:", "4 keyTimes and 3 values"]),
+        (#"{ "type": "disc", "id": "dot","#, #"{ "type": "text", "text": "x", "size": 4, "at": [0, 0], "color": "color" }, { "type": "disc", "id": "dot","#,
+         ["dots.scene.json:39:", "a text node may not sit in a replicator"]),
+        (#"{ "type": "disc", "id": "dot","#, #"{ "type": "polyline", "points": [[0, 0], [1, 1], [2, 0], [3, 1]], "width": 1, "color": "color" }, { "type": "disc", "id": "dot","#,
+         ["dots.scene.json:39:", "has 4 points: a polyline has 2 or 3"]),
+        (#"{ "name": "gap","#, #"{ "name": "label", "type": "string", "default": "a\u0007b", "summary": "x" }, { "name": "gap","#,
+         ["dots.scene.json:11:", "control character U+0007"]),
     ]
 
     @Test(arguments: mistakes)
@@ -125,5 +130,21 @@ struct SceneFileCLITests {
         #expect(many.status == 65 && many.stderr.contains("radius = -") && many.stderr.contains("a length is at least 0 at t = "), "\(many.stderr)")
         #expect(many.stderr.split(separator: "\n").count == 1, "\(many.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("many").path))
+    }
+    @Test func textFromAStringParameterIsDrawnAndReproduced() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let badge = Self.example.deletingLastPathComponent().appendingPathComponent("done-badge.scene.json")
+        try FileManager.default.copyItem(at: badge, to: directory.appendingPathComponent("badge.scene.json"))
+        for (directoryName, status) in [("a", "Done"), ("b", "Gespeichert ✓")] {
+            let render = try runThrobber(["render", "./badge.scene.json", "--start", "1", "--set", "status=\(status)", "-o", directoryName,
+                                          "--backend", "cpu", "-q"], in: directory)
+            #expect(render.status == 0, "\(render.stderr)")
+            let again = try runThrobber(["reproduce", "\(directoryName)/done-badge_00000.png"], in: directory)
+            #expect(again.status == 0 && again.stdout.hasPrefix("same "), "\(again.stdout)\(again.stderr)")
+        }
+        // The status is painted: the two frames differ, and only below the check mark.
+        let compare = try runThrobber(["compare", "a/done-badge_00000.png", "b/done-badge_00000.png"], in: directory)
+        #expect(compare.status == 1, "\(compare.stdout)")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Throbber
 import ThrobberCPU
+import ThrobberText
 
 /// The example scene files that are twins of built-in scenes draw what the built-ins draw, frame
 /// by frame over random parameters (docs/scene-files.md "File twins"): the same settings given to
@@ -109,7 +110,7 @@ struct SceneFileTwinTests {
         if first.map(\.primitive) != wrapped.map(\.primitive) {
             let cpu = CPURenderer()
             for scale in [1.0, 2.0] {
-                let scene = Scene(looped, scale: scale)
+                let scene = try Scene(looped, scale: scale).layingOutText()
                 let diff = ImageDiff(expected: cpu.render(scene.drawList(at: from)),
                                      observed: cpu.render(scene.drawList(at: from + plan.duration)), tolerance: 0)
                 #expect(diff.maxChannelDifference == 0,
@@ -151,7 +152,7 @@ struct SceneFileTwinTests {
         let from = try #require(model.periodicFrom)
         let plan = try model.defaultLoop(fps: 60)
         model.speeds = plan.speeds
-        let scene = Scene(model)
+        let scene = try Scene(model).layingOutText()
         let cpu = CPURenderer()
         let step = max(1, plan.frames / 120)
         for k in stride(from: 0, through: plan.frames, by: step) {

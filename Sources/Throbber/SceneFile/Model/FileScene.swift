@@ -73,6 +73,7 @@ public struct FileScene: SceneModel {
             case (.color, nil): kind = .color(\FileScene[color: index])
             case (.color, let unset?): kind = .optionalColor(\FileScene[optionalColor: index], unsetMeaning: unset)
             case (.choice, _): kind = .choice(\FileScene[choice: index], p.choices)
+            case (.string, _): kind = .text(\FileScene[choice: index], .lines)
             }
             let within: ((FileScene) -> ClosedRange<Double>)? = p.withinMin == nil && p.withinMax == nil ? nil : { model in
                 let env = model.parameterEnvironment()
@@ -216,6 +217,7 @@ public struct FileScene: SceneModel {
         }
         // Frame 0 evaluated: a scene whose numbers fail at once is refused before any frame.
         _ = try evaluate(at: 0)
+        if paintsText { _ = try staticText() }
     }
 
     // MARK: - Frames
@@ -239,6 +241,74 @@ public struct FileScene: SceneModel {
     public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int) -> [DrawItem] {
         PlacedPrimitive.drawItems(state.primitives, scale: scale, width: width, height: height)
     }
+
+    public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int, text: LaidOutText?) -> [DrawItem] {
+        PlacedPrimitive.drawItems(state.primitives, scale: scale, width: width, height: height, text: text)
+    }
+
+    // MARK: - Text
+
+    /// Whether the file has a text node.
+    var paintsText: Bool { definition.primitiveReads.count > 0 && Self.hasText(definition.content) }
+
+    static func hasText(_ nodes: [SceneDefinition.Node]) -> Bool {
+        nodes.contains { node in
+            switch node {
+            case .text: return true
+            case let .group(_, _, _, content): return hasText(content)
+            default: return false
+            }
+        }
+    }
+
+    /// The text of frame 0: what is laid out before the first frame. Every frame's text has the
+    /// same content and sizes (they are static), so a frame whose blocks move is laid out again
+    /// from the same glyphs (`textRequest(for:scale:)`).
+    public func textRequest(scale: Double) -> TextRequest? {
+        guard paintsText, let placed = try? staticText() else { return nil }
+        return PlacedPrimitive.textRequest(placed, scale: scale)
+    }
+
+    /// Every text node, visible or not, with its content and its size (times its groups'
+    /// scales, all static), at the origin: the glyphs every frame's text is made of, laid out
+    /// (and so checked) before the first frame.
+    func staticText() throws -> [PlacedPrimitive] {
+        let env = parameterEnvironment()
+        var budget = FileScene.budget
+        var blocks: [PlacedPrimitive] = []
+        func walk(_ nodes: [SceneDefinition.Node], scale: Double) throws {
+            for node in nodes {
+                switch node {
+                case let .text(info, text, role, size, _, _):
+                    guard case .string(let content) = try text.evaluate(env, budget: &budget),
+                          case .number(let points) = try size.evaluate(env, budget: &budget) else { continue }
+                    blocks.append(PlacedPrimitive(node: info.id, primitive: .text(content: content, role: role, size: points * scale,
+                                                                                   centerX: 0, centerY: 0, color: .clear), replicated: false))
+                case let .group(_, transform, _, content):
+                    let factor = try transform?.scale.map { source -> Double in
+                        guard case .number(let x) = try source.evaluate(env, budget: &budget) else { return 1 }
+                        return x
+                    } ?? 1
+                    try walk(content, scale: scale * factor)
+                default:
+                    continue
+                }
+            }
+        }
+        do {
+            try walk(definition.content, scale: 1)
+        } catch let error as ExpressionError {
+            throw ThrobberError("\(ThrobberError.shownPath(definition.path)): a text node's size: \(error.message)\(parameterWords)", kind: .badData)
+        }
+        return blocks
+    }
+
+    public func textRequest(for state: FrameState, scale: Double) -> TextRequest? {
+        guard paintsText else { return nil }
+        return PlacedPrimitive.textRequest(state.primitives, scale: scale)
+    }
+
+    public var textCheckTimes: [Double] { paintsText ? [0] : [] }
 
     /// Evaluates every frame in `times` without drawing (docs/scene-files.md §12.2).
     ///

@@ -175,6 +175,15 @@ struct FileSceneEvaluator {
                 xy += [x, y]
             }
             return .polyline(points: xy, width: try length(width, "width", info.place), color: try self.color(color, "color", info.place))
+        case let .text(info, text, role, size, at, color):
+            guard try visible(info) else { return nil }
+            guard case .string(let content) = try evaluate(text, field: "text", place: info.place) else { return nil }
+            let points = try length(size, "size", info.place)
+            guard points > 0, points <= Limits.textSize else {
+                throw failure(info.place, "size", "= \(formatNumber(points)): a text size is > 0 and ≤ \(formatNumber(Limits.textSize)) pt")
+            }
+            let (x, y) = try point(at, "at", info.place)
+            return .text(content: content, role: role, size: points, centerX: x, centerY: y, color: try self.color(color, "color", info.place))
         case .group, .replicator:
             return nil
         }
@@ -195,6 +204,14 @@ struct FileSceneEvaluator {
             let c = T.apply(cx, cy)
             return .arc(centerX: c.x, centerY: c.y, radius: T.scale * r, width: T.scale * width, start: start + T.rotation, sweep: sweep,
                         maskRotation: mask.map { $0 + T.rotation }, color: painted(color, opacity: opacity, tint: tint))
+        case let .text(content, role, size, x, y, color):
+            let turns = T.rotation / (2 * Double.pi)
+            guard abs(turns - turns.rounded()) < 1e-12 else {
+                throw failure(place, "text", "sits under a rotation of \(formatNumber(T.rotation * 180 / Double.pi))°: text may not rotate")
+            }
+            let c = T.apply(x, y)
+            return .text(content: content, role: role, size: T.scale * size, centerX: c.x, centerY: c.y,
+                         color: painted(color, opacity: opacity, tint: tint))
         case let .polyline(points, width, color):
             var placedPoints: [Double] = []
             for k in stride(from: 0, to: points.count, by: 2) {
@@ -222,7 +239,7 @@ struct FileSceneEvaluator {
                        replicated: Bool, copies: CopyPath) throws {
         switch node {
         case let .disc(info, _, _, _), let .box(info, _, _, _, _, _, _), let .arc(info, _, _, _, _, _, _), let .wave(info, _, _, _, _, _, _, _, _, _, _),
-             let .polyline(info, _, _, _):
+             let .polyline(info, _, _, _), let .text(info, _, _, _, _, _):
             guard let primitive = try local(node) else { return }
             emit(info, copies: copies, replicated: replicated, try placed(primitive, T, opacity: opacity, tint: tint, place: info.place))
         case let .group(info, transform, groupOpacity, content):

@@ -5,6 +5,8 @@ public struct SceneDefinition: Sendable {
     /// The value types of parameters.
     public enum ParameterType: String, Sendable, CaseIterable {
         case number, integer, color, choice
+        /// Text to paint (a caption, a status): printable, up to 1,000 characters, newlines start lines.
+        case string
     }
 
     /// One declared parameter (docs/scene-files.md §3).
@@ -95,6 +97,9 @@ public struct SceneDefinition: Sendable {
         case wave(NodeInfo, cosine: Bool, originX: SceneSource?, wavelength: SceneSource, amplitude: SceneSource, phase: SceneSource?,
                   baseline: SceneSource, bottom: SceneSource?, clipCenter: Point?, clipRadius: SceneSource?, color: SceneSource)
         case polyline(NodeInfo, points: [Point], width: SceneSource, color: SceneSource)
+        /// Text: its content and size are static (parameters only), so a frame's glyphs are the
+        /// ones laid out before the first frame; its place and colour may move.
+        case text(NodeInfo, text: SceneSource, role: FontRole, size: SceneSource, at: Point, color: SceneSource)
         case group(NodeInfo, transform: Transform?, opacity: SceneSource?, content: [Node])
         case replicator(NodeInfo, count: SceneSource, instance: Transform?, delayFrom: SceneSource?, delay: SceneSource?,
                         tintBase: SceneSource?, tintStep: SceneSource?, firstAbove: Bool, depth: Int, content: [Node])
@@ -141,7 +146,7 @@ extension SceneDefinition.Node {
     var info: SceneDefinition.NodeInfo {
         switch self {
         case let .disc(info, _, _, _), let .box(info, _, _, _, _, _, _), let .arc(info, _, _, _, _, _, _),
-             let .wave(info, _, _, _, _, _, _, _, _, _, _), let .polyline(info, _, _, _), let .group(info, _, _, _),
+             let .wave(info, _, _, _, _, _, _, _, _, _, _), let .polyline(info, _, _, _), let .text(info, _, _, _, _, _), let .group(info, _, _, _),
              let .replicator(info, _, _, _, _, _, _, _, _, _):
             return info
         }
@@ -173,6 +178,8 @@ extension SceneDefinition.Node {
             return (info.place, (clipCenter?.slotsRead ?? []).union(union([info.visible, originX, wavelength, amplitude, phase, baseline, bottom, clipRadius, color])))
         case let .polyline(info, points, width, color):
             return (info.place, points.reduce(into: union([info.visible, width, color])) { $0.formUnion($1.slotsRead) })
+        case let .text(info, text, _, size, at, color):
+            return (info.place, at.slotsRead.union(union([info.visible, text, size, color])))
         case .group, .replicator:
             return nil
         }

@@ -243,7 +243,7 @@ extension SceneFileReader {
         }
         // Declared now so later parameters' expressions can read it.
         let slot = newSlot()
-        let expressionType: ExpressionType = type == .color ? .color : type == .choice ? .string : .number
+        let expressionType: ExpressionType = type == .color ? .color : type == .choice || type == .string ? .string : .number
         do { try scope.declare(name, expressionType, slot: slot, choices: type == .choice ? choices : nil) } catch {
             throw fail(m["name"]!.value, error.message)
         }
@@ -290,6 +290,12 @@ extension SceneFileReader {
                 throw invalid(node.typeName, "one of \(parameter.choices.joined(separator: ", "))")
             }
             return .string(s)
+        case .string:
+            guard case .string(let s) = node.value else { throw invalid(node.typeName, "text: \(TextRule.lines.allowed)") }
+            do { try TextRule.lines.check(s, field: parameter.name) } catch let error as ThrobberError {
+                throw ThrobberError("\(place): invalid \(field): \(error.message)", kind: .badData)
+            }
+            return .string(s)
         }
     }
 
@@ -300,7 +306,7 @@ extension SceneFileReader {
         for member in list {
             switch member.key {
             case "derive":
-                let type: ExpressionType = parameter.type == .color ? .color : parameter.type == .choice ? .string : .number
+                let type: ExpressionType = parameter.type == .color ? .color : parameter.type == .choice || parameter.type == .string ? .string : .number
                 parameter.derive = try source(member.value, field: "\(field).derive", type: type, in: parameterScope)
             case "within":
                 guard parameter.type == .number || parameter.type == .integer else {

@@ -1,13 +1,14 @@
 extension SceneFileReader {
     /// The node types a file may use, and those the design names that this version does not draw yet.
-    static let nodeTypes = ["disc", "box", "arc", "wave", "polyline", "group", "replicator"]
-    static let laterNodeTypes = ["text"]
+    static let nodeTypes = ["disc", "box", "arc", "wave", "polyline", "text", "group", "replicator"]
+    static let laterNodeTypes: [String] = []
 
     /// An array of nodes in paint order.
     mutating func nodes(_ node: JSONNode, field: String, groupDepth: Int, aliases: [(name: String, slot: Int)],
-                        replicatorDepth: Int = 0) throws -> [SceneDefinition.Node] {
+                        replicatorDepth: Int = 0, staticScale: Bool = true) throws -> [SceneDefinition.Node] {
         try array(node, field).enumerated().map {
-            try self.node($1, field: "\(field)[\($0)]", groupDepth: groupDepth, aliases: aliases, replicatorDepth: replicatorDepth)
+            try self.node($1, field: "\(field)[\($0)]", groupDepth: groupDepth, aliases: aliases, replicatorDepth: replicatorDepth,
+                          staticScale: staticScale)
         }
     }
 
@@ -29,7 +30,7 @@ extension SceneFileReader {
 
     /// One node.
     mutating func node(_ node: JSONNode, field: String, groupDepth: Int, aliases: [(name: String, slot: Int)],
-                       replicatorDepth: Int) throws -> SceneDefinition.Node {
+                       replicatorDepth: Int, staticScale: Bool) throws -> SceneDefinition.Node {
         nodeCount += 1
         guard nodeCount <= Self.mostNodes else { throw fail(node, "more than \(Self.mostNodes) nodes: a scene file has at most \(Self.mostNodes)") }
         guard case .object(let list) = node.value else { throw fail(node, "\(field) must be an object, not \(node.typeName)") }
@@ -52,6 +53,7 @@ extension SceneFileReader {
         case "arc": known = common + ["center", "radius", "width", "start", "end", "sweep", "path", "trim", "mask", "cap", "color"]
         case "wave": known = common + ["function", "originX", "wavelength", "amplitude", "phase", "baseline", "bottom", "clip", "color"]
         case "polyline": known = common + ["points", "width", "color"]
+        case "text": known = common + ["text", "role", "size", "at", "color"]
         case "group": known = common + ["transform", "opacity", "content"]
         default: known = common + ["count", "instance", "delayFrom", "delay", "tint", "order", "index", "content"]
         }
@@ -63,6 +65,7 @@ extension SceneFileReader {
         case "arc": required = ["center", "radius", "width", "color"]
         case "wave": required = ["wavelength", "amplitude", "baseline", "color"]
         case "polyline": required = ["points", "width", "color"]
+        case "text": required = ["text", "size", "at", "color"]
         case "group": required = ["content"]
         default: required = ["count", "content"]
         }
@@ -147,12 +150,49 @@ extension SceneFileReader {
             }
             let points = try items.enumerated().map { try self.point($1, field: "\(field).points[\($0)]", in: nodeScope) }
             return .polyline(info, points: points, width: try scalar("width")!, color: color!)
+        case "text":
+            // A frame's glyphs are those laid out before the first frame: the same text at the
+            // same size, so nothing that changes a text's size may change per frame.
+            guard replicatorDepth == 0 else {
+                throw fail(node, "\(field): a text node may not sit in a replicator (its glyphs are laid out once per scene)")
+            }
+            guard staticScale else {
+                throw fail(node, "\(field): a text node may not sit in a group whose scale changes from frame to frame (its glyphs are laid out once per scene)")
+            }
+            let roleName = try string(m["role"], "\(field).role") ?? "ui"
+            guard let role = FontRole(rawValue: roleName) else {
+                throw fail(m["role"]!.value, "unknown \(field).role '\(ThrobberError.echoed(roleName))' (known: \(FontRole.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            // Content and size are static: the glyphs laid out before the first frame are every frame's.
+            let textNode = m["text"]!.value
+            let text: SceneSource
+            switch textNode.value {
+            case .string(let literal):
+                do { try TextRule.lines.check(literal, field: "\(field).text") } catch let error as ThrobberError {
+                    throw fail(textNode, error.message)
+                }
+                text = .expression(SceneExpression(constant: .string(literal)))
+            case .object:
+                let p = try members(textNode, "\(field).text", known: ["parameter"], required: ["parameter"])
+                let name = try string(p["parameter"], "\(field).text.parameter")!
+                guard case .value(let type, let slot, _)? = parameterScope.binding(for: name), type == .string || type == .number else {
+                    var message = "\(field).text.parameter '\(ThrobberError.echoed(name))' is not a string, choice or number parameter"
+                    if let nearest = nearestName(to: name, in: parameterNames) { message += "; did you mean '\(nearest)'?" }
+                    throw fail(p["parameter"]!.value, message)
+                }
+                text = .parameterText(slot: slot)
+            default:
+                throw fail(textNode, "\(field).text must be the text, or {\"parameter\": NAME}, not \(textNode.typeName)")
+            }
+            let size = try source(m["size"]!.value, field: "\(field).size", type: .number, in: parameterScope)
+            return .text(info, text: text, role: role, size: size, at: try point("at")!, color: color!)
         case "group":
             guard groupDepth < Self.mostGroupDepth else { throw fail(node, "groups nest more than \(Self.mostGroupDepth) deep") }
             let transform = try m["transform"].map { try self.transform($0.value, field: "\(field).transform", in: nodeScope, slot: false) }
+            let scaleIsStatic = transform?.scale.map { $0.slotsRead.allSatisfy { $0 < parameterNames.count } } ?? true
             return .group(info, transform: transform, opacity: try scalar("opacity"),
                           content: try nodes(m["content"]!.value, field: "\(field).content", groupDepth: groupDepth + 1,
-                                             aliases: aliases, replicatorDepth: replicatorDepth))
+                                             aliases: aliases, replicatorDepth: replicatorDepth, staticScale: staticScale && scaleIsStatic))
         default:
             guard replicatorDepth < Self.mostReplicatorDepth else {
                 throw fail(node, "replicators nest more than \(Self.mostReplicatorDepth) deep")

@@ -21,6 +21,9 @@ public enum ScenePrimitive: Sendable, Equatable {
     /// A polyline of 2 or 3 points stroked as one shape with round caps and join: its points as
     /// x0, y0, x1, y1[, x2, y2].
     case polyline(points: [Double], width: Double, color: RGBA)
+    /// Text in one role and size, its block of lines centred on (centerX, centerY): painted from
+    /// the glyphs the text module laid out for the frame.
+    case text(content: String, role: FontRole, size: Double, centerX: Double, centerY: Double, color: RGBA)
 
     public static func == (a: ScenePrimitive, b: ScenePrimitive) -> Bool {
         switch (a, b) {
@@ -34,6 +37,8 @@ public enum ScenePrimitive: Sendable, Equatable {
                 ?? (b6 == nil)
             return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5 && clipsEqual && a7 == b7
         case let (.polyline(ap, aw, ac), .polyline(bp, bw, bc)): return ap == bp && aw == bw && ac == bc
+        case let (.text(a0, a1, a2, a3, a4, a5), .text(b0, b1, b2, b3, b4, b5)):
+            return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5
         default: return false
         }
     }
@@ -85,7 +90,8 @@ public struct PlacedPrimitive: Sendable, Equatable {
 
     /// The DrawList items of a frame's primitives at `scale` (pixels per point), in paint order:
     /// consecutive boxes (and replicated discs) become one quad batch named after the first.
-    public static func drawItems(_ placed: [PlacedPrimitive], scale s: Double, width w: Int, height h: Int) -> [DrawItem] {
+    public static func drawItems(_ placed: [PlacedPrimitive], scale s: Double, width w: Int, height h: Int,
+                                 text: LaidOutText? = nil) -> [DrawItem] {
         var items: [DrawItem] = []
         var batch: [QuadInstance] = []
         var batchID = ""
@@ -109,6 +115,9 @@ public struct PlacedPrimitive: Sendable, Equatable {
                 flush()
                 items.append(DrawItem(ItemID(item.id), Arc(centerX: x * s, centerY: y * s, radius: r * s, lineWidth: lineWidth * s,
                                                            start: start, sweep: sweep, maskRotation: mask, color: color, width: w, height: h)))
+            case let .text(_, _, _, _, _, color):
+                flush()
+                if let item = text?.item(ItemID(item.id), color: color, width: w, height: h) { items.append(item) }
             case let .polyline(points, lineWidth, color):
                 flush()
                 let segments = stride(from: 0, to: points.count - 2, by: 2).map {
@@ -133,5 +142,19 @@ public struct PlacedPrimitive: Sendable, Equatable {
         }
         flush()
         return items
+    }
+}
+
+extension PlacedPrimitive {
+    /// The text request of a frame's text primitives, nil when it paints none.
+    static func textRequest(_ placed: [PlacedPrimitive], scale: Double) -> TextRequest? {
+        let blocks = placed.compactMap { item -> TextBlock? in
+            guard case let .text(content, role, size, x, y, _) = item.primitive else { return nil }
+            let lines = content.split(separator: "\n", omittingEmptySubsequences: false).map {
+                [TextPiece(String($0), role: role, size: size, textField: item.node, sizeField: item.node)]
+            }
+            return TextBlock(ItemID(item.id), lines: lines, centreX: x, centreY: y)
+        }
+        return blocks.isEmpty ? nil : TextRequest(blocks: blocks, scale: scale)
     }
 }

@@ -10,6 +10,8 @@ public indirect enum SceneSource: Sendable {
     case components([SceneSource])
     /// A switch on a choice parameter: the parameter's slot and a source per choice.
     case choice(slot: Int, cases: [String: SceneSource])
+    /// The text a parameter holds: a string or choice as it is, a number in its shortest form.
+    case parameterText(slot: Int)
 
     /// The value in `environment`.
     ///
@@ -35,6 +37,12 @@ public indirect enum SceneSource: Sendable {
                 c[k] = v
             }
             return .color(RGBA(c[0], c[1], c[2], c[3]))
+        case .parameterText(let slot):
+            switch environment[slot] {
+            case .number(let x): return .string(formatNumber(x))
+            case .string(let text): return .string(text)
+            default: throw ExpressionError(.environment, "the parameter holds no text", offset: 0, source: "")
+            }
         case .choice(let slot, let cases):
             guard case .string(let chosen) = environment[slot], let source = cases[chosen] else {
                 throw ExpressionError(.environment, "no case for the choice's value", offset: 0, source: "")
@@ -67,6 +75,7 @@ extension SceneSource {
         case .expression(let expression): return expression.slotsRead
         case .components(let parts): return parts.reduce(into: []) { $0.formUnion($1.slotsRead) }
         case .choice(let slot, let cases): return cases.values.reduce(into: [slot]) { $0.formUnion($1.slotsRead) }
+        case .parameterText(let slot): return [slot]
         case .track(let uSlot, _, let values): return values.reduce(into: [uSlot]) { $0.formUnion($1.slotsRead) }
         }
     }
