@@ -224,4 +224,23 @@ struct SceneFileTwinTests {
         #expect(abs(arcs[0].0 - (-Double.pi / 4 + inset + Double.pi / 2)) < 1e-12 && abs(arcs[0].1 - (Double.pi / 2 - 2 * inset)) < 1e-12)
         #expect(abs(arcs[1].0 - (3 * Double.pi / 4 + inset + Double.pi / 2)) < 1e-12)
     }
+    /// docs/scene-files.md's tutorial: every step loads, and the last step draws what
+    /// examples/scenes/three-bounce.scene.json draws.
+    @Test func theTutorialsStepsLoadAndEndAtTheExample() throws {
+        let tutorial = Self.examples.appendingPathComponent("../../docs/scene-tutorial").standardizedFileURL
+        let steps = try FileManager.default.contentsOfDirectory(atPath: tutorial.path).filter { $0.hasSuffix(".scene.json") }.sorted()
+        #expect(steps.count == 4, "\(steps)")
+        var last: FileScene?
+        for step in steps {
+            let url = tutorial.appendingPathComponent(step)
+            let model = try FileScene(text: try String(contentsOf: url, encoding: .utf8), path: url.path)
+            _ = try model.evaluate(at: 0.3)
+            last = model
+        }
+        let example = try #require(try Self.file("three-bounce.scene.json") as? FileScene)
+        let final = try #require(last)
+        for t in [0, 0.1, 0.5, 0.93, 1.4, 77.7] {
+            #expect(try final.evaluate(at: t).map(\.primitive) == example.evaluate(at: t).map(\.primitive), "t = \(t)")
+        }
+    }
 }
