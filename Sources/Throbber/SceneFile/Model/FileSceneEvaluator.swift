@@ -212,6 +212,11 @@ struct FileSceneEvaluator {
             let c = T.apply(x, y)
             return .text(content: content, role: role, size: T.scale * size, centerX: c.x, centerY: c.y,
                          color: painted(color, opacity: opacity, tint: tint))
+        case let .ring(cx, cy, ox, oy, hx, hy, boxRotation, corner, start, steps, slots, colors):
+            let c = T.apply(cx, cy)
+            return .ring(centerX: c.x, centerY: c.y, offsetX: T.scale * ox, offsetY: T.scale * oy, halfX: T.scale * hx, halfY: T.scale * hy,
+                         boxRotation: boxRotation, cornerRadius: T.scale * corner, start: start + T.rotation, steps: steps, slots: slots,
+                         colors: colors.map { painted($0, opacity: opacity, tint: tint) })
         case let .polyline(points, width, color):
             var placedPoints: [Double] = []
             for k in stride(from: 0, to: points.count, by: 2) {
@@ -273,6 +278,36 @@ struct FileSceneEvaluator {
                     shared[k] = try local(child)
                 }
             }
+            // One box turned about the anchor by whole steps of a turn in every copy: the ring
+            // row, as the built-in tick rings and spinner leaves are (docs/scene-files.md §9.3).
+            if content.count == 1, case .box(let boxInfo, _, _, _, _, _, _) = content[0], let hoisted = shared[0],
+               let ring = step0.flatMap(ringSteps), n > 0 {
+                if let box = hoisted {
+                    var slots: [Int] = []
+                    var tints: [[Double]] = []
+                    var whole = true
+                    for copy in firstAbove ? Array((0..<n).reversed()) : Array(0..<n) {
+                        env[definition.indexSlots[depth]] = .number(Double(copy))
+                        let k = try number(instance?.slot, "instance.slot", info.place, default: Double(copy))
+                        guard k == k.rounded(), abs(k) <= 1_000_000 else { whole = false; break }
+                        slots.append(Int(k) * ring.direction)
+                        tints.append((0..<4).map { tint[$0] * min(max(base[$0] + Double(copy) * stepTint[$0], 0), 1) })
+                    }
+                    if whole, case let .box(cx, cy, hx, hy, rotation, corner, color) = box, let anchor = step0 {
+                        let centre = T.apply(anchor.ax, anchor.ay)
+                        let ringColors = tints.map { painted(color, opacity: opacity, tint: $0) }
+                        emit(boxInfo, copies: copies, replicated: true,
+                             .ring(centerX: centre.x, centerY: centre.y, offsetX: T.scale * (cx - anchor.ax), offsetY: T.scale * (cy - anchor.ay),
+                                   halfX: T.scale * hx, halfY: T.scale * hy, boxRotation: rotation, cornerRadius: T.scale * corner,
+                                   start: T.rotation, steps: ring.steps, slots: slots, colors: ringColors))
+                        env = saved
+                        return
+                    }
+                } else {
+                    env = saved
+                    return
+                }
+            }
             for copy in firstAbove ? Array((0..<n).reversed()) : Array(0..<n) {
                 env[definition.indexSlots[depth]] = .number(Double(copy))
                 // Clocks are read again only for copies they are delayed for.
@@ -311,6 +346,16 @@ struct FileSceneEvaluator {
             SceneTransform(translate: (k * tx, k * ty), rotation: k * rotate * Double.pi / 180,
                            scale: k == 1 ? scale : pow(scale, k), anchor: (ax, ay))
         }
+    }
+
+    /// The steps in a turn and the direction of a copy's turn when a copy's transform is a turn
+    /// about the anchor by a whole fraction of a turn (360°/N, N a whole number within 1e-9), and
+    /// nothing else; nil otherwise.
+    func ringSteps(_ step: Step) -> (steps: Int, direction: Int)? {
+        guard step.tx == 0, step.ty == 0, step.scale == 1, step.rotate != 0 else { return nil }
+        let steps = 360 / abs(step.rotate)
+        guard steps.isFinite, steps >= 1, steps <= 1_000_000, abs(steps - steps.rounded()) <= 1e-9 * steps else { return nil }
+        return (Int(steps.rounded()), step.rotate > 0 ? 1 : -1)
     }
 
     /// The numbers of a transform.

@@ -21,6 +21,11 @@ public enum ScenePrimitive: Sendable, Equatable {
     /// A polyline of 2 or 3 points stroked as one shape with round caps and join: its points as
     /// x0, y0, x1, y1[, x2, y2].
     case polyline(points: [Double], width: Double, color: RGBA)
+    /// One box turned about a centre by whole steps of a turn, drawn in `slots` (the ring row,
+    /// `BoxRing`): the box at angle 0 as an offset from the centre, half extents, rotation and
+    /// corner; the angle of slot 0; steps in a turn; a colour per slot.
+    case ring(centerX: Double, centerY: Double, offsetX: Double, offsetY: Double, halfX: Double, halfY: Double, boxRotation: Double,
+              cornerRadius: Double, start: Double, steps: Int, slots: [Int], colors: [RGBA])
     /// Text in one role and size, its block of lines centred on (centerX, centerY): painted from
     /// the glyphs the text module laid out for the frame.
     case text(content: String, role: FontRole, size: Double, centerX: Double, centerY: Double, color: RGBA)
@@ -37,6 +42,9 @@ public enum ScenePrimitive: Sendable, Equatable {
                 ?? (b6 == nil)
             return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5 && clipsEqual && a7 == b7
         case let (.polyline(ap, aw, ac), .polyline(bp, bw, bc)): return ap == bp && aw == bw && ac == bc
+        case let (.ring(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), .ring(b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11)):
+            return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5 && a6 == b6 && a7 == b7 && a8 == b8
+                && a9 == b9 && a10 == b10 && a11 == b11
         case let (.text(a0, a1, a2, a3, a4, a5), .text(b0, b1, b2, b3, b4, b5)):
             return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5
         default: return false
@@ -115,6 +123,13 @@ public struct PlacedPrimitive: Sendable, Equatable {
                 flush()
                 items.append(DrawItem(ItemID(item.id), Arc(centerX: x * s, centerY: y * s, radius: r * s, lineWidth: lineWidth * s,
                                                            start: start, sweep: sweep, maskRotation: mask, color: color, width: w, height: h)))
+            case let .ring(cx, cy, ox, oy, hx, hy, boxRotation, corner, start, steps, slots, colors):
+                flush()
+                // One colour for the ring when every slot has it, as the built-ins give it.
+                let shared = colors.allSatisfy { $0 == colors[0] } ? [colors[0]] : colors
+                items.append(DrawItem(ItemID(item.id), BoxRing(centerX: cx * s, centerY: cy * s, offsetX: ox * s, offsetY: oy * s,
+                                                               halfX: hx * s, halfY: hy * s, boxRotation: boxRotation, cornerRadius: corner * s,
+                                                               start: start, steps: steps, slots: slots, colors: shared, width: w, height: h)))
             case let .text(_, _, _, _, _, color):
                 flush()
                 if let item = text?.item(ItemID(item.id), color: color, width: w, height: h) { items.append(item) }
