@@ -219,7 +219,9 @@ public struct FrameText: Sendable {
                                     + "has \(found.prefix(16))… (it changed since); give the original with --scene-file", kind: .badData)
             }
         } else {
-            model = try SceneRegistry.model(id)
+            do { model = try SceneRegistry.model(id) } catch let error as ThrobberError where error.kind == .usage {
+                throw ThrobberError("\(name): its tEXt does not make a scene: \(error.message)", kind: .badData)
+            }
         }
         /// A scene of `id` with the recorded parameters and text.
         func recorded(parameters: String, text: String?, key: String) throws -> Scene {
