@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Throbber
 import ThrobberDigest
 
@@ -203,6 +204,15 @@ public struct FrameText: Sendable {
         if let digest = values[Key.sceneDigest] {
             guard let path = sceneFile ?? values[Key.sceneFile].flatMap(unescapedPath) else {
                 throw invalid(Key.sceneFile, values[Key.sceneFile] ?? "", "is not a path; give the scene file with --scene-file")
+            }
+            // A path the frame names is read only when it is a regular file (a file named in a
+            // PNG someone sent may name a FIFO or a device); one the caller names is read as given.
+            if sceneFile == nil {
+                var status = stat()
+                if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                    throw ThrobberError("\(name) was drawn from the scene file \(ThrobberError.shownPath(path)), which is not a regular file now; "
+                                        + "give the scene file with --scene-file", kind: .badData)
+                }
             }
             do {
                 model = try SceneReference.model(path)
