@@ -153,19 +153,19 @@ public struct FileScene: SceneModel {
     public var periodicParts: [PeriodicPart] { ((try? clocks()) ?? []).compactMap(\.periodicPart) }
 
     public var loopDuration: Double? {
-        if let seconds = try? staticNumber(definition.loopSeconds) { return seconds }
+        if let seconds = try? staticNumber(definition.loopSeconds) { return Limits.periodRange.contains(seconds) ? seconds : nil }
         let periods = periodicParts.map(\.period)
         return periods.isEmpty ? nil : ClockLoop.commonPeriod(of: periods)
     }
 
     public var periodicFrom: Double? {
-        if let from = try? staticNumber(definition.loopFrom) { return from }
+        if let from = try? staticNumber(definition.loopFrom) { return Limits.timeRange.contains(from) ? from : nil }
         guard definition.firstReadOfT == nil else { return nil }
         return ClockLoop.periodicStart(of: (try? clocks()) ?? [])
     }
 
     public var previewDuration: Double {
-        if let preview = try? staticNumber(definition.loopPreview) { return preview }
+        if let preview = try? staticNumber(definition.loopPreview), Limits.spanRange.contains(preview) { return preview }
         return loopDuration ?? periodicParts.map(\.period).max() ?? 2
     }
 
@@ -209,6 +209,13 @@ public struct FileScene: SceneModel {
         guard width > 0, height > 0, width <= Limits.length, height <= Limits.length else {
             throw ThrobberError("invalid canvas \(formatNumber(width)) × \(formatNumber(height)) pt: each side > 0 and ≤ \(formatNumber(Limits.length))\(parameterWords)",
                                 kind: .usage, field: "canvas")
+        }
+        for (key, expression, range) in [("seconds", definition.loopSeconds, Limits.periodRange), ("from", definition.loopFrom, Limits.timeRange),
+                                         ("preview", definition.loopPreview, Limits.spanRange)] {
+            guard let value = try staticNumber(expression) else { continue }
+            guard range.contains(value) else {
+                throw ThrobberError("invalid loop.\(key) \(formatNumber(value)): \(range.text) s\(parameterWords)", kind: .usage, field: "loop.\(key)")
+            }
         }
         for clock in try clocks() where clock.enabled {
             if let problem = clock.problem {

@@ -69,6 +69,12 @@ extension SceneFileReader {
             loopSeconds = try l["seconds"].map { try staticNumber($0.value, field: "loop.seconds") }
             loopFrom = try l["from"].map { try staticNumber($0.value, field: "loop.from") }
             loopPreview = try l["preview"].map { try staticNumber($0.value, field: "loop.preview") }
+            // A constant out of range is refused here, where the file can be pointed at; an
+            // expression is checked for each parameter set (FileScene.validateRelations).
+            for (key, range) in [("seconds", Limits.periodRange), ("from", Limits.timeRange), ("preview", Limits.spanRange)] {
+                guard let member = l[key], case .number(let value, _) = member.value.value else { continue }
+                guard range.contains(value) else { throw fail(member.value, "invalid loop.\(key) \(formatNumber(value)): \(range.text) s") }
+            }
         }
 
         // Clocks: four slots each.
