@@ -243,4 +243,29 @@ struct SceneFileTwinTests {
             #expect(try final.evaluate(at: t).map(\.primitive) == example.evaluate(at: t).map(\.primitive), "t = \(t)")
         }
     }
+    /// A size parameter is read as `name.width` and `name.height`, a vector as `name.x` and
+    /// `name.y`; both are set as `--set` writes them and drawn at random within their range.
+    @Test func sizeAndVectorParametersAreReadByField() throws {
+        let text = #"""
+        { "format": "throbber-scene/1", "id": "screen-dot",
+          "parameters": [
+            { "name": "screen", "type": "size", "default": "390x844", "range": { "min": 10, "max": 5000 }, "sample": { "min": 10, "max": 600 } },
+            { "name": "offset", "type": "vector", "default": [0, -40], "range": { "min": -1000, "max": 1000 }, "sample": { "min": -50, "max": 50 } } ],
+          "canvas": { "width": "screen.width", "height": "screen.height" },
+          "content": [ { "type": "disc", "center": ["screen.width / 2 + offset.x", "screen.height / 2 + offset.y"], "radius": 3, "color": "#ff0000" } ] }
+        """#
+        let model = try FileScene(text: text, path: "screen.scene.json")
+        #expect(model.canvasSize == (390, 844))
+        let scene = try Scene(model).setting("screen", to: "100x80").setting("offset", to: "10,-5")
+        let moved = try #require(scene.model as? FileScene)
+        #expect(moved.canvasSize == (100, 80))
+        #expect(try moved.evaluate(at: 0).map(\.primitive) == [.disc(centerX: 60, centerY: 35, radius: 3, color: RGBA(1, 0, 0, 1))])
+        #expect(moved.value(of: "screen") == "100x80" && moved.value(of: "offset") == "10,-5")
+        #expect(throws: ThrobberError.self) { try Scene(model).setting("screen", to: "5x80") }
+        for index in 0..<20 {
+            let drawn = try ParameterSampler(seed: 7).draw(model, index: index)
+            let size = try #require(drawn.scene.model as? FileScene).canvasSize
+            #expect((10...600).contains(size.width) && (10...600).contains(size.height), "\(size)")
+        }
+    }
 }

@@ -95,6 +95,8 @@ struct ExpressionCompiler {
             let fields = ExpressionClockSlots.fieldNames.map { "'\(name).\($0)'" }
             throw error(.unknownField, "'\(name)' is a clock: read one of its fields, "
                 + fields.dropLast().joined(separator: ", ") + " or " + fields.last!, at: syntax.start)
+        case .pair(let kind, let fields, _):
+            throw error(.unknownField, "'\(name)' is a \(kind): read '\(name).\(fields[0])' or '\(name).\(fields[1])'", at: syntax.start)
         case nil:
             if ExpressionFunctions.Function(rawValue: name) != nil {
                 throw error(.type, "'\(name)' is a function: call it as '\(name)(…)'", at: syntax.start)
@@ -120,6 +122,13 @@ struct ExpressionCompiler {
                             at: fieldOffset)
             }
             return node(.read(slot: slot, name: "\(name).\(field)"), .number, syntax)
+        case .pair(let kind, let fields, let slots):
+            guard let index = fields.firstIndex(of: field) else {
+                var message = "\(kind) '\(name)' has no field \(ExpressionError.quoted(field))"
+                if let nearest = nearestName(to: field, in: fields) { message += "; did you mean '\(nearest)'?" }
+                throw error(.unknownField, message + " (fields: \(fields.joined(separator: ", ")))", at: fieldOffset)
+            }
+            return node(.read(slot: slots[index], name: "\(name).\(field)"), .number, syntax)
         case .value(let valueType, _, _):
             type = valueType
         case nil:
@@ -141,6 +150,8 @@ struct ExpressionCompiler {
                 throw error(.type, "'\(name)' is \(type), not a function", at: syntax.start)
             case .clock:
                 throw error(.type, "'\(name)' is a clock, not a function", at: syntax.start)
+            case .pair(let kind, _, _):
+                throw error(.type, "'\(name)' is a \(kind), not a function", at: syntax.start)
             case nil:
                 let all = ExpressionFunctions.Function.allCases.map(\.rawValue)
                 var message = "unknown function \(ExpressionError.quoted(name))"

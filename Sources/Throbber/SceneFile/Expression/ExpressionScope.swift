@@ -25,6 +25,9 @@ public struct ExpressionScope: Sendable, Hashable {
         case value(ExpressionType, slot: Int, choices: [String]?)
         /// A clock, read only through its fields.
         case clock(ExpressionClockSlots)
+        /// Two numbers read by field: a size parameter's `width` and `height`, a vector's `x` and
+        /// `y` (`name.width`); `kind` names it in messages.
+        case pair(kind: String, fields: [String], slots: [Int])
     }
 
     /// The constants every expression knows, with their values.
@@ -59,6 +62,13 @@ public struct ExpressionScope: Sendable, Hashable {
     /// - Throws: `ExpressionError` of kind `invalidName`, as `declare` does.
     public mutating func declareClock(_ name: String, slots: ExpressionClockSlots) throws(ExpressionError) {
         try add(name, .clock(slots))
+    }
+
+    /// Declares `name` as two numbers read by field (`fields[k]` from `slots[k]`): a size's
+    /// `width` and `height`, a vector's `x` and `y`.
+    public mutating func declarePair(_ name: String, kind: String, fields: [String], slots: [Int]) throws(ExpressionError) {
+        precondition(fields.count == slots.count && slots.allSatisfy { $0 >= 0 }, "one slot per field")
+        try add(name, .pair(kind: kind, fields: fields, slots: slots))
     }
 
     /// This scope with `name` declared as a value of `type` in `slot`.

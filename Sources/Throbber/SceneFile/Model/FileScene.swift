@@ -58,6 +58,18 @@ public struct FileScene: SceneModel {
         set { settings[index] = newValue.map { .color($0) } }
     }
 
+    /// A size or vector parameter, kept as its text (`390x844`, `0,-40`).
+    public subscript(pair index: Int) -> NumberPair? {
+        get {
+            guard case .string(let text)? = settings[index] else { return nil }
+            return NumberPair.parse(text, in: .any)
+        }
+        set {
+            guard let style = definition.parameters[index].type.pair?.style else { return }
+            settings[index] = newValue.map { .string($0.text(style)) }
+        }
+    }
+
     public subscript(choice index: Int) -> String {
         get { settings[index]?.string ?? "" }
         set { settings[index] = .string(newValue) }
@@ -74,6 +86,7 @@ public struct FileScene: SceneModel {
             case (.color, let unset?): kind = .optionalColor(\FileScene[optionalColor: index], unsetMeaning: unset)
             case (.choice, _): kind = .choice(\FileScene[choice: index], p.choices)
             case (.string, _): kind = .text(\FileScene[choice: index], .lines)
+            case (.size, _), (.vector, _): kind = .pair(\FileScene[pair: index], p.range, p.type.pair!.style, unsetMeaning: nil)
             }
             let within: ((FileScene) -> ClosedRange<Double>)? = p.withinMin == nil && p.withinMax == nil ? nil : { model in
                 let env = model.parameterEnvironment()
@@ -93,7 +106,13 @@ public struct FileScene: SceneModel {
     func parameterEnvironment() -> ExpressionEnvironment {
         var env = ExpressionEnvironment(slotCount: definition.slotCount)
         for (k, p) in definition.parameters.enumerated() {
-            if let value = settings[k] { env[p.slot] = value }
+            if let second = p.secondSlot {
+                let pair = self[pair: k]
+                env[p.slot] = .number(pair?.first ?? 0)
+                env[second] = .number(pair?.second ?? 0)
+            } else if let value = settings[k] {
+                env[p.slot] = value
+            }
         }
         var budget = FileScene.budget
         for (k, p) in definition.parameters.enumerated() where settings[k] == nil {

@@ -7,6 +7,19 @@ public struct SceneDefinition: Sendable {
         case number, integer, color, choice
         /// Text to paint (a caption, a status): printable, up to 1,000 characters, newlines start lines.
         case string
+        /// Two lengths, `W×H` (`--set screen=390x844`), read as `name.width` and `name.height`.
+        case size
+        /// Two numbers, `X,Y` (`--set offset=0,-40`), read as `name.x` and `name.y`.
+        case vector
+
+        /// A pair's style and field names; nil for a single value.
+        var pair: (style: NumberPair.Style, fields: [String])? {
+            switch self {
+            case .size: return (.size, ["width", "height"])
+            case .vector: return (.offset, ["x", "y"])
+            default: return nil
+            }
+        }
     }
 
     /// One declared parameter (docs/scene-files.md §3).
@@ -28,8 +41,10 @@ public struct SceneDefinition: Sendable {
         /// Bounds other parameters put on this one.
         public var withinMin: SceneExpression?
         public var withinMax: SceneExpression?
-        /// The slot expressions read it from.
+        /// The slot expressions read it from (a pair's first number).
         public var slot: Int
+        /// A pair's second number's slot.
+        public var secondSlot: Int?
     }
 
     /// A rule between parameters.
@@ -124,6 +139,8 @@ public struct SceneDefinition: Sendable {
     public var content: [Node]
     /// The slot of `t`.
     public var tSlot: Int
+    /// Slots below this one hold parameters: an expression that reads only them is static.
+    public var parameterSlots: Int = 0
     /// Replicator slots by depth: the copy's index and the copy count.
     public var indexSlots: [Int]
     public var countSlots: [Int]

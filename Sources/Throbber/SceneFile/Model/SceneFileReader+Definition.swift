@@ -25,6 +25,7 @@ extension SceneFileReader {
         var parameters: [SceneDefinition.Parameter] = []
         for (k, node) in parameterNodes.enumerated() { parameters.append(try parameter(node, index: k)) }
         parameterScope = scope
+        parameterSlots = slotCount
         for (k, node) in parameterNodes.enumerated() { try finishParameter(&parameters[k], node, index: k) }
 
         var relations: [SceneDefinition.Relation] = []
@@ -136,6 +137,7 @@ extension SceneFileReader {
                                content: content, tSlot: tSlot, indexSlots: indexSlots, countSlots: countSlots,
                                slotCount: slotCount, firstReadOfT: firstReadOfT)
         SceneDefinition.Node.primitiveReads(content, into: &definition.primitiveReads)
+        definition.parameterSlots = parameterSlots
         return definition
     }
 
@@ -198,12 +200,17 @@ extension SceneFileReader {
             guard m["default"] != nil else { throw fail(node, "\(shown) needs \"default\" (or \"optional\": true with \"derive\")") }
             for key in ["derive", "unset"] where m[key] != nil { throw fail(m[key]!, "\(shown) has \"\(key)\" but is not optional") }
         }
-        let (lowest, highest) = Self.unitLimit(type == .integer ? "integer" : unit)
+        if type.pair != nil, optional {
+            throw fail(m["optional"]!, "\(shown) is a \(type.rawValue): it always holds a value, so it is not optional")
+        }
+        let (lowest, highest) = Self.unitLimit(type == .integer ? "integer" : type == .size ? "pt" : unit)
         var range = NumberRange.atLeastAtMost(lowest, highest)
         var integerRange = Int(lowest)...Int(highest)
         var choices: [String] = []
         if let rangeNode = m["range"]?.value {
-            guard type == .number || type == .integer else { throw fail(rangeNode, "\(shown) is \(type.rawValue): only numbers and integers have a range") }
+            guard type == .number || type == .integer || type.pair != nil else {
+                throw fail(rangeNode, "\(shown) is \(type.rawValue): only numbers, integers, sizes and vectors have a range")
+            }
             let r = try members(rangeNode, "\(field).range", known: ["min", "minInclusive", "max", "maxInclusive"], required: ["min", "max"])
             let low = try number(r["min"], "\(field).range.min")!, high = try number(r["max"], "\(field).range.max")!
             let lowIn = try bool(r["minInclusive"], "\(field).range.minInclusive") ?? true
@@ -235,7 +242,9 @@ extension SceneFileReader {
         }
         var sample: SamplingRange?
         if let sampleNode = m["sample"]?.value {
-            guard type == .number || type == .integer else { throw fail(sampleNode, "\(shown) is \(type.rawValue): only numbers and integers have a sample range") }
+            guard type == .number || type == .integer || type.pair != nil else {
+                throw fail(sampleNode, "\(shown) is \(type.rawValue): only numbers, integers, sizes and vectors have a sample range")
+            }
             let s = try members(sampleNode, "\(field).sample", known: ["min", "max", "logFrom"], required: ["min", "max"])
             let low = try number(s["min"], "\(field).sample.min")!, high = try number(s["max"], "\(field).sample.max")!
             let logFrom = try number(s["logFrom"], "\(field).sample.logFrom")
@@ -249,15 +258,25 @@ extension SceneFileReader {
         }
         // Declared now so later parameters' expressions can read it.
         let slot = newSlot()
+        var secondSlot: Int?
         let expressionType: ExpressionType = type == .color ? .color : type == .choice || type == .string ? .string : .number
-        do { try scope.declare(name, expressionType, slot: slot, choices: type == .choice ? choices : nil) } catch {
+        do {
+            if let pair = type.pair {
+                let second = newSlot()
+                secondSlot = second
+                try scope.declarePair(name, kind: type.rawValue, fields: pair.fields, slots: [slot, second])
+            } else {
+                try scope.declare(name, expressionType, slot: slot, choices: type == .choice ? choices : nil)
+            }
+        } catch {
             throw fail(m["name"]!.value, error.message)
         }
         parameterNames.append(name)
         var parameter = SceneDefinition.Parameter(
             name: name, type: type, unit: unit, summary: try string(m["summary"], "\(field).summary") ?? "",
             defaultValue: nil, unsetMeaning: try string(m["unset"], "\(field).unset"), derive: nil, range: range,
-            integerRange: integerRange, choices: choices, sample: sample, withinMin: nil, withinMax: nil, slot: slot)
+            integerRange: integerRange, choices: choices, sample: sample, withinMin: nil, withinMax: nil, slot: slot,
+            secondSlot: secondSlot)
         if let node = m["default"]?.value { parameter.defaultValue = try defaultValue(node, of: parameter, field: "\(field).default") }
         return parameter
     }
@@ -296,6 +315,20 @@ extension SceneFileReader {
                 throw invalid(node.typeName, "one of \(parameter.choices.joined(separator: ", "))")
             }
             return .string(s)
+        case .size, .vector:
+            let style = parameter.type.pair!.style
+            let pair: NumberPair?
+            switch node.value {
+            case .string(let text): pair = NumberPair.parse(text, in: parameter.range)
+            case .array(let items) where items.count == 2:
+                if case .number(let a, _) = items[0].value, case .number(let b, _) = items[1].value,
+                   parameter.range.contains(a), parameter.range.contains(b) { pair = NumberPair(a, b) } else { pair = nil }
+            default: pair = nil
+            }
+            let shown: String
+            if case .string(let text) = node.value { shown = "'\(ThrobberError.echoed(text))'" } else { shown = node.typeName }
+            guard let pair else { throw invalid(shown, "\(style == .size ? "W×H, e.g. \"390x844\"" : "X,Y, e.g. \"0,-40\"") or [a, b], each \(parameter.range.text)") }
+            return .string(pair.text(style))
         case .string:
             guard case .string(let s) = node.value else { throw invalid(node.typeName, "text: \(TextRule.lines.allowed)") }
             do { try TextRule.lines.check(s, field: parameter.name) } catch let error as ThrobberError {

@@ -189,7 +189,7 @@ extension SceneFileReader {
         case "group":
             guard groupDepth < Self.mostGroupDepth else { throw fail(node, "groups nest more than \(Self.mostGroupDepth) deep") }
             let transform = try m["transform"].map { try self.transform($0.value, field: "\(field).transform", in: nodeScope, slot: false) }
-            let scaleIsStatic = transform?.scale.map { $0.slotsRead.allSatisfy { $0 < parameterNames.count } } ?? true
+            let scaleIsStatic = transform?.scale.map { $0.slotsRead.allSatisfy { $0 < parameterSlots } } ?? true
             return .group(info, transform: transform, opacity: try scalar("opacity"),
                           content: try nodes(m["content"]!.value, field: "\(field).content", groupDepth: groupDepth + 1,
                                              aliases: aliases, replicatorDepth: replicatorDepth, staticScale: staticScale && scaleIsStatic))

@@ -29,6 +29,8 @@ public struct SceneFileReader {
     var nodeIDs: Set<String> = []
     var firstReadOfT: String?
     var tSlot = 0
+    /// Slots below this one hold parameters (set once every parameter is declared).
+    var parameterSlots = Int.max
     var indexSlots: [Int] = []
     var countSlots: [Int] = []
 
