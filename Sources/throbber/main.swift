@@ -12,7 +12,7 @@ let usage = """
     COMMANDS:
       render SCENE -o DIR    render frames of a scene as PNG files
       preview SCENE -o F.png one contact sheet of a scene's frames over its loop
-      scenes                 list every scene and its parameters (--json for machines)
+      scenes [FILE…]         list every scene, or scene files, and their parameters (--json for machines)
       batch JOB.json         every render of a job file: PNG sequences, sprite sheets, streams, videos
       verify MANIFEST…       check that shards together are complete and intact
       parity                 a backend against the CPU reference: scenes × scales × times, or random cases
@@ -21,7 +21,8 @@ let usage = """
       bench                  throughput stage by stage, with ceilings (release builds)
       info                   every backend this machine can open (OSMesa, EGL devices, CPU), or why not
 
-    SCENES: \(SceneRegistry.ids.joined(separator: ", "))
+    SCENES: \(SceneRegistry.ids.joined(separator: ", ")), or a scene file of your own
+      (a path with '/' or ending in .json; docs/scene-files.md, examples/scenes/)
 
     OPTIONS:
       -h, --help             show this help (also: throbber COMMAND --help)
