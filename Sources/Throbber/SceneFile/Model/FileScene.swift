@@ -274,18 +274,8 @@ public struct FileScene: SceneModel {
 
     // MARK: - Text
 
-    /// Whether the file has a text node.
-    var paintsText: Bool { definition.primitiveReads.count > 0 && Self.hasText(definition.content) }
-
-    static func hasText(_ nodes: [SceneDefinition.Node]) -> Bool {
-        nodes.contains { node in
-            switch node {
-            case .text: return true
-            case let .group(_, _, _, content): return hasText(content)
-            default: return false
-            }
-        }
-    }
+    /// Whether the file has a text node (found once, when the file was read).
+    var paintsText: Bool { definition.paintsText }
 
     /// The text of frame 0: what is laid out before the first frame. Every frame's text has the
     /// same content and sizes (they are static), so a frame whose blocks move is laid out again

@@ -152,6 +152,8 @@ public struct SceneDefinition: Sendable {
     /// The slots each primitive node reads, by its place: a node inside a replicator that reads
     /// none of a copy's own slots is evaluated once for every copy.
     public var primitiveReads: [String: Set<Int>] = [:]
+    /// Whether a text node is in the content (text nodes sit only in groups, never in replicators).
+    public var paintsText = false
 }
 
 extension SceneDefinition.Point {
@@ -199,6 +201,17 @@ extension SceneDefinition.Node {
             return (info.place, at.slotsRead.union(union([info.visible, text, size, color])))
         case .group, .replicator:
             return nil
+        }
+    }
+
+    /// Whether a text node is among `nodes` or in their groups.
+    static func hasText(_ nodes: [SceneDefinition.Node]) -> Bool {
+        nodes.contains { node in
+            switch node {
+            case .text: return true
+            case let .group(_, _, _, content): return hasText(content)
+            default: return false
+            }
         }
     }
 

@@ -138,6 +138,7 @@ extension SceneFileReader {
                                slotCount: slotCount, firstReadOfT: firstReadOfT)
         SceneDefinition.Node.primitiveReads(content, into: &definition.primitiveReads)
         definition.parameterSlots = parameterSlots
+        definition.paintsText = SceneDefinition.Node.hasText(content)
         return definition
     }
 
