@@ -21,7 +21,7 @@ extension CPURenderer: Renderer {
             return try drawInOrder(sequence, on: executor) { lists in lists.map { render($0, threads: threads) } }
         }
         let workers = CPUFrameWorkers(like: self)
-        let size = sequence.drawList(first)
+        let size = try sequence.drawList(first)
         let perJob = CPURenderer.framesPerJob(width: size.width, height: size.height)
         var handed = 0
         var start = 0

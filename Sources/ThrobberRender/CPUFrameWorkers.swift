@@ -34,9 +34,9 @@ final class CPUFrameWorkers: @unchecked Sendable {
     }
 
     /// Draws each frame on this thread, in order, with one renderer, and hands it on.
-    func renderEach(_ frames: [Int], drawList: (Int) -> DrawList, _ body: (Int, Image) throws -> Void) throws {
+    func renderEach(_ frames: [Int], drawList: (Int) throws -> DrawList, _ body: (Int, Image) throws -> Void) throws {
         try with { cpu in
-            for k in frames { try body(k, cpu.render(drawList(k), threads: 1)) }
+            for k in frames { try body(k, cpu.render(try drawList(k), threads: 1)) }
         }
     }
 }

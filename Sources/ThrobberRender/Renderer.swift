@@ -45,8 +45,9 @@ public protocol FrameExecutor: AnyObject, Sendable {
 public struct FrameSequence {
     /// The frames' indices, in order.
     public var frames: [Int]
-    /// Frame `k`'s draw list.
-    public var drawList: @Sendable (Int) -> DrawList
+    /// Frame `k`'s draw list; it throws for a frame that cannot be drawn (a scene file whose
+    /// numbers fail at that time), which stops the pipeline.
+    public var drawList: @Sendable (Int) throws -> DrawList
     /// What is done with frame `k` (encoding, writing): run on one of the executor's threads.
     public var deliver: @Sendable (Int, Image) throws -> Void
     /// When set, frames are drawn in order on the calling thread and each is handed here first,
@@ -54,7 +55,7 @@ public struct FrameSequence {
     /// may draw frames anywhere, in any order, inside the executor's jobs.
     public var inOrder: ((Int, Image) throws -> Void)?
 
-    public init(frames: [Int], drawList: @escaping @Sendable (Int) -> DrawList, deliver: @escaping @Sendable (Int, Image) throws -> Void,
+    public init(frames: [Int], drawList: @escaping @Sendable (Int) throws -> DrawList, deliver: @escaping @Sendable (Int, Image) throws -> Void,
                 inOrder: ((Int, Image) throws -> Void)? = nil) {
         self.frames = frames
         self.drawList = drawList
@@ -72,13 +73,13 @@ extension Renderer {
     /// Draws the frames in order on this thread with `draw`, `framesPerDraw` lists per call.
     func drawInOrder(_ sequence: FrameSequence, on executor: some FrameExecutor, draw: ([DrawList]) throws -> [Image]) throws -> Int {
         guard let first = sequence.frames.first else { return 0 }
-        let size = sequence.drawList(first)
+        let size = try sequence.drawList(first)
         let perCall = max(1, framesPerDraw(width: size.width, height: size.height))
         var handed = 0
         var start = 0
         while start < sequence.frames.count, !executor.isStopping {
             let frames = sequence.frames[start..<min(sequence.frames.count, start + perCall)]
-            let images = try draw(frames.map(sequence.drawList))
+            let images = try draw(frames.map { try sequence.drawList($0) })
             for (k, image) in zip(frames, images) {
                 if executor.isStopping { return handed }
                 let deliver = sequence.deliver

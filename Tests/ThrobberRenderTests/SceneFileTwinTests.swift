@@ -268,4 +268,23 @@ struct SceneFileTwinTests {
             #expect((10...600).contains(size.width) && (10...600).contains(size.height), "\(size)")
         }
     }
+    /// A frame a scene file cannot draw is an error where a pipeline asks for it
+    /// (`checkedDrawList`), never an empty frame: the batch planner evaluates at most
+    /// `Clip.preflightFrames` frames up front, and a frame between them stops the run here.
+    @Test func aFrameThatCannotBeDrawnThrowsWhereThePipelineAsks() throws {
+        // The three bounce with no stagger and an overshooting curve: radius below 0 from t ≈ 0.56 s.
+        let text = try String(contentsOf: Self.examples.appendingPathComponent("three-bounce.scene.json"), encoding: .utf8)
+            .replacingOccurrences(of: #""ease-in-out": "ease-in-out","#, with: #""ease-in-out": { "cubicBezier": [0.2, 1.6, 0.7, 1.6] },"#)
+            .replacingOccurrences(of: #""default": 0.16"#, with: #""default": 0"#)
+        let scene = Scene(try FileScene(text: text, path: "over.scene.json"), scale: 2)
+        #expect(try scene.checkedDrawList(at: 0).items.count == 1)
+        do {
+            _ = try scene.checkedDrawList(at: 0.7)
+            Issue.record("frame at 0.7 s drawn")
+        } catch let error as ThrobberError {
+            #expect(error.kind == .badData && error.message.contains("radius = -") && error.message.contains("t = 0.7 s"), "\(error.message)")
+        }
+        // A built-in draws every frame.
+        #expect(try Scene(try SceneRegistry.model("ring")).checkedDrawList(at: 0.7).items.count == 2)
+    }
 }

@@ -140,9 +140,30 @@ public struct Scene: Sendable {
         return drawList(model, at: t)
     }
 
-    private func drawList<Model: SceneModel>(_ model: Model, at t: Double) -> DrawList {
-        let (width, height) = pixelSize
+    /// The draw list of the frame at `t` seconds, or the reason it cannot be drawn: what a
+    /// pipeline asks, so that a frame a scene file cannot draw stops the run instead of being
+    /// drawn empty.
+    ///
+    /// - Precondition: `hasTextLaidOut`.
+    /// - Throws: the model's `failure(in:)` for the frame (bad data naming the node, the value and
+    ///   the time).
+    public func checkedDrawList(at t: Double) throws -> DrawList {
+        precondition(hasTextLaidOut, "scene \(model.id) paints text that is not laid out: use layingOutText() first")
+        return try checkedDrawList(model, at: t)
+    }
+
+    private func checkedDrawList<Model: SceneModel>(_ model: Model, at t: Double) throws -> DrawList {
         let state = model.frameState(at: t)
+        if let failure = model.failure(in: state) { throw failure }
+        return drawList(model, state: state, at: t)
+    }
+
+    private func drawList<Model: SceneModel>(_ model: Model, at t: Double) -> DrawList {
+        drawList(model, state: model.frameState(at: t), at: t)
+    }
+
+    private func drawList<Model: SceneModel>(_ model: Model, state: Model.FrameState, at t: Double) -> DrawList {
+        let (width, height) = pixelSize
         var text = textRequest == nil ? nil : self.text
         if let request = model.textRequest(for: state, scale: scale), request != text?.request {
             guard let textEngine else { preconditionFailure("scene \(model.id) paints per-frame text without a text engine") }

@@ -62,6 +62,10 @@ public protocol SceneModel: Sendable {
     /// The primitives of one frame, in paint order, in pixels.
     func drawItems(for state: FrameState, scale: Double, width: Int, height: Int) -> [DrawItem]
 
+    /// Why the frame in `state` cannot be drawn, or nil: a scene file whose numbers fail at that
+    /// time (a radius below 0). Built-in scenes draw every frame.
+    func failure(in state: FrameState) -> ThrobberError?
+
     /// The text the scene paints at `scale` (SPEC §6), nil when it paints none: laid out once per
     /// scene by the text module (`Scene.text`).
     func textRequest(scale: Double) -> TextRequest?
@@ -160,6 +164,7 @@ extension SceneModel {
     public var naturalLoop: Double { loopDuration ?? periodicParts.map(\.period).max() ?? 1 }
     public var previewDuration: Double { loopDuration ?? 2 }
     public var endsAt: Double? { nil }
+    public func failure(in state: FrameState) -> ThrobberError? { nil }
     public func reconciledForSampling() -> Self { self }
     public func validateRelations() throws {}
 }

@@ -110,7 +110,9 @@ extension Clip {
     }
 
     /// The most frames of a file scene evaluated before the first is drawn: every frame of a
-    /// clip up to this many, else this many spread evenly, with the first and last frames.
+    /// clip up to this many, else this many spread evenly, with the first and last frames. A
+    /// frame between them that cannot be drawn stops the run when it is drawn
+    /// (`Scene.checkedDrawList`).
     public static let preflightFrames = 100_000
 
     /// Evaluates the numbers of every frame a scene file draws — clocks, tracks, expressions,

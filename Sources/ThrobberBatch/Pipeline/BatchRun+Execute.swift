@@ -208,7 +208,7 @@ extension BatchRun {
         }
         let time = clip.time, sceneForFrame = clip.scene(forFrame:)
         let wanted = FrameSequence(
-            frames: toRender, drawList: { sceneForFrame($0).drawList(at: time($0)) },
+            frames: toRender, drawList: { try sceneForFrame($0).checkedDrawList(at: time($0)) },
             deliver: { k, image in
                 let files = frameFiles(k)
                 try writeFrame(k, image, files, missingFiles(files))

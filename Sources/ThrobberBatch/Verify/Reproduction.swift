@@ -83,17 +83,17 @@ public struct Reproduction: Sendable {
         let image: Image
         switch (provenance.layout, provenance.columns) {
         case (.contact?, let columns?):
-            let frames = try provenance.times.map { try renderer.render(sceneAt($0).drawList(at: $0)) }
+            let frames = try provenance.times.map { try renderer.render(try sceneAt($0).checkedDrawList(at: $0)) }
             image = ContactSheet.compose(frames, times: provenance.times, columns: columns)
         case (_, let columns?):
             // Each cell placed as it is drawn: the sheet and one frame are held, not every frame.
             let layout = SpriteSheet.layout(frameCount: provenance.times.count, frameWidth: frameWidth, frameHeight: frameHeight,
                                             columns: columns)
             var builder = SpriteSheet.Builder(columns: layout.columns, rows: layout.rows, frameWidth: frameWidth, frameHeight: frameHeight)
-            for (index, t) in provenance.times.enumerated() { builder.place(try renderer.render(sceneAt(t).drawList(at: t)), at: index) }
+            for (index, t) in provenance.times.enumerated() { builder.place(try renderer.render(try sceneAt(t).checkedDrawList(at: t)), at: index) }
             image = builder.image
         default:
-            image = try renderer.render(scene.drawList(at: provenance.times[0]))
+            image = try renderer.render(try scene.checkedDrawList(at: provenance.times[0]))
         }
         self.provenance = provenance
         self.fontChanges = fontChanges

@@ -251,18 +251,20 @@ public struct FileScene: SceneModel {
     /// A frame: the primitives in points, or why the frame cannot be drawn.
     public struct FrameState: Sendable {
         public var primitives: [PlacedPrimitive]
-        public var failure: String?
+        public var failure: ThrobberError?
     }
 
     public func frameState(at t: Double) -> FrameState {
         do {
             return FrameState(primitives: try evaluate(at: t), failure: nil)
         } catch let error as ThrobberError {
-            return FrameState(primitives: [], failure: error.message)
+            return FrameState(primitives: [], failure: error)
         } catch {
-            return FrameState(primitives: [], failure: "\(error)")
+            return FrameState(primitives: [], failure: ThrobberError("\(ThrobberError.shownPath(definition.path)): \(error)", kind: .badData))
         }
     }
+
+    public func failure(in state: FrameState) -> ThrobberError? { state.failure }
 
     public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int) -> [DrawItem] {
         PlacedPrimitive.drawItems(state.primitives, scale: scale, width: width, height: height)
