@@ -205,10 +205,7 @@ struct FileSceneEvaluator {
             return .arc(centerX: c.x, centerY: c.y, radius: T.scale * r, width: T.scale * width, start: start + T.rotation, sweep: sweep,
                         maskRotation: mask.map { $0 + T.rotation }, color: painted(color, opacity: opacity, tint: tint))
         case let .text(content, role, size, x, y, color):
-            let turns = T.rotation / (2 * Double.pi)
-            guard abs(turns - turns.rounded()) < 1e-12 else {
-                throw failure(place, "text", "sits under a rotation of \(formatNumber(T.rotation * 180 / Double.pi))°: text may not rotate")
-            }
+            try requireUpright(T, place, "text", "text may not rotate")
             let c = T.apply(x, y)
             return .text(content: content, role: role, size: T.scale * size, centerX: c.x, centerY: c.y,
                          color: painted(color, opacity: opacity, tint: tint))
@@ -225,10 +222,7 @@ struct FileSceneEvaluator {
             }
             return .polyline(points: placedPoints, width: T.scale * width, color: painted(color, opacity: opacity, tint: tint))
         case let .wave(originX, amplitude, wavelength, phase, baseline, bottom, clip, color):
-            let turns = T.rotation / (2 * Double.pi)
-            guard abs(turns - turns.rounded()) < 1e-12 else {
-                throw failure(place, "wave", "sits under a rotation of \(formatNumber(T.rotation * 180 / Double.pi))°: a wave band is horizontal, so its groups may not rotate it")
-            }
+            try requireUpright(T, place, "wave", "a wave band is horizontal, so its groups may not rotate it")
             let origin = T.apply(originX, baseline)
             let placedClip = clip.map { c -> (centerX: Double, centerY: Double, radius: Double) in
                 let cc = T.apply(c.centerX, c.centerY)
@@ -237,6 +231,14 @@ struct FileSceneEvaluator {
             return .wave(originX: origin.x, amplitude: T.scale * amplitude, wavelength: T.scale * wavelength, phase: phase,
                          baseline: origin.y, bottom: bottom.map { T.apply(0, $0).y }, clip: placedClip,
                          color: painted(color, opacity: opacity, tint: tint))
+        }
+    }
+
+    /// Refuses a transform that turns `what` by anything but whole turns.
+    func requireUpright(_ T: SceneTransform, _ place: String, _ what: String, _ why: String) throws {
+        let turns = T.rotation / (2 * Double.pi)
+        guard abs(turns - turns.rounded()) < 1e-12 else {
+            throw failure(place, what, "sits under a rotation of \(formatNumber(T.rotation * 180 / Double.pi))°: \(why)")
         }
     }
 
@@ -264,6 +266,9 @@ struct FileSceneEvaluator {
             let step = try number(delay, "delay", info.place)
             let base = try tintBase.map { try components($0, "tint.base", info.place) } ?? [1, 1, 1, 1]
             let stepTint = try tintStep.map { try components($0, "tint.step", info.place) } ?? [0, 0, 0, 0]
+            let order = firstAbove ? Array((0..<n).reversed()) : Array(0..<n)
+            /// Copy i's colours are multiplied by clamp(base + i·step, 0, 1) (docs/scene-files.md §9.2).
+            let copyTint = { (copy: Int) in (0..<4).map { tint[$0] * min(max(base[$0] + Double(copy) * stepTint[$0], 0), 1) } }
             let saved = env
             env[definition.countSlots[depth]] = .number(count)
             // The instance transform reads no copy's index (only its slot does): evaluated once.
@@ -284,22 +289,22 @@ struct FileSceneEvaluator {
                let ring = step0.flatMap(ringSteps), n > 0 {
                 if let box = hoisted {
                     var slots: [Int] = []
-                    var tints: [[Double]] = []
+                    var colors: [RGBA] = []
                     var whole = true
-                    for copy in firstAbove ? Array((0..<n).reversed()) : Array(0..<n) {
+                    for copy in order {
                         env[definition.indexSlots[depth]] = .number(Double(copy))
                         let k = try number(instance?.slot, "instance.slot", info.place, default: Double(copy))
                         guard k == k.rounded(), abs(k) <= 1_000_000 else { whole = false; break }
                         slots.append(Int(k) * ring.direction)
-                        tints.append((0..<4).map { tint[$0] * min(max(base[$0] + Double(copy) * stepTint[$0], 0), 1) })
+                        if case let .box(_, _, _, _, _, _, color) = box { colors.append(painted(color, opacity: 1, tint: copyTint(copy))) }
                     }
-                    if whole, case let .box(cx, cy, hx, hy, rotation, corner, color) = box, let anchor = step0 {
-                        let centre = T.apply(anchor.ax, anchor.ay)
-                        let ringColors = tints.map { painted(color, opacity: opacity, tint: $0) }
+                    if whole, case let .box(cx, cy, hx, hy, rotation, corner, _) = box, let anchor = step0 {
+                        // The ring in the replicator's coordinates, then placed as any primitive.
+                        let local = ScenePrimitive.ring(centerX: anchor.ax, centerY: anchor.ay, offsetX: cx - anchor.ax, offsetY: cy - anchor.ay,
+                                                        halfX: hx, halfY: hy, boxRotation: rotation, cornerRadius: corner, start: 0,
+                                                        steps: ring.steps, slots: slots, colors: colors)
                         emit(boxInfo, copies: copies, replicated: true,
-                             .ring(centerX: centre.x, centerY: centre.y, offsetX: T.scale * (cx - anchor.ax), offsetY: T.scale * (cy - anchor.ay),
-                                   halfX: T.scale * hx, halfY: T.scale * hy, boxRotation: rotation, cornerRadius: T.scale * corner,
-                                   start: T.rotation, steps: ring.steps, slots: slots, colors: ringColors))
+                             try placed(local, T, opacity: opacity, tint: [1, 1, 1, 1], place: boxInfo.place))
                         env = saved
                         return
                     }
@@ -308,22 +313,22 @@ struct FileSceneEvaluator {
                     return
                 }
             }
-            for copy in firstAbove ? Array((0..<n).reversed()) : Array(0..<n) {
+            for copy in order {
                 env[definition.indexSlots[depth]] = .number(Double(copy))
                 // Clocks are read again only for copies they are delayed for.
                 if first != 0 || step != 0 { setClocks(delay: first + Double(copy) * step) }
                 let k = try number(instance?.slot, "instance.slot", info.place, default: Double(copy))
                 let copyTransform = step0.map { $0.raised(to: k) } ?? .identity
-                let copyTint = (0..<4).map { tint[$0] * min(max(base[$0] + Double(copy) * stepTint[$0], 0), 1) }
+                let tint = copyTint(copy)
                 let placement = T.then(copyTransform)
                 for (k, child) in content.enumerated() {
                     if let hoisted = shared[k] {
                         guard let primitive = hoisted else { continue }
                         let info = child.info
                         emit(info, copies: copies.appending(copy), replicated: true,
-                             try placed(primitive, placement, opacity: opacity, tint: copyTint, place: info.place))
+                             try placed(primitive, placement, opacity: opacity, tint: tint, place: info.place))
                     } else {
-                        try draw(child, transform: placement, opacity: opacity, tint: copyTint, replicated: true, copies: copies.appending(copy))
+                        try draw(child, transform: placement, opacity: opacity, tint: tint, replicated: true, copies: copies.appending(copy))
                     }
                 }
             }
