@@ -158,10 +158,10 @@ struct FileSceneEvaluator {
             guard lambda > 0 else { throw failure(info.place, "wavelength", "= \(formatNumber(lambda)): a wavelength is more than 0") }
             var phi = try number(phase, "phase", info.place)
             if cosine { phi += Double.pi / 2 }
-            var clip: (centerX: Double, centerY: Double, radius: Double)?
+            var clip: ScenePrimitive.Circle?
             if let clipCenter {
                 let (x, y) = try point(clipCenter, "clip.center", info.place)
-                clip = (x, y, try length(clipRadius, "clip.radius", info.place))
+                clip = ScenePrimitive.Circle(centerX: x, centerY: y, radius: try length(clipRadius, "clip.radius", info.place))
             }
             return .wave(originX: try number(originX, "originX", info.place), amplitude: try length(amplitude, "amplitude", info.place),
                          wavelength: lambda, phase: phi, baseline: try number(baseline, "baseline", info.place),
@@ -224,9 +224,9 @@ struct FileSceneEvaluator {
         case let .wave(originX, amplitude, wavelength, phase, baseline, bottom, clip, color):
             try requireUpright(T, place, "wave", "a wave band is horizontal, so its groups may not rotate it")
             let origin = T.apply(originX, baseline)
-            let placedClip = clip.map { c -> (centerX: Double, centerY: Double, radius: Double) in
+            let placedClip = clip.map { c -> ScenePrimitive.Circle in
                 let cc = T.apply(c.centerX, c.centerY)
-                return (cc.x, cc.y, T.scale * c.radius)
+                return ScenePrimitive.Circle(centerX: cc.x, centerY: cc.y, radius: T.scale * c.radius)
             }
             return .wave(originX: origin.x, amplitude: T.scale * amplitude, wavelength: T.scale * wavelength, phase: phase,
                          baseline: origin.y, bottom: bottom.map { T.apply(0, $0).y }, clip: placedClip,

@@ -17,7 +17,7 @@ public enum ScenePrimitive: Sendable, Equatable {
     /// A sine band: filled below y = amplitude·sin(2π(x − originX)/wavelength + phase) + baseline,
     /// down to `bottom` (or the canvas edge), optionally clipped to a circle.
     case wave(originX: Double, amplitude: Double, wavelength: Double, phase: Double, baseline: Double, bottom: Double?,
-              clip: (centerX: Double, centerY: Double, radius: Double)?, color: RGBA)
+              clip: Circle?, color: RGBA)
     /// A polyline of 2 or 3 points stroked as one shape with round caps and join: its points as
     /// x0, y0, x1, y1[, x2, y2].
     case polyline(points: [Double], width: Double, color: RGBA)
@@ -30,24 +30,16 @@ public enum ScenePrimitive: Sendable, Equatable {
     /// the glyphs the text module laid out for the frame.
     case text(content: String, role: FontRole, size: Double, centerX: Double, centerY: Double, color: RGBA)
 
-    public static func == (a: ScenePrimitive, b: ScenePrimitive) -> Bool {
-        switch (a, b) {
-        case let (.disc(ax, ay, ar, ac), .disc(bx, by, br, bc)): return ax == bx && ay == by && ar == br && ac == bc
-        case let (.box(a0, a1, a2, a3, a4, a5, a6), .box(b0, b1, b2, b3, b4, b5, b6)):
-            return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5 && a6 == b6
-        case let (.arc(a0, a1, a2, a3, a4, a5, a6, a7), .arc(b0, b1, b2, b3, b4, b5, b6, b7)):
-            return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5 && a6 == b6 && a7 == b7
-        case let (.wave(a0, a1, a2, a3, a4, a5, a6, a7), .wave(b0, b1, b2, b3, b4, b5, b6, b7)):
-            let clipsEqual = a6.map { c in b6.map { c.centerX == $0.centerX && c.centerY == $0.centerY && c.radius == $0.radius } ?? false }
-                ?? (b6 == nil)
-            return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5 && clipsEqual && a7 == b7
-        case let (.polyline(ap, aw, ac), .polyline(bp, bw, bc)): return ap == bp && aw == bw && ac == bc
-        case let (.ring(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), .ring(b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11)):
-            return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5 && a6 == b6 && a7 == b7 && a8 == b8
-                && a9 == b9 && a10 == b10 && a11 == b11
-        case let (.text(a0, a1, a2, a3, a4, a5), .text(b0, b1, b2, b3, b4, b5)):
-            return a0 == b0 && a1 == b1 && a2 == b2 && a3 == b3 && a4 == b4 && a5 == b5
-        default: return false
+    /// A circle a wave is clipped to.
+    public struct Circle: Sendable, Equatable {
+        public var centerX: Double
+        public var centerY: Double
+        public var radius: Double
+
+        public init(centerX: Double, centerY: Double, radius: Double) {
+            self.centerX = centerX
+            self.centerY = centerY
+            self.radius = radius
         }
     }
 }
