@@ -59,6 +59,8 @@ public enum Benchmarks {
     public struct SceneSpec: Sendable {
         /// The scene's id, or its scene file's path.
         public var id: String
+        /// The scene at its defaults: read once, here, for every size.
+        public var model: any SceneModel
         /// The parameters set, in order.
         public var settings: [(name: String, value: String)]
 
@@ -70,7 +72,7 @@ public enum Benchmarks {
             let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             id = parts[0]
             // A built-in's id, or a scene file (docs/scene-files.md), read here so a bad one fails at once.
-            _ = try SceneReference.model(id)
+            model = try SceneReference.model(id)
             settings = try parts.dropFirst().map { part in
                 guard let equals = part.firstIndex(of: "="), equals != part.startIndex else {
                     throw ThrobberError.invalid("--scenes", spec, allowed: "ID or ID:NAME=VALUE[:NAME=VALUE…], e.g. wave-ball:label=on")
@@ -86,7 +88,7 @@ public enum Benchmarks {
         /// The scene with the settings applied, scaled so its longer side is `size` px, validated
         /// and with its text not yet laid out (a clip lays it out, as a batch does).
         public func scene(size: Int) throws -> Scene {
-            var scene = Scene(try SceneReference.model(id))
+            var scene = Scene(model)
             for setting in settings { scene = try scene.setting(setting.name, to: setting.value) }
             // The canvas the settings make (a hud's screen, or the HUD around its status), in pt.
             let canvas = try scene.validated().layingOutText().model.canvasSize
