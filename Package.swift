@@ -10,7 +10,7 @@ let package = Package(
         .library(
             name: "Throbber",
             targets: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest", "ThrobberRender", "ThrobberBatch",
-                      "ThrobberBenchmarks", "ThrobberText"]
+                      "ThrobberBenchmarks", "ThrobberText", "ThrobberInput"]
         ),
         .executable(name: "throbber", targets: ["throbber"]),
     ],
@@ -90,14 +90,18 @@ let package = Package(
         ),
         .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec", "CPNGWriter"]),
         .target(name: "ThrobberDigest", dependencies: ["CCrypto"]),
+        // The one rule every file a run reads is opened by (fonts, scene and job files, PNGs):
+        // regular files only unless a kind takes streams, each kind bounded before it is read.
+        .target(name: "ThrobberInput", dependencies: ["Throbber"]),
         // Text: fonts by role, shaping by HarfBuzz, line breaking (SPEC §6).
-        .target(name: "ThrobberText", dependencies: ["Throbber", "CText"]),
+        .target(name: "ThrobberText", dependencies: ["Throbber", "ThrobberInput", "CText"]),
         // The render library: the backends behind one `Renderer`, `auto` and the probing that
         // `info` shows (with the CPUs the process may use: affinity, cgroup quota), the parity matrix.
         .target(name: "ThrobberRender", dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberText", "CSched"]),
         // The batch library: jobs (model and file reader), outputs and their sinks, the pipeline,
-        // manifests and verification. All of Throbber's file I/O lives here.
-        .target(name: "ThrobberBatch", dependencies: ["Throbber", "ThrobberRender", "ThrobberText", "ThrobberPNG", "ThrobberDigest", "CWebP"]),
+        // manifests and verification. Its file I/O lives here; inputs are opened by ThrobberInput's rule.
+        .target(name: "ThrobberBatch", dependencies: ["Throbber", "ThrobberRender", "ThrobberText", "ThrobberPNG", "ThrobberDigest", "ThrobberInput",
+                                                     "CWebP"]),
         // The benchmarks: one type per stage, statistics, reports and baselines.
         .target(
             name: "ThrobberBenchmarks",

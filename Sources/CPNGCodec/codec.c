@@ -178,6 +178,15 @@ int CPNGCodec_readText(const unsigned char *data, size_t size, CPNGCodec_Limits 
     png_read_info(png, info);
     png_textp chunks = NULL;
     int count = png_get_text(png, info, &chunks, NULL);
+    // A tEXt text holds no NUL (PNG §11.3.4.3); libpng keeps its length, and a C string would
+    // end at the NUL: a path cut short names another file than the one written.
+    for (int i = 0; i < count; i++) {
+        if (chunks[i].text_length != strlen(chunks[i].text)) {
+            snprintf(error, errorSize, "its tEXt %.79s holds a NUL character, which PNG does not allow in a text", chunks[i].key);
+            png_destroy_read_struct(&png, &info, NULL);
+            return -1;
+        }
+    }
     for (int i = 0; i < count; i++) visit(context, chunks[i].key, chunks[i].text);
     png_destroy_read_struct(&png, &info, NULL);
     return 0;

@@ -1,12 +1,13 @@
 #include "CText.h"
 #include <dlfcn.h>
 #include <pthread.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <harfbuzz/hb.h>
 
 // The HarfBuzz functions used, resolved once by CText_load.
-#define CTEXT_FUNCTIONS(X) X(blob_create_from_file_or_fail) X(blob_destroy) X(face_create) X(face_count) X(face_destroy) \
+#define CTEXT_FUNCTIONS(X) X(blob_create_or_fail) X(blob_destroy) X(face_create) X(face_count) X(face_destroy) \
     X(font_create) X(font_destroy) X(face_get_upem) X(font_get_nominal_glyph) X(buffer_create) X(buffer_destroy) \
     X(buffer_add_codepoints) X(buffer_set_direction) X(buffer_guess_segment_properties) X(buffer_set_language) X(shape) \
     X(buffer_get_glyph_infos) X(buffer_get_glyph_positions)
@@ -57,13 +58,23 @@ int CText_load(const char *path, char *error, size_t errorSize) {
     return 1;
 }
 
-CText_Face *CText_openFace(const char *path, unsigned index, char *error, size_t errorSize) {
-    hb_blob_t *blob = p_blob_create_from_file_or_fail(path);
+CText_Face *CText_openFace(const void *data, size_t size, const char *path, unsigned index, char *error, size_t errorSize) {
+    if (size > UINT_MAX) {
+        snprintf(error, errorSize, "%s is larger than HarfBuzz reads", path);
+        return NULL;
+    }
+    // READONLY: HarfBuzz neither copies nor frees the bytes; the caller keeps them alive.
+    hb_blob_t *blob = p_blob_create_or_fail((const char *)data, (unsigned)size, HB_MEMORY_MODE_READONLY, NULL, NULL);
     if (blob == NULL) {
-        snprintf(error, errorSize, "cannot read the font file %s", path);
+        snprintf(error, errorSize, "out of memory opening %s", path);
         return NULL;
     }
     unsigned faces = p_face_count(blob);
+    if (faces == 0) {
+        snprintf(error, errorSize, "%s is not a font file (HarfBuzz finds no face in it)", path);
+        p_blob_destroy(blob);
+        return NULL;
+    }
     if (index >= faces) {
         snprintf(error, errorSize, "%s has %u face%s; face %u does not exist", path, faces, faces == 1 ? "" : "s", index);
         p_blob_destroy(blob);
@@ -122,7 +133,7 @@ int CText_shape(const CText_Face *face, const uint32_t *codepoints, int count, C
 #include FT_OUTLINE_H
 #include <string.h>
 
-#define CTEXT_FT_FUNCTIONS(X) X(Init_FreeType) X(Done_FreeType) X(Property_Set) X(New_Face) X(Done_Face) \
+#define CTEXT_FT_FUNCTIONS(X) X(Init_FreeType) X(Done_FreeType) X(Property_Set) X(New_Memory_Face) X(Done_Face) \
     X(Set_Char_Size) X(Load_Glyph) X(Outline_Translate) X(Render_Glyph)
 #define CTEXT_FT_POINTER(name) static __typeof__(&FT_##name) f_##name;
 CTEXT_FT_FUNCTIONS(CTEXT_FT_POINTER)
@@ -145,7 +156,8 @@ int CText_loadFreeType(const char *path, char *error, size_t errorSize) {
     return 1;
 }
 
-CText_Rasterizer *CText_newRasterizer(const char *path, unsigned index, char *error, size_t errorSize) {
+CText_Rasterizer *CText_newRasterizer(const void *data, size_t size, const char *path, unsigned index, char *error,
+                                      size_t errorSize) {
     CText_Rasterizer *r = calloc(1, sizeof *r);
     if (r == NULL) { snprintf(error, errorSize, "out of memory"); return NULL; }
     FT_Error status = f_Init_FreeType(&r->library);
@@ -154,7 +166,7 @@ CText_Rasterizer *CText_newRasterizer(const char *path, unsigned index, char *er
     FT_Bool on = 1;
     const char *modules[] = {"cff", "type1", "t1cid", "autofitter"};
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) f_Property_Set(r->library, modules[i], "no-stem-darkening", &on);
-    status = f_New_Face(r->library, path, (FT_Long)index, &r->face);
+    status = f_New_Memory_Face(r->library, (const FT_Byte *)data, (FT_Long)size, (FT_Long)index, &r->face);
     if (status != 0) {
         f_Done_FreeType(r->library);
         free(r);

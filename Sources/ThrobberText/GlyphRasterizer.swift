@@ -1,6 +1,7 @@
 import CText
 import Foundation
 import Throbber
+import ThrobberInput
 
 /// A glyph as rasterised: which font, glyph and size, and which quarter-pixel shift (SPEC §6
 /// "Atlas": the atlas's key).
@@ -43,6 +44,8 @@ public func glyphPlacement(x: Double, y: Double) -> (quarter: Int, x: Int, y: In
 /// one thread).
 public final class GlyphRasterizer {
     private var rasterizers: [FontSource: OpaquePointer] = [:]
+    /// The bytes each rasterizer's face reads, released after the rasterizers (`deinit`).
+    private var files: [FontSource: MappedInput] = [:]
     private var bitmaps: [GlyphKey: GlyphBitmap] = [:]
 
     /// - Throws: backend-unavailable when libfreetype cannot be loaded (naming the package).
@@ -65,9 +68,13 @@ public final class GlyphRasterizer {
         if let open = rasterizers[key.font] {
             rasterizer = open
         } else {
-            guard let made = CText_newRasterizer(key.font.path, UInt32(clamping: key.font.face), &error, error.count) else {
-                throw ThrobberError(TextShaper.text(of: error), kind: .usage)
+            let role = FontRole.allCases.first { $0.defaultSource == key.font } ?? .ui
+            let file = try FontFile.open(key.font, role: role)
+            guard let made = CText_newRasterizer(file.bytes.baseAddress!, file.bytes.count, key.font.path, UInt32(clamping: key.font.face),
+                                                 &error, error.count) else {
+                throw FontFile.unusable(key.font, role: role, reason: TextShaper.text(of: error))
             }
+            files[key.font] = file
             rasterizers[key.font] = made
             rasterizer = made
         }

@@ -1,6 +1,7 @@
 import CText
 import Foundation
 import Throbber
+import ThrobberInput
 
 /// A line of text shaped by HarfBuzz (SPEC §6): runs of one font each, their glyphs' advances
 /// and offsets in points, and the line's metrics.
@@ -39,6 +40,8 @@ public struct ShapedGlyph: Sendable, Equatable {
 /// Opens each font file once; not `Sendable` (HarfBuzz fonts are used from one thread).
 public final class TextShaper {
     private var faces: [FontSource: OpaquePointer] = [:]
+    /// The bytes each face reads, released after the faces (`deinit`).
+    private var files: [FontSource: MappedInput] = [:]
     private let sources: [FontRole: FontSource]
 
     /// - Parameter sources: a file for any role not to use its default (`FontRole.defaultSource`).
@@ -64,12 +67,13 @@ public final class TextShaper {
     private func face(_ role: FontRole) throws -> OpaquePointer {
         let source = source(of: role)
         if let face = faces[source] { return face }
+        let file = try FontFile.open(source, role: role)
         var error = [CChar](repeating: 0, count: 512)
-        guard let face = CText_openFace(source.path, UInt32(clamping: source.face), &error, error.count) else {
-            let reason = TextShaper.text(of: error)
-            let remedy = source == role.defaultSource ? "; install the Debian package \(role.debianPackage)" : ""
-            throw ThrobberError("\(role.rawValue)Font: \(reason)\(remedy)", kind: .usage, field: "\(role.rawValue)Font")
+        guard let face = CText_openFace(file.bytes.baseAddress!, file.bytes.count, source.path, UInt32(clamping: source.face), &error,
+                                        error.count) else {
+            throw FontFile.unusable(source, role: role, reason: TextShaper.text(of: error))
         }
+        files[source] = file
         faces[source] = face
         return face
     }

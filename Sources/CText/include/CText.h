@@ -25,9 +25,12 @@ typedef struct CText_Face CText_Face;
 /// `error`. `path`, when not NULL, names the library file instead of the usual soname.
 int CText_load(const char *_Nullable path, char *_Nonnull error, size_t errorSize);
 
-/// Opens face `index` of the font file at `path`; NULL with a one-line reason in `error` when the
-/// file cannot be read or has no such face. Requires CText_load.
-CText_Face *_Nullable CText_openFace(const char *_Nonnull path, unsigned index, char *_Nonnull error, size_t errorSize);
+/// Opens face `index` of the font file whose `size` bytes are at `data` (read by the caller, by the
+/// one rule every input is opened by; HarfBuzz never opens a path, which could be a FIFO);
+/// `name` names it in messages. The bytes must outlive the face. NULL with a one-line reason in
+/// `error` when they hold no such face. Requires CText_load.
+CText_Face *_Nullable CText_openFace(const void *_Nonnull data, size_t size, const char *_Nonnull name, unsigned index,
+                                     char *_Nonnull error, size_t errorSize);
 void CText_closeFace(CText_Face *_Nullable face);
 /// Font units per em.
 unsigned CText_unitsPerEm(const CText_Face *_Nonnull face);
@@ -48,7 +51,9 @@ int CText_loadFreeType(const char *_Nullable path, char *_Nonnull error, size_t 
 /// A FreeType library instance with stem darkening switched off for cff, type1, t1cid and the
 /// autofitter (overriding FREETYPE_PROPERTIES), and one face of a font file.
 typedef struct CText_Rasterizer CText_Rasterizer;
-CText_Rasterizer *_Nullable CText_newRasterizer(const char *_Nonnull path, unsigned index, char *_Nonnull error, size_t errorSize);
+/// The face is read from `size` bytes at `data`, as CText_openFace's; they must outlive the rasterizer.
+CText_Rasterizer *_Nullable CText_newRasterizer(const void *_Nonnull data, size_t size, const char *_Nonnull name, unsigned index,
+                                                char *_Nonnull error, size_t errorSize);
 void CText_freeRasterizer(CText_Rasterizer *_Nullable rasterizer);
 
 /// A rendered glyph's bitmap: its size and where its top-left pixel lies from the pen.

@@ -20,8 +20,15 @@ struct JSONFields {
     /// `error` (a rule's, from a value read here or from an initialiser given it) as a data error
     /// at the value of the member it names (``ThrobberError/field``), or at `node` when it names
     /// none or none of `members`.
+    /// A file the value names that is missing or unreadable stays a missing input (exit 66), at
+    /// the same place.
     func fail(_ error: ThrobberError, in members: [String: JSONNode.Member] = [:], or node: JSONNode) -> ThrobberError {
-        fail(error.field.flatMap { members[$0]?.value } ?? node, error.message)
+        var failure = fail(error.field.flatMap { members[$0]?.value } ?? node, error.message)
+        if error.kind == .missingInput {
+            failure.kind = .missingInput
+            failure.code = error.code
+        }
+        return failure
     }
 
     /// Runs `body`, refusing its error as ``fail(_:in:or:)`` does.

@@ -68,7 +68,7 @@ struct JobFileReader {
             throw fields.fail(node, "a render needs \"scene\" (one of \(SceneRegistry.ids.joined(separator: ", ")))")
         }
         let jobDirectory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        var scene = try fields.at(or: m["scene"]!.value) { Scene(try SceneReference.model(sceneReference, relativeTo: jobDirectory)) }
+        var scene = try fields.at(or: m["scene"]!.value) { Scene(try SceneReference.model(sceneReference, relativeTo: jobDirectory, origin: .file)) }
         let sceneID = scene.model.id
         let name = try fields.string(m["name"]) ?? scene.model.id
         // Before the name fills any pattern.
@@ -136,8 +136,11 @@ struct JobFileReader {
         return try scales.map { scale -> Clip in
             var clipScene = scene
             clipScene.scale = scale
-            do { clipScene = try clipScene.validated().layingOutText() } catch let error as ThrobberError {
-                throw fields.fail(node, "at scale \(formatNumber(scale)): \(error.message)")
+            do { clipScene = try clipScene.validated().layingOutText() } catch var error as ThrobberError {
+                // A font file that is missing stays a missing input (66); the rest is this file's data.
+                error.message = "at scale \(formatNumber(scale)): \(error.message)"
+                error.field = nil
+                throw fields.fail(error, or: node)
             }
             let label = Clip.label(name: name, scale: scale), (width, height) = clipScene.pixelSize
             var outputs: [Output] = []

@@ -1,5 +1,6 @@
 import Foundation
 import Throbber
+import ThrobberInput
 
 /// What a `SCENE` argument or a job's `"scene"` names: a built-in scene's id, or a scene file
 /// (docs/scene-files.md) — a name with a `/` or ending in `.json`, read here, at most
@@ -16,13 +17,18 @@ public enum SceneReference {
     ///   - reference: a scene id or a scene file's path.
     ///   - directory: what a relative path is relative to (a job file's directory); nil for the
     ///     working directory.
+    ///   - origin: where the reference came from. A scene file named on the command line may be a
+    ///     pipe (`render <(…)`); one a job file or a PNG's tEXt names must be a regular file.
     /// - Throws: a usage error for an unknown id; `.missingInput` for a file that cannot be read;
-    ///   `.badData` (`FILE:LINE:COLUMN: …`) for a file that is not a valid scene.
-    public static func model(_ reference: String, relativeTo directory: URL? = nil) throws -> any SceneModel {
+    ///   `.badData` (`FILE:LINE:COLUMN: …`) for a file that is not a valid scene; as
+    ///   `InputRule.read` for a path that names no regular file.
+    public static func model(_ reference: String, relativeTo directory: URL? = nil,
+                             origin: InputRule.Origin = .commandLine) throws -> any SceneModel {
         guard isFile(reference) else { return try SceneRegistry.model(reference) }
         let path = reference.hasPrefix("/") || directory == nil
             ? reference : directory!.appendingPathComponent(reference).path
-        let bytes = try InputFile.read(path, what: "scene file", limit: SceneFileReader.largestFile)
+        let bytes = try InputFile.read(path, what: "scene file", limit: SceneFileReader.largestFile, streams: origin == .commandLine,
+                                       origin: origin)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ThrobberError("\(ThrobberError.shownPath(path)): a scene file is UTF-8 text", kind: .badData)
         }

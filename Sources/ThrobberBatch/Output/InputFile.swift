@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Throbber
 import ThrobberDigest
+import ThrobberInput
 import ThrobberPNG
 
 /// Reading the files a run takes in (job files, manifests, baselines, images to compare, the
@@ -48,8 +49,9 @@ public enum InputFile {
         }
     }
 
-    /// Reads a whole input file: a regular file, or a pipe or FIFO such as `<(echo …)`, read to
-    /// its end (its size is not known beforehand).
+    /// Reads a whole input file by the opening rule (``InputRule``): a regular file, or — when
+    /// `streams` — a pipe or FIFO such as `<(echo …)`, read to its end (its size is not known
+    /// beforehand).
     ///
     /// A regular file larger than `limit` is refused from its size before a byte is read, and the
     /// memory for it is taken once; a stream is refused as soon as it passes `limit`, or as soon
@@ -59,60 +61,21 @@ public enum InputFile {
     ///   - path: the file.
     ///   - what: what the file is, for messages, e.g. `job file`.
     ///   - limit: the most bytes accepted.
+    ///   - streams: whether a pipe or FIFO is read (only a path the user typed as the command's
+    ///     input); otherwise anything but a regular file is refused before it is opened.
+    ///   - origin: where the path came from: naming something that is not a file is a usage error
+    ///     from the command line, a data error from a file.
     ///   - checkStart: looks at the first `startLength` bytes once they are read (or at the whole
     ///     file if it is shorter) and throws when they cannot start such a file: a stream such as
     ///     `/dev/zero` given as an image is refused after 8 bytes, not after `limit`.
-    /// - Throws: `.missingInput` naming the file and the reason (the system's words, or that it is
-    ///   a directory or a block device); `.badData` when it is larger than `limit` bytes.
-    public static func read(_ path: String, what: String, limit: Int = largestFile, startLength: Int = 0,
+    /// - Throws: `.missingInput` naming the file and the system's reason; `.usage` or `.badData`
+    ///   (by `origin`) for a directory, a device or (unless `streams`) a FIFO; `.badData` when it is
+    ///   larger than `limit` bytes.
+    public static func read(_ path: String, what: String, limit: Int = largestFile, streams: Bool = true,
+                            origin: InputRule.Origin = .commandLine, startLength: Int = 0,
                             checkStart: (([UInt8]) throws -> Void)? = nil) throws -> [UInt8] {
-        let shown = ThrobberError.shownPath(path)
-        func failure(_ reason: String) -> ThrobberError {
-            ThrobberError("cannot read \(what) \(shown): \(reason)", kind: .missingInput)
-        }
-        func failure(_ code: Errno) -> ThrobberError {
-            ThrobberError("cannot read \(what) \(shown)", code, kind: .missingInput)
-        }
-        func tooLarge(_ size: Int?) -> ThrobberError {
-            let article = what.first.map { "aeiou".contains($0) } == true ? "an" : "a"
-            return ThrobberError("\(shown): \(article) \(what) is at most \(limit) bytes" + (size.map { ", this one has \($0)" } ?? ""), kind: .badData)
-        }
-        // A FIFO waits here for its writer, as its user expects (a signal abandons the wait).
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(Errno.current) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(Errno.current) }
-        var bytes: [UInt8] = []
-        switch kind(info) {
-        case .directory: throw failure("it is a directory")
-        case .other(let what): throw failure("it is \(what), not a file")
-        case .regular(let size):
-            guard size <= limit else { throw tooLarge(size) }
-            bytes.reserveCapacity(size)
-        case .stream: break
-        }
-        var checked = checkStart == nil
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let room = min(chunk.count, limit + 1 - bytes.count)
-            let count: Int
-            do {
-                count = try SystemCall.retrying { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, room) } }
-            } catch {
-                throw failure(error)
-            }
-            if count == 0 {
-                if !checked { try checkStart?(bytes) }
-                return bytes
-            }
-            bytes += chunk[0..<count]
-            guard bytes.count <= limit else { throw tooLarge(nil) }
-            if !checked && bytes.count >= startLength {
-                checked = true
-                try checkStart?(Array(bytes.prefix(startLength)))
-            }
-        }
+        try InputRule.read(path, as: InputKind(what, limit: limit, takesStreams: streams), origin: origin, startLength: startLength,
+                           checkStart: checkStart)
     }
 
     /// Reads a PNG for `compare`, `reproduce` or `verify`: at most ``largestPNG`` bytes, and
@@ -120,8 +83,12 @@ public enum InputFile {
     ///
     /// - Throws: as ``read(_:what:limit:startLength:checkStart:)``; a data error naming the file
     ///   for bytes that are not a PNG.
-    public static func readPNG(_ path: String, what: String = "image") throws -> Data {
-        Data(try read(path, what: what, limit: largestPNG, startLength: 8) { start in
+    /// - Parameters:
+    ///   - streams, origin: as ``read(_:what:limit:streams:origin:startLength:checkStart:)``: a PNG
+    ///     the user named may be a pipe; one a manifest names is a regular file.
+    public static func readPNG(_ path: String, what: String = "image", streams: Bool = true,
+                               origin: InputRule.Origin = .commandLine) throws -> Data {
+        Data(try read(path, what: what, limit: largestPNG, streams: streams, origin: origin, startLength: 8) { start in
             guard start.elementsEqual(pngSignature) else {
                 throw ThrobberError("\(ThrobberError.shownPath(path)): not a PNG (its first bytes are not the PNG signature)", kind: .badData)
             }
@@ -137,23 +104,18 @@ public enum InputFile {
     ///   directory, a FIFO or device (never read: it is not a file a run wrote).
     public static func digest(_ path: String, what: String = "file") throws -> (sha256: String, size: Int) {
         let shown = ThrobberError.shownPath(path)
-        func failure(_ reason: String) -> ThrobberError {
-            ThrobberError("cannot read \(what) \(shown): \(reason)", kind: .missingInput)
-        }
         func failure(_ code: Errno) -> ThrobberError {
             ThrobberError("cannot read \(what) \(shown)", code, kind: .missingInput)
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw failure(Errno.current) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(Errno.current) }
-        switch kind(info) {
-        case .regular: break
-        case .directory: throw failure("it is a directory")
-        case .stream: throw failure("it is a FIFO or device, not a regular file")
-        case .other(let what): throw failure("it is \(what), not a regular file")
+        let input: OpenedInput
+        do {
+            input = try InputRule.open(path, as: InputKind(what, limit: .max), origin: .file)
+        } catch let error as ThrobberError where error.kind != .missingInput {
+            // Not a file a run wrote: the verify that asks reports it as unreadable.
+            throw ThrobberError(error.message, kind: .missingInput)
         }
+        let fd = input.descriptor
+        defer { close(fd) }
         let hash = SHA256()
         var size = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 20)

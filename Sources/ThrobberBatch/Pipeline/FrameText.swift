@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Throbber
 import ThrobberDigest
+import ThrobberInput
 
 /// The tEXt chunks that render a frame again, and the reading of them back
 /// (`throbber reproduce`).
@@ -202,7 +203,9 @@ public struct FrameText: Sendable {
         // says, and only when it holds the bytes the frame was drawn from.
         var model: any SceneModel
         if let digest = values[Key.sceneDigest] {
-            guard let path = sceneFile ?? values[Key.sceneFile].flatMap(unescapedPath) else {
+            // An empty path, or one with a NUL (which would end the path the system sees early),
+            // names no file.
+            guard let path = sceneFile ?? values[Key.sceneFile].flatMap(unescapedPath), !path.isEmpty, !path.utf8.contains(0) else {
                 throw invalid(Key.sceneFile, values[Key.sceneFile] ?? "", "is not a path; give the scene file with --scene-file")
             }
             // A path the frame names is read only when it is a regular file (a file named in a
@@ -215,7 +218,9 @@ public struct FrameText: Sendable {
                 }
             }
             do {
-                model = try SceneReference.model(path)
+                // Read as a file whatever its name: a relative path without a `/` is no scene id.
+                model = try SceneReference.model(SceneReference.isFile(path) ? path : "./" + path,
+                                                 origin: sceneFile == nil ? .file : .commandLine)
             } catch let error as ThrobberError where error.kind == .missingInput && sceneFile == nil {
                 throw ThrobberError("\(error.message); \(name) was drawn from it: give the scene file with --scene-file",
                                     kind: .missingInput, code: error.code)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Throbber
 import ThrobberDigest
+import ThrobberInput
 
 /// What a frame's tEXt says about its text (SPEC §6): the scene's text parameters, which
 /// `Throbber:parameters` (words split at spaces) cannot hold, and the font files its glyphs came
@@ -109,7 +110,8 @@ public final class FontDigests: @unchecked Sendable {
 
         init?(_ path: String) {
             var info = stat()
-            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            // Only what could be read as a font is hashed: a PNG's tEXt may name a huge file.
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= InputKind.font.limit else { return nil }
             device = UInt64(info.st_dev); inode = UInt64(info.st_ino); size = Int64(info.st_size)
             modified = info.st_mtim; changed = info.st_ctim
         }
@@ -131,7 +133,7 @@ public final class FontDigests: @unchecked Sendable {
     public init() {}
 
     /// The SHA-256 of the file at `path` in lower-case hex, nil when it is not a readable
-    /// regular file.
+    /// regular file of at most a font file's limit (`InputKind.font`).
     public func digest(of path: String) -> String? {
         guard let before = Identity(path) else { return nil }
         if let entry = lock.withLock({ kept[path] }), entry.identity == before { return entry.sha256 }

@@ -151,7 +151,7 @@ extension ManifestVerification {
     static func frameProblem(_ frame: Manifest.Frame) -> String? {
         let reader: PNGCodec.RowReader
         do {
-            reader = try PNGCodec.RowReader(try InputFile.readPNG(frame.file))
+            reader = try PNGCodec.RowReader(try InputFile.readPNG(frame.file, streams: false, origin: .file))
         } catch let error as ThrobberError where error.kind == .badData {
             return "not a readable PNG (\(error.message))"
         } catch {

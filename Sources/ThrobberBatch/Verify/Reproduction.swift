@@ -46,14 +46,21 @@ public struct Reproduction: Sendable {
         let recorded = try ThrobberError.naming(shown) { try PNGCodec.RowReader(data) }
         // A font that changed explains pixels that differ; one that is gone stops the layout.
         let fontChanges = TextProvenance.changes(provenance.fonts)
-        let scene: Scene
-        do {
-            scene = try provenance.scene.layingOutText()
-        } catch let error as ThrobberError where !fontChanges.isEmpty {
-            throw ThrobberError("\(shown): \(fontChanges.joined(separator: "; ")): \(error.message)", kind: .badData)
+        // Every value laid out came from the file: a font path that names no font is its bad
+        // data, not the caller's usage; a font that is missing now stays a missing input.
+        func layingOut(_ scene: Scene) throws -> Scene {
+            do {
+                return try scene.layingOutText()
+            } catch let error as ThrobberError where !fontChanges.isEmpty {
+                throw ThrobberError("\(shown): \(fontChanges.joined(separator: "; ")): \(error.message)",
+                                    kind: error.kind == .missingInput ? .missingInput : .badData, code: error.code)
+            } catch let error as ThrobberError where error.kind == .usage {
+                throw ThrobberError("\(shown): its tEXt does not make a scene: \(error.message)", kind: .badData)
+            }
         }
+        let scene = try layingOut(provenance.scene)
         // A chained sheet's cells: each drawn by the link whose time span holds it.
-        let links = try provenance.links.map { (from: $0.from, scene: try $0.scene.layingOutText()) }
+        let links = try provenance.links.map { (from: $0.from, scene: try layingOut($0.scene)) }
         let sceneAt: (Double) -> Scene = { t in links.last(where: { $0.from <= t })?.scene ?? scene }
         if provenance.layout == .atlas {
             throw ThrobberError("\(shown): a sheet page laid out by its atlas (trimmed, aliased, padded or extruded frames) says in its "
