@@ -74,6 +74,28 @@ public func runThrobber(_ arguments: [String], environment: [String: String] = [
                          stderr: String(decoding: errData[(split + 1)...], as: UTF8.self))
 }
 
+/// Runs `throbber ARGUMENTS…` under GNU time: its exit, output and peak resident memory (`%M`,
+/// in KiB). With `killAfter`, the run is ended with SIGKILL after that many seconds (exit 137),
+/// so a run that would hang fails its test instead of stalling the suite.
+public func runThrobberMeasured(_ arguments: [String], killAfter: Int? = nil,
+                                in directory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String, peakKiB: Int) {
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("rss-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    defer { try? FileManager.default.removeItem(at: report) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+    let limit = killAfter.map { ["/usr/bin/timeout", "-s", "KILL", "\($0)"] } ?? []
+    process.arguments = ["-f", "%M", "-o", report.path] + limit + [try throbberBinary().path] + arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let peak = Int(try String(contentsOf: report, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? "") ?? Int.max
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self), peak)
+}
+
 /// A fresh empty directory, removed by the caller.
 public func temporaryDirectory(_ name: String = #function) throws -> URL {
     let url = FileManager.default.temporaryDirectory

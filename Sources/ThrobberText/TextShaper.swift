@@ -98,6 +98,14 @@ public final class TextShaper {
         return ShapedLine(runs: runs, size: size, ascent: tallest.ascent * size, lineHeight: tallest.lineHeight * size)
     }
 
+    /// Checks that every character of `text` but its line breaks is printable and has a font,
+    /// `role`'s or the fallback: what laying it out would refuse, found without shaping.
+    ///
+    /// - Throws: as `shape(_:role:size:)`.
+    public func checkCharacters(_ text: String, role: FontRole) throws {
+        for scalar in text.unicodeScalars where scalar != "\n" { _ = try fontRole(for: scalar, preferring: role) }
+    }
+
     /// The role whose font draws `scalar`: `role`'s own, else `cjk`.
     private func fontRole(for scalar: Unicode.Scalar, preferring role: FontRole) throws -> FontRole {
         if scalar.properties.generalCategory == .control {

@@ -346,20 +346,7 @@ struct OwnershipTests {
         #expect(try listing(directory) == ["j.json"])
     }
 
-    /// The command's exit, output and peak resident memory (GNU time's %M, in KiB).
     func measured(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String, peakKiB: Int) {
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("rss-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        defer { try? FileManager.default.removeItem(at: report) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-f", "%M", "-o", report.path, try throbberBinary().path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let peak = Int(try String(contentsOf: report, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? "") ?? Int.max
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self), peak)
+        try runThrobberMeasured(arguments)
     }
 }

@@ -111,6 +111,27 @@ struct LimitsTests {
         }
     }
 
+    /// Issue 46: a character outside the BMP escaped as a surrogate pair is that character; a
+    /// surrogate alone is refused at its place, never drawn as U+FFFD.
+    @Test(arguments: [0x10000, 0x1F600, 0x10FFFF, 0xE9, 0xFFFD, 0xD7FF, 0xE000])
+    func jsonEscapesMakeCharacters(code: Int) throws {
+        let escaped = code < 0x10000 ? String(format: "\\u%04X", code)
+            : String(format: "\\u%04X\\u%04X", 0xD800 + ((code - 0x10000) >> 10), 0xDC00 + ((code - 0x10000) & 0x3FF))
+        let node = try JSONNode.parse("[\"\(escaped)\"]")
+        guard case .array(let items) = node.value, case .string(let text) = items.first?.value else { Issue.record("\(node)"); return }
+        #expect(text.unicodeScalars.map(\.value) == [UInt32(code)])
+    }
+
+    @Test(arguments: ["\\uD800", "\\uDBFFx", "\\uD83D\\u0041", "\\uDC00", "\\uDE00\\uD83D", "\\uD83D\\n"])
+    func loneSurrogatesAreRefused(escaped: String) {
+        #expect {
+            try JSONNode.parse("[\"ab\(escaped)\"]")
+        } throws: { error in
+            let error = error as! JSONParseError
+            return error.line == 1 && error.message.contains("surrogate")
+        }
+    }
+
     @Test func echoedValuesAreShortAndOneLine() {
         #expect(ThrobberError.echoed("short") == "short")
         let long = String(repeating: "x", count: 1000)

@@ -208,15 +208,24 @@ private struct JSONParser {
                 case "r": result.append("\r")
                 case "t": result.append("\t")
                 case "u":
-                    var code: UInt32 = 0
-                    for _ in 0..<4 {
-                        guard let h = current, let digit = UInt32(String(h), radix: 16) else {
-                            throw error("invalid \\u escape")
-                        }
-                        code = code * 16 + digit
-                        advance()
+                    // A character outside the BMP is a surrogate pair, \uD83D\uDE00 (RFC 8259 §7); a
+                    // surrogate alone is no character, refused rather than drawn as U+FFFD.
+                    let code = try hexEscape()
+                    if (0xDC00...0xDFFF).contains(code) {
+                        throw error("invalid \\u\(String(code, radix: 16, uppercase: true)): a low surrogate with no high surrogate "
+                                    + "before it (a character is \\uD800–\\uDBFF then \\uDC00–\\uDFFF, or one \\u escape)")
                     }
-                    result.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard current == "\\" else { throw loneHighSurrogate(code) }
+                        advance()
+                        guard current == "u" else { throw loneHighSurrogate(code) }
+                        advance()
+                        let low = try hexEscape()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw loneHighSurrogate(code) }
+                        result.append(Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))!)
+                    } else {
+                        result.append(Unicode.Scalar(code)!)
+                    }
                 default: throw error("invalid escape '\\\(escape)'")
                 }
                 continue
@@ -225,6 +234,23 @@ private struct JSONParser {
             result.append(c)
             advance()
         }
+    }
+
+    /// The four hex digits of a `\\u` escape.
+    mutating func hexEscape() throws -> UInt32 {
+        var code: UInt32 = 0
+        for _ in 0..<4 {
+            guard let h = current, let digit = UInt32(String(h), radix: 16) else {
+                throw error("invalid \\u escape")
+            }
+            code = code * 16 + digit
+            advance()
+        }
+        return code
+    }
+
+    func loneHighSurrogate(_ code: UInt32) -> JSONParseError {
+        error("invalid \\u\(String(code, radix: 16, uppercase: true)): a high surrogate must be followed by a low one, \\uDC00–\\uDFFF")
     }
 
     mutating func parseNumber() throws -> JSONNode {

@@ -1,6 +1,7 @@
 import Foundation
 import Throbber
 import ThrobberInput
+import ThrobberText
 
 /// What a `SCENE` argument or a job's `"scene"` names: a built-in scene's id, or a scene file
 /// (docs/scene-files.md) — a name with a `/` or ending in `.json`, read here, at most
@@ -32,6 +33,24 @@ public enum SceneReference {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ThrobberError("\(ThrobberError.shownPath(path)): a scene file is UTF-8 text", kind: .badData)
         }
-        return try FileScene(text: text, path: path)
+        let scene = try FileScene(text: text, path: path)
+        try checkText(of: scene)
+        return scene
+    }
+
+    /// Refuses, as the file's bad data at the node, a text node whose content at the file's
+    /// values has a character no font draws: found when the file is read, so `scenes` refuses
+    /// the file as `render` does, and the line points at the node. Without HarfBuzz nothing is
+    /// checked here (a render says which package it needs).
+    static func checkText(of scene: FileScene) throws {
+        let nodes = scene.textNodes
+        guard !nodes.isEmpty, let shaper = try? TextShaper() else { return }
+        for node in nodes {
+            do {
+                try shaper.checkCharacters(node.content, role: node.role)
+            } catch let error as ThrobberError where error.kind == .usage {
+                throw ThrobberError("\(node.place): text node '\(ThrobberError.echoed(node.id))': \(error.message)", kind: .badData)
+            }
+        }
     }
 }
