@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "ThrobberCPU", dependencies: ["Throbber"]),
         .target(
             name: "ThrobberGL",
-            dependencies: ["Throbber", "CGL", "COSMesa", "CEGL"],
+            dependencies: ["Throbber", "ThrobberInput", "CGL", "COSMesa", "CEGL"],
             plugins: ["EmbedShaders"]
         ),
         .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec", "CPNGWriter"]),

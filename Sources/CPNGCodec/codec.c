@@ -125,7 +125,7 @@ static void apply_limits(png_structp png, CPNGCodec_Limits limits) {
 // of it. libpng allocates a chunk's buffer from its declared length before reading it (a tEXt
 // declaring 2^31 - 1 bytes in a 2.5 KB file made it allocate 2.1 GB), so no length may promise
 // more bytes than the file holds. Returns 0, or -1 with the reason in `error`.
-static int check_chunks(const unsigned char *data, size_t size, char *error, size_t errorSize) {
+static int check_chunks(const unsigned char *data, size_t size, int readsText, char *error, size_t errorSize) {
     static const unsigned char signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
     // Not a PNG at all: libpng's own reading says so in its words.
     if (size < 8 || memcmp(data, signature, 8) != 0) return 0;
@@ -149,6 +149,18 @@ static int check_chunks(const unsigned char *data, size_t size, char *error, siz
                      "and its CRC, %zu follow", type, offset, length, size - offset - 8);
             return -1;
         }
+        // Where the text is read: a tEXt chunk is a keyword, one NUL, and a text with no NUL
+        // (PNG §11.3.4.3); the pixels of a PNG whose text breaks this still decode. libpng
+        // measures the text with strlen, so a second NUL would end it early, unseen: a path cut
+        // short there names another file than the one written.
+        if (readsText && memcmp(p + 4, "tEXt", 4) == 0) {
+            const unsigned char *keyEnd = memchr(p + 8, 0, length);
+            if (keyEnd != NULL && memchr(keyEnd + 1, 0, (size_t)(p + 8 + length - keyEnd - 1)) != NULL) {
+                snprintf(error, errorSize, "its tEXt %.79s holds a NUL character, which PNG does not allow in a text",
+                         (const char *)(p + 8));
+                return -1;
+            }
+        }
         offset += (size_t)length + 12;
         if (memcmp(p + 4, "IEND", 4) == 0) break;
     }
@@ -161,7 +173,7 @@ int CPNGCodec_readText(const unsigned char *data, size_t size, CPNGCodec_Limits 
     ErrorSink sink = {error, errorSize};
     ReadSource source = {data, size, 0};
     error[0] = 0;
-    if (check_chunks(data, size, error, errorSize) != 0) return -1;
+    if (check_chunks(data, size, 1, error, errorSize) != 0) return -1;
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
     if (png == NULL) {
         snprintf(error, errorSize, "libpng: cannot create read struct");
@@ -178,15 +190,6 @@ int CPNGCodec_readText(const unsigned char *data, size_t size, CPNGCodec_Limits 
     png_read_info(png, info);
     png_textp chunks = NULL;
     int count = png_get_text(png, info, &chunks, NULL);
-    // A tEXt text holds no NUL (PNG §11.3.4.3); libpng keeps its length, and a C string would
-    // end at the NUL: a path cut short names another file than the one written.
-    for (int i = 0; i < count; i++) {
-        if (chunks[i].text_length != strlen(chunks[i].text)) {
-            snprintf(error, errorSize, "its tEXt %.79s holds a NUL character, which PNG does not allow in a text", chunks[i].key);
-            png_destroy_read_struct(&png, &info, NULL);
-            return -1;
-        }
-    }
     for (int i = 0; i < count; i++) visit(context, chunks[i].key, chunks[i].text);
     png_destroy_read_struct(&png, &info, NULL);
     return 0;
@@ -228,7 +231,7 @@ int CPNGCodec_openReader(const unsigned char *data, size_t size, CPNGCodec_Limit
     *out = NULL;
     error[0] = 0;
     memset(header, 0, sizeof *header);
-    if (check_chunks(data, size, error, errorSize) != 0) return -1;
+    if (check_chunks(data, size, 0, error, errorSize) != 0) return -1;
     CPNGCodec_Reader *reader = (CPNGCodec_Reader *)calloc(1, sizeof *reader);
     if (reader == NULL) {
         snprintf(error, errorSize, "out of memory");

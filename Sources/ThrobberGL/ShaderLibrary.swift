@@ -1,5 +1,6 @@
 import Foundation
 import Throbber
+import ThrobberInput
 
 /// Where the GLSL comes from: the copy compiled into the binary from `Shaders/`, or a directory
 /// on disk (`--shader-dir`) for shader work without rebuilding.
@@ -35,8 +36,11 @@ public struct ShaderLibrary: Sendable {
             }
             for name in names where [".vert", ".frag", ".glsl"].contains(where: name.hasSuffix) {
                 let url = folder.appendingPathComponent(name)
-                guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                    throw ThrobberError("cannot read shader \(url.path)", kind: .missingInput)
+                // By the rule every input is read by: a FIFO or device named like a shader is
+                // refused, not waited on or read without end.
+                let bytes = try InputRule.read(url.path, as: InputKind("shader", limit: 1 << 20), origin: .commandLine, field: field)
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw ThrobberError.invalid(field, url.path, allowed: "shaders in UTF-8 text")
                 }
                 sources[name] = text
             }

@@ -6,8 +6,8 @@ import Throbber
 /// does not name what its kind must be is refused before it is opened.
 ///
 /// - Only a regular file is read, unless the kind takes a stream (a job file given as
-///   `batch <(…)`): a FIFO would block a run forever, and a device such as `/dev/zero` or
-///   `/dev/urandom` never ends. The path is looked at with `stat` before it is opened, so a
+///   `batch <(…)`: a pipe or FIFO, never a device): a FIFO would block a run forever, and a
+///   device such as `/dev/zero` or `/dev/urandom` never ends. The path is looked at with `stat` before it is opened, so a
 ///   device is never opened at all; it is then opened non-blocking and checked again with
 ///   `fstat` on what was opened, so a file swapped in between is caught.
 /// - Each kind has a size limit (``InputKind/limit``), checked against the file's size before
@@ -51,7 +51,7 @@ public enum InputRule {
         let before = try self.kind(of: path, what: kind.what, field: field)
         switch before {
         case .regular: break
-        case .stream where kind.takesStreams:
+        case .stream(device: false) where kind.takesStreams:
             // A FIFO waits here for its writer, as a user who typed it expects (a signal
             // abandons the wait); a pipe such as `<(…)` has one already.
             let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)

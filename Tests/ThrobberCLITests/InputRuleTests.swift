@@ -100,7 +100,8 @@ struct InputRuleTests {
         }
         // A raw NUL inside a tEXt text, which PNG does not allow and a C string would cut at.
         var bytes = Array(try PNGCodec.encode(image, text: text.filter { $0.0 != "Throbber:sceneFile" }))
-        let end = bytes.count - 12
+        // After IHDR (8 + 25 bytes), before IDAT: where the reader looks for tEXt.
+        let end = 33
         bytes.insert(contentsOf: TestPNG.chunk("tEXt", Array("Throbber:sceneFile".utf8) + [0] + Array(scene.path.utf8) + [0] + Array("x".utf8)), at: end)
         let raw = directory.appendingPathComponent("raw.png")
         try Data(bytes).write(to: raw)

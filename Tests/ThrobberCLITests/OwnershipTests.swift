@@ -199,12 +199,25 @@ struct OwnershipTests {
         }
     }
 
-    /// `reproduce /dev/zero` is refused after its first bytes, not after gigabytes.
+    /// `reproduce /dev/zero` is refused before the device is opened (issue 46: the input rule
+    /// reads no device), and an endless pipe after its first bytes, not after gigabytes.
     @Test func anEndlessInputIsRefusedFromItsFirstBytes() throws {
         for command in [["reproduce", "/dev/zero"], ["compare", "/dev/zero", "/dev/zero"]] {
             let result = try measured(command)
-            #expect(result.status == 65 && result.stderr.contains("not a PNG"), "\(command): \(result.stderr)")
+            #expect(result.status == 64 && result.stderr.contains("it is a character device"), "\(command): \(result.stderr)")
             #expect(result.peakKiB < 64 * 1024, "\(command) peaked at \(result.peakKiB) KiB")
+        }
+        for command in ["reproduce <(cat /dev/zero)", "compare <(cat /dev/zero) <(cat /dev/zero)"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "exec \"$0\" \(command)", try throbberBinary().path]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 65 && stderr.contains("not a PNG"), "\(command): \(stderr)")
         }
     }
 

@@ -43,7 +43,9 @@ struct TextShaperTests {
         let shaper = try TextShaper(sources: [.thin: FontSource(path: "/nonexistent/Thin.ttf")])
         #expect { try shaper.shape("45", role: .thin, size: 60) } throws: { error in
             let error = error as? ThrobberError
-            return error?.kind == .usage && error?.message.contains("/nonexistent/Thin.ttf") == true
+            // Issue 46: a missing file is a missing input (66) with the system's reason, naming the role's field.
+            return error?.kind == .missingInput && error?.message.contains("/nonexistent/Thin.ttf") == true
+                && error?.message.contains("No such file or directory") == true && error?.field == "thinFont"
         }
         let missingFace = try TextShaper(sources: [.ui: FontSource(path: FontRole.ui.defaultSource.path, face: 7)])
         #expect { try missingFace.shape("a", role: .ui, size: 10) } throws: { error in
