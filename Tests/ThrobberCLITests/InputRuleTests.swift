@@ -21,7 +21,7 @@ struct InputRuleTests {
         return [(fifo, "it is a FIFO or pipe; the font file must be a regular file", false),
                 ("/dev/zero", "it is a character device", false),
                 ("/dev/urandom", "it is a character device", false),
-                (directory.path, "it is a directory", false),
+                (directory.path, "it is a directory", true),
                 (directory.appendingPathComponent("missing.ttf").path, "No such file or directory", true),
                 (loop, "Too many levels of symbolic links", true),
                 ("/proc/self/mem", "Input/output error", true),

@@ -186,8 +186,7 @@ struct LimitsTests {
             try InputFile.read(directory.path, what: "job file")
         } throws: { error in
             let error = error as! ThrobberError
-            // Issue 46: the wrong kind of file, typed on the command line, is a usage error (64).
-            return error.kind == .usage && error.message.contains("it is a directory")
+            return error.kind == .missingInput && error.message.hasSuffix(": it is a directory")
         }
         #expect {
             try InputFile.read(directory.appendingPathComponent("none").path, what: "job file")
