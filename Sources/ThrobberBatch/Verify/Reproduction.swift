@@ -54,7 +54,15 @@ public struct Reproduction: Sendable {
         }
         // A chained sheet's cells: each drawn by the link whose time span holds it.
         let links = try provenance.links.map { (from: $0.from, scene: try $0.scene.layingOutText()) }
-        let sceneAt: (Double) -> Scene = { t in links.last(where: { $0.from <= t })?.scene ?? scene }
+        // The links' times rise (FrameText.provenance checks it): the last one from at most t, by bisection.
+        let sceneAt: (Double) -> Scene = { t in
+            var low = 0, high = links.count
+            while low < high {
+                let middle = (low + high) / 2
+                if links[middle].from <= t { low = middle + 1 } else { high = middle }
+            }
+            return low == 0 ? scene : links[low - 1].scene
+        }
         if provenance.layout == .atlas {
             throw ThrobberError("\(shown): a sheet page laid out by its atlas (trimmed, aliased, padded or extruded frames) says in its "
                                 + "tEXt only when its frames are, not where; reproduce the clip's PNG frames, or write the sheet as a plain grid",
