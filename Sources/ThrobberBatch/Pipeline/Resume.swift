@@ -70,6 +70,34 @@ enum Resume {
         }
     }
 
+    /// Checks that the sheet page at `file` is one Throbber wrote: a PNG page by its tEXt
+    /// (``ours(_:)``); a WebP page, which carries none, when the job's manifest from an earlier
+    /// run records these very bytes.
+    ///
+    /// - Parameter earlier: the earlier manifest's SHA-256 by file.
+    /// - Throws: a foreign ``ResumeRefusal`` naming what was found otherwise.
+    static func oursPage(_ file: String, webp: Bool, earlier: [String: String]) throws {
+        guard webp else {
+            _ = try ours(file)
+            return
+        }
+        let digest: String
+        do {
+            digest = try InputFile.digest(file, what: "sheet page").sha256
+        } catch let error as ThrobberError {
+            throw ResumeRefusal(file: file, why: error.message, foreign: true)
+        }
+        if earlier[file] == digest { return }
+        var head = [UInt8](repeating: 0, count: 12)
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let count = fd < 0 ? 0 : head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 12) }
+        if fd >= 0 { close(fd) }
+        let isWebP = count == 12 && head[0..<4].elementsEqual("RIFF".utf8) && head[8..<12].elementsEqual("WEBP".utf8)
+        throw ResumeRefusal(file: file, why: isWebP ? "it is a WebP image no manifest of this job records, not a page a run wrote"
+                                                    : "it is not a WebP image (its first bytes are not RIFF…WEBP), not a page a run wrote",
+                            foreign: true)
+    }
+
     /// Checks that the atlas at `file` is one Throbber wrote (JSON whose `meta.app` is
     /// "Throbber"), which a resume may replace.
     ///
