@@ -93,8 +93,8 @@ enum Resume {
         let count = fd < 0 ? 0 : head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 12) }
         if fd >= 0 { close(fd) }
         let isWebP = count == 12 && head[0..<4].elementsEqual("RIFF".utf8) && head[8..<12].elementsEqual("WEBP".utf8)
-        throw ResumeRefusal(file: file, why: isWebP ? "it is a WebP image no manifest of this job records, not a page a run wrote"
-                                                    : "it is not a WebP image (its first bytes are not RIFF…WEBP), not a page a run wrote",
+        throw ResumeRefusal(file: file, why: isWebP ? "a WebP image that no manifest of this job records"
+                                                    : "not a WebP image: its first bytes are not RIFF…WEBP",
                             foreign: true)
     }
 
