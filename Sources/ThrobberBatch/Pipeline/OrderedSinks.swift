@@ -137,7 +137,8 @@ final class SheetSink: OrderedSink {
         if index == page.frames.upperBound - 1 {
             let times = page.frames.map { clip.time(timing.clipFrame($0)) }
             // A plain grid renders again from its tEXt (its cells' times); a spaced one names its layout.
-            let chunks = spacing == .none ? text.chunks(columns: page.columns, times: times) : text.chunks(atlasTimes: times)
+            let pageText = text.forCells(times)
+            let chunks = spacing == .none ? pageText.chunks(columns: page.columns, times: times) : pageText.chunks(atlasTimes: times)
             encoded.append((try encode(canvas!.image, chunks: chunks), page.width, page.height))
             canvas = nil
         }
@@ -164,7 +165,7 @@ final class SheetSink: OrderedSink {
             if let reason = cancellation.cancellationReason {
                 throw ThrobberError.interrupted(reason, "while \(clip.label)'s sheet pages were compressed (\(number) of \(canvases.count))")
             }
-            encoded.append((try encode(canvas.image, chunks: text.chunks(atlasTimes: times[number])), canvas.width, canvas.height))
+            encoded.append((try encode(canvas.image, chunks: text.forCells(times[number]).chunks(atlasTimes: times[number])), canvas.width, canvas.height))
             canvases[number] = PageCanvas(width: 0, height: 0) // compressed: its pixels go
         }
     }
@@ -206,9 +207,18 @@ final class SheetSink: OrderedSink {
             (image: URL(fileURLWithPath: file.image).lastPathComponent, json: URL(fileURLWithPath: file.json).lastPathComponent,
              width: size.width, height: size.height)
         }
-        return SpriteSheet.atlases(entries: entries, pages: pages, fps: timing.fps, loop: clip.loop != nil,
-                                   animationName: settings.animation ?? clip.name, scale: clip.scene.scale,
-                                   provenance: text.clipChunks.filter { $0.0.hasPrefix("Throbber:") }, format: settings.format)
+        var atlases = SpriteSheet.atlases(entries: entries, pages: pages, fps: timing.fps, loop: clip.loop != nil,
+                                          animationName: settings.animation ?? clip.name, scale: clip.scene.scale,
+                                          provenance: text.clipChunks.filter { $0.0.hasPrefix("Throbber:") }, format: settings.format)
+        // A chained clip's links: each atlas names those that drew its page's frames.
+        let chainKey = String(FrameText.Key.chain.dropFirst("Throbber:".count))
+        if text.tailValue(FrameText.Key.chain) != nil {
+            for index in atlases.indices {
+                let links = text.forCells(atlases[index].frames.compactMap(\.frame.t)).tailValue(FrameText.Key.chain)
+                atlases[index].meta.throbber?[chainKey] = links
+            }
+        }
+        return atlases
     }
 
     /// A grid sheet's entries, which depend on the clip and the settings alone (`--skip-existing`

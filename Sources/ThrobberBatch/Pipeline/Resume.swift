@@ -174,12 +174,17 @@ enum Resume {
                                               columns: settings.columns, maxSize: settings.maxSize)
                 let pageFiles = SpriteSheet.pageFiles(path: settings.path, json: settings.json, pageCount: pages.count)
                 var text: FrameText?
+                // One provenance for every page drawn by one backend and driver (a chain's is
+                // read once, not once a page).
+                var texts: [[String]: FrameText] = [:]
                 for (page, names) in zip(pages, pageFiles) {
                     let (data, chunks) = try ours(names.image)
-                    let recorded = try recordedText(chunks, file: names.image, scene: clip.scene, extra: extra)
+                    let drawnBy = [FrameText.Key.backend, FrameText.Key.driver].map { key in chunks.first { $0.0 == key }?.1 ?? "" }
+                    let recorded = try texts[drawnBy] ?? recordedText(chunks, file: names.image, scene: clip.scene, extra: extra)
+                    texts[drawnBy] = recorded
                     text = recorded
                     let times = page.frames.map { clip.time(timing.clipFrame($0)) }
-                    if let why = mismatch(chunks, wanted: recorded.chunks(columns: page.columns, times: times)) {
+                    if let why = mismatch(chunks, wanted: recorded.forCells(times).chunks(columns: page.columns, times: times)) {
                         return .failure(ResumeRefusal(file: names.image, why: why))
                     }
                     let reader = try PNGCodec.RowReader(data)
