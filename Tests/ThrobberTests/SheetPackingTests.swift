@@ -192,6 +192,35 @@ struct SheetPackingTests {
 
     /// JSON Array atlases read back as they were written; a multi-atlas names its images relative
     /// to its own directory.
+    /// A page's atlas lists what the page holds; the first alone names the other pages and the
+    /// whole animation: so the atlases together grow with the pages, not with their square.
+    @Test(arguments: [(2, 1), (10, 1), (100, 1), (300, 1), (300, 7)])
+    func atlasesGrowLinearlyWithPages(pageCount: Int, perPage: Int) throws {
+        let pages = (0..<pageCount).map { (image: "s-\($0).png", json: "s-\($0).json", width: 8 * perPage, height: 8) }
+        let entries = (0..<pageCount * perPage).map { j in
+            SpriteSheet.AtlasEntry(name: "f\(j)", page: j / perPage, frame: TextureAtlas.Rect(x: 8 * (j % perPage), y: 0, w: 8, h: 8),
+                                   source: TextureAtlas.Rect(x: 0, y: 0, w: 8, h: 8), sourceSize: TextureAtlas.Size(w: 8, h: 8),
+                                   duration: 17, t: Double(j) / 60)
+        }
+        let atlases = SpriteSheet.atlases(entries: entries, pages: pages, fps: 60, loop: false, animationName: "x", scale: 1)
+        #expect(atlases.count == pageCount)
+        for (number, atlas) in atlases.enumerated() {
+            let mine = (number * perPage..<(number + 1) * perPage).map { "f\($0)" }
+            #expect(atlas.frames.map(\.name) == mine)
+            #expect(atlas.animations == ["x": mine])
+            #expect(atlas.meta.animations == (number == 0 ? ["x": entries.map(\.name)] : nil))
+            #expect(atlas.meta.relatedMultiPacks == (number == 0 ? pages.dropFirst().map(\.json) : nil))
+        }
+        // Every page but the first is no larger than a sheet of its frames alone (give or take
+        // the digits of names and times); the first adds a name per frame and per page.
+        let alone = SpriteSheet.atlases(entries: Array(entries[..<perPage]), pages: [pages[0]], fps: 60, loop: false, animationName: "x",
+                                        scale: 1)[0].json().count
+        let sizes = atlases.map { $0.json().count }
+        #expect(sizes.dropFirst().allSatisfy { $0 <= alone + 32 * perPage }, "later atlases up to \(sizes.dropFirst().max()!) bytes, alone \(alone)")
+        #expect(sizes[0] <= alone + 40 * pageCount * (perPage + 1), "the first atlas is \(sizes[0]) bytes")
+        #expect(sizes.reduce(0, +) <= pageCount * (alone + 40 * (perPage + 1) + 32 * perPage))
+    }
+
     @Test func arrayAtlasesRoundTripAndTheMultiAtlasNamesImagesRelativeToItself() throws {
         let entries = SpriteSheet.gridEntries(frameNames: ["a", "b", "c"], frameWidth: 4, frameHeight: 3, columns: 2, fps: 30,
                                               times: [0, 1.0 / 30, 2.0 / 30], spacing: SpriteSheet.Spacing(padding: 1, extrude: 2))
@@ -210,7 +239,8 @@ struct SheetPackingTests {
                                         pages: [("s-0.png", "s-0.json", 17, 15), ("s-1.png", "s-1.json", 17, 15)], fps: 30, loop: true,
                                         animationName: "x", scale: 2)
         #expect(pages.map { $0.animations["x"]! } == [["a", "c"], ["b"]])
-        #expect(pages.allSatisfy { $0.meta.animations == ["x": ["a", "b", "c"]] })
+        #expect(pages.map(\.meta.animations) == [["x": ["a", "b", "c"]], nil])
+        #expect(pages.map(\.meta.relatedMultiPacks) == [["s-1.json"], nil])
         let multi = SheetSink.multiatlas(pages, files: [("/o/s/s-0.png", "/o/s/s-0.json"), ("/o/t/s-1.png", "/o/t/s-1.json")],
                                          at: "/o/s/m.json", scale: 2)
         #expect(multi.textures.map(\.image) == ["s-0.png", "../t/s-1.png"])

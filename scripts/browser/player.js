@@ -106,10 +106,10 @@ async function loadPage(url, imageName, size, entries, errors) {
   return page;
 }
 
-// The page order for joining pages' `animations`: each page's related_multi_packs names the
+// The page order for joining pages' `animations`: a page's related_multi_packs names the
 // others; the order is the first page's [self, ...related] that lists every other page's packs
-// in the same order (Throbber's pages list the others in index order, so that is page 0's),
-// else the loaded page first.
+// in the same order (Throbber's first page alone lists the others, in index order), else the
+// loaded page first.
 function pageOrder(pages) {
   const byUrl = new Map(pages.map((p) => [p.url, p]));
   const candidate = (p) => [p.url, ...p.related.filter((u) => u !== p.url)];
@@ -129,9 +129,11 @@ function pageOrder(pages) {
 
 // Loads a TexturePacker JSON (Hash or Array) atlas like PixiJS's Assets loader: this page, then
 // every page in its meta.related_multi_packs (relative to this JSON), each loaded without its own
-// related packs (PixiJS passes ignoreMultiPack). Animations: meta.animations[name] (whole, across
-// pages) when given; else the pages' `animations` joined in page order. PixiJS resolves a page's
-// `animations` against that page's textures only, so a name from another page is refused.
+// related packs (PixiJS passes ignoreMultiPack: only the loaded page's list counts, so Throbber
+// writes it on the first page alone). Animations: the loaded page's meta.animations[name] (whole,
+// across pages) when given, as a user reads `sheet.data.meta.animations`; else the pages'
+// `animations` joined in page order. PixiJS resolves a page's `animations` against that page's
+// textures only, so a name from another page is refused.
 async function loadTexturePacker(url, errors) {
   const first = await fetchJSON(url);
   const jsons = [[url, first]];
@@ -156,16 +158,16 @@ async function loadTexturePacker(url, errors) {
           errors.push(`${pageUrl}: animations["${name}"] names "${frameName}", which is not on this page (PixiJS would get undefined)`);
     pages.push(page);
   }
+  // A related page may carry meta.animations too (older sheets put it on every page); it must
+  // then say what the loaded page says.
   const wholes = pages.filter((p) => p.meta.animations);
-  if (wholes.length && wholes.length !== pages.length)
-    errors.push(`meta.animations is on ${wholes.length} of ${pages.length} pages`);
   for (const p of wholes)
     if (JSON.stringify(p.meta.animations) !== JSON.stringify(wholes[0].meta.animations))
       errors.push(`${p.url}: meta.animations differs from ${wholes[0].url}'s`);
   const ordered = pageOrder(pages);
   let animations, source;
-  if (wholes.length) {
-    animations = wholes[0].meta.animations;
+  if (pages[0].meta.animations) {
+    animations = pages[0].meta.animations;
     source = "meta.animations";
   } else {
     animations = {};

@@ -35,6 +35,10 @@ public enum Limits {
     public static let sheetSide = 65_535
     /// The most pixels a sprite sheet may hold: 2^28, 1 GiB of RGBA held in memory while it is built.
     public static let sheetPixels = 1 << 28
+    /// The most pages one sprite sheet may take (its grid's, which a packing never exceeds),
+    /// checked before rendering: each page is two files claimed, checked and written, and its
+    /// encoded bytes are held until the last page is done.
+    public static let sheetPages = 10_000
     /// The most pixels the boxes of one frame may cover, each counted over its bounds on the
     /// canvas (tickCount × tick size): 2^30, about 10⁹, a few seconds of CPU rendering per frame
     /// (10,000 ticks each as large as a 300 × 300 canvas come close).

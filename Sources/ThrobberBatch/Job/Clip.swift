@@ -32,10 +32,12 @@ public struct Clip: Sendable {
     public func time(_ k: Int) -> Double { start + Double(k) / fps }
 
     /// Which link draws frame `k`: 0 for the first (`scene`), i for `chain[i − 1]`.
+    ///
+    /// A binary search over the links' first frames, which rise: every frame asks, so a chain of
+    /// 100,000 links costs 17 comparisons a frame instead of 100,000.
     public func linkIndex(_ k: Int) -> Int {
-        var index = 0
-        for (i, link) in chain.enumerated() where link.firstFrame <= k { index = i + 1 }
-        return index
+        // The number of links whose first frame is at most k.
+        chain.countOfPrefix { $0.firstFrame <= k }
     }
 
     /// The scene that draws frame `k`.

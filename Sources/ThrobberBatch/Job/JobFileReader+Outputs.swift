@@ -28,6 +28,11 @@ extension JobFileReader {
         }
         func pattern(_ key: String, default fallback: String, frames: Bool, pages: Bool = false) throws -> String {
             let text = try fields.string(m[key]) ?? fallback
+            // A file's name, not a directory's: refused here, at the field, not when written.
+            if text != "-", let problem = OutputClaims.fileNameProblem(text) {
+                throw fields.fail(m[key]?.value ?? node,
+                                  "invalid \(key) \"\(ThrobberError.echoed(text, longest: ThrobberError.longestPathEcho))\": \(problem)")
+            }
             do {
                 let parsed = try FramePattern(text, frameDirective: frames, pages: pages)
                 // Placeholders are filled now; the frame directive stays for the writer.

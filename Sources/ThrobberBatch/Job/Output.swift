@@ -168,9 +168,12 @@ public enum Output: Sendable {
             let bound = SheetSink.pageBound(settings, frames: resampling(in: clip).frames, width: width, height: height)
             // A grid sheet's pages are known now; a packed one's, once drawn: every name it may
             // take is claimed (one page's and several's), all but the first page optional.
-            var names: [(String, String)] = []
-            for count in (settings.packs ? 1...bound : bound...bound) {
-                for page in SpriteSheet.pageFiles(path: settings.path, json: settings.json, pageCount: count) where !names.contains(where: { $0 == page }) {
+            // Several pages take the same names whatever their count (page i is numbered i), so
+            // one page's names and the most pages' are every name: a Set keeps it linear.
+            var names: [(String, String)] = [], seen = Set<[String]>()
+            for count in Set(settings.packs ? [1, bound] : [bound]).sorted() {
+                for page in SpriteSheet.pageFiles(path: settings.path, json: settings.json, pageCount: count)
+                where seen.insert([page.image, page.json]).inserted {
                     names.append(page)
                 }
             }

@@ -53,6 +53,11 @@ public struct OutputClaims {
     private lazy var workingDirectory = FileManager.default.currentDirectoryPath
     /// The outputs that hold a regular file (or a link) already, in the order they were claimed.
     public private(set) var existingFiles: [String] = []
+    /// Each output's resolved path, and every resolved directory an output is written in with
+    /// the directories above it (each claimed output's): no output may be a directory another
+    /// one needs (a sheet's `json` of `q` beside pages in `q/`).
+    private var outputPaths: [String: Claim] = [:]
+    private var outputDirectories: [String: Claim] = [:]
 
     /// - Parameter jobPath: the job file, named at the start of a collision inside it.
     public init(jobPath: String? = nil) {
@@ -77,11 +82,56 @@ public struct OutputClaims {
     ///   naming both; `cannotCreate` (73) when it is a directory, block device or socket.
     @discardableResult
     public mutating func claimOutput(_ path: String, role: String, source: Source) throws -> AtomicFile.Existing {
+        let new = Claim(path: path, role: role, source: source, isInput: false)
+        if let problem = OutputClaims.fileNameProblem(path) {
+            throw ThrobberError(prefix(source == .commandLine ? .usage : .badData)
+                                + "\(role) \"\(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho))\" \(problem)",
+                                kind: source == .commandLine ? .usage : .badData)
+        }
         let (identity, existing) = try resolve(path, checkType: true)
         let device = existing == .writtenInto && AtomicFile.isCharacterDevice(path)
         try claim(identity, Claim(path: path, role: role, source: source, isInput: false, isDevice: device))
+        if !device { try claimPlace(new) }
         if existing == .file { existingFiles.append(path) }
         return existing
+    }
+
+    /// Why `path` cannot name a file an output writes, from its text alone: it is empty, ends in
+    /// `/`, or its last component is `.` or `..` (each names a directory); nil when it can.
+    public static func fileNameProblem(_ path: String) -> String? {
+        if path.isEmpty { return "is empty; give a file name" }
+        if path.hasSuffix("/") { return "ends in '/', so it names a directory; give a file name" }
+        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        if last == "." || last == ".." { return "ends in '\(last)', so it names a directory; give a file name" }
+        return nil
+    }
+
+    /// Checks that the output's file is no directory an earlier output is written in, and that
+    /// no directory it is written in is an earlier output's file; records both.
+    private mutating func claimPlace(_ new: Claim) throws {
+        let full = lastResolved
+        if let other = outputDirectories[full] { throw placeCollision(file: new, directoryOf: other) }
+        outputPaths[full] = new
+        var directory = full
+        while let slash = directory.lastIndex(of: "/") {
+            directory = slash == directory.startIndex ? "/" : String(directory[..<slash])
+            if outputDirectories[directory] != nil { break }
+            if let other = outputPaths[directory] { throw placeCollision(file: other, directoryOf: new) }
+            outputDirectories[directory] = new
+            if directory == "/" { break }
+        }
+    }
+
+    /// The error of an output whose file is the directory another output is written in.
+    private func placeCollision(file: Claim, directoryOf other: Claim) -> ThrobberError {
+        let kind: ThrobberError.Kind = file.source == .commandLine || other.source == .commandLine ? .usage : .badData
+        return ThrobberError(prefix(kind) + "\(file.role) \(file.path) would have to be a directory: "
+                             + "\(other.role) \(other.path) is inside it; give each output its own path", kind: kind)
+    }
+
+    /// The job file's name before a message of bad data in it.
+    private func prefix(_ kind: ThrobberError.Kind) -> String {
+        kind == .badData ? jobPath.map { "\(ThrobberError.shownPath($0)): " } ?? "" : ""
     }
 
     private mutating func claim(_ identity: Identity, _ new: Claim) throws {
@@ -105,6 +155,9 @@ public struct OutputClaims {
     }
 
     /// The identity of `path` and, for an output, what it holds now.
+    /// The resolved path of the last path `resolve` was given.
+    private var lastResolved = ""
+
     private mutating func resolve(_ path: String, checkType: Bool) throws -> (Identity, AtomicFile.Existing) {
         let absolute = path.hasPrefix("/") ? path : workingDirectory + "/" + path
         // Split at the last slash by hand: a URL per frame costs more than the stat calls.
@@ -119,6 +172,7 @@ public struct OutputClaims {
             resolvedDirectories[directory] = resolvedDirectory
         }
         let full = resolvedDirectory == "/" ? "/" + name : resolvedDirectory + "/" + name
+        lastResolved = full
         if holdsNothing(resolvedDirectory) { return (.path(full), .absent) }
         let existing = checkType ? try AtomicFile.existing(at: full) : .absent
         var status = stat()

@@ -164,7 +164,8 @@ public enum SpriteSheet {
     ///   - maxSize: the largest side of a page (`maxSizeRange`); the default is the largest allowed.
     ///   - defaultMaxSize: whether `maxSize` is the default rather than written, for the message.
     /// - Throws: a usage error naming `maxSize`, its value and the frame size when a frame is
-    ///   larger; a usage error naming the sheet, its page size and the limits when a page is too large.
+    ///   larger; a usage error naming the sheet, its page size and the limits when a page is too
+    ///   large; a usage error naming `maxSize` when the sheet takes more than `Limits.sheetPages` pages.
     public static func checkSize(path: String, frameCount: Int, frameWidth: Int, frameHeight: Int, columns: Int?,
                                  maxSize: Int = Limits.sheetSide, spacing: Spacing = .none, defaultMaxSize: Bool = false) throws {
         try maxSizeRule.check(maxSize)
@@ -191,6 +192,15 @@ public enum SpriteSheet {
                     + "\(formatNumber(width))×\(formatNumber(height)) px\(count < frameCount ? " on its first page" : ""); a sheet page is at most \(Limits.sheetSide) px a side "
                     + "and \(Limits.sheetPixels) px in all (a smaller \"maxSize\", another \"columns\", or a smaller scale)",
                 kind: .usage)
+        }
+        // Every page but the last holds as many frames as the first.
+        let pageCount = (max(frameCount, 1) + count - 1) / count
+        guard pageCount <= Limits.sheetPages else {
+            throw ThrobberError(
+                "sheet \(ThrobberError.echoed(path, longest: ThrobberError.longestPathEcho)) takes \(pageCount) pages (\(frameCount) frames, "
+                    + "\(count) a page at maxSize \(maxSize)); a sheet is at most \(Limits.sheetPages) pages: give a larger \"maxSize\""
+                    + "\(columns == nil ? "" : " or more \"columns\""), fewer frames or a lower \"fps\"",
+                kind: .usage, field: "maxSize")
         }
     }
 
@@ -299,11 +309,14 @@ public enum SpriteSheet {
     ///
     /// Each page's `frames` lists the entries on it in order (an aliased frame under each of its
     /// names, at the one rectangle); its `animations` names them in order under `animationName`
-    /// (PixiJS resolves those against the page's own textures), and `meta.animations` names every
-    /// entry of every page in order, so whichever page is loaded knows the whole clip. `meta`
-    /// records the page's image and size, the scale (as a string, as TexturePacker writes it),
-    /// `frameRate`, `loop`, the other pages' atlases (`related_multi_packs`, which PixiJS's
-    /// `Assets.load` of one page loads the others by) and the provenance.
+    /// (PixiJS resolves those against the page's own textures). `meta` records the page's image
+    /// and size, the scale (as a string, as TexturePacker writes it), `frameRate`, `loop` and the
+    /// provenance. The first page's `meta` alone also names the other pages' atlases
+    /// (`related_multi_packs`, by which PixiJS's `Assets.load` of that page loads the others, each
+    /// without its own related packs) and every entry of every page in order (`meta.animations`):
+    /// so the sheet is loaded from its first page, and the atlases together grow with the frames
+    /// and pages, not with their product (every page listing every other and the whole clip made
+    /// a 4,000-page sheet's atlases 704 MB).
     ///
     /// - Parameters:
     ///   - entries: every frame, in order; names distinct.
@@ -328,18 +341,22 @@ public enum SpriteSheet {
         let throbber = Dictionary(provenance.map { key, value in
             (key.hasPrefix("Throbber:") ? String(key.dropFirst("Throbber:".count)) : key, value)
         }, uniquingKeysWith: { first, _ in first })
-        let whole = [animationName: entries.map(\.name)]
+        // Each page's entries, in order, in one pass over them.
+        var onPage = Array(repeating: [AtlasEntry](), count: pages.count)
+        for entry in entries { onPage[entry.page].append(entry) }
         return pages.indices.map { number in
-            let mine = entries.filter { $0.page == number }
+            let mine = onPage[number]
             let frames = mine.map { entry in
                 TextureAtlas.NamedFrame(name: entry.name, frame: TextureAtlas.Frame(
                     frame: entry.frame, trimmed: entry.trimmed, spriteSourceSize: entry.source, sourceSize: entry.sourceSize,
                     duration: entry.duration, t: entry.t))
             }
-            let others = pages.indices.filter { $0 != number }.map { pages[$0].json }
+            let first = number == 0
+            let others = first ? pages.dropFirst().map(\.json) : []
             let meta = TextureAtlas.Meta(image: pages[number].image, size: TextureAtlas.Size(w: pages[number].width, h: pages[number].height),
                                          scale: scaleText(scale), frameRate: fps, loop: loop,
-                                         relatedMultiPacks: others.isEmpty ? nil : others, animations: whole,
+                                         relatedMultiPacks: others.isEmpty ? nil : others,
+                                         animations: first ? [animationName: entries.map(\.name)] : nil,
                                          throbber: throbber.isEmpty ? nil : throbber)
             return TextureAtlas(frames: frames, animations: [animationName: mine.map(\.name)], meta: meta, format: format)
         }

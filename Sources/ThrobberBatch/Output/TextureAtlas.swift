@@ -3,8 +3,8 @@ import Throbber
 
 /// A sprite sheet page's texture atlas in TexturePacker's "JSON Hash" or "JSON Array" form, which
 /// Phaser 3 and PixiJS load: every frame's rectangle on the page by name, in frame order, the
-/// animation of this page's frames, and `meta` (with the whole animation across every page in
-/// `meta.animations`).
+/// animation of this page's frames, and `meta` (on the first page, the other pages' atlases in
+/// `related_multi_packs` and the whole animation across every page in `meta.animations`).
 ///
 /// Written by `JSONEncoder` in ``JSONOutput``'s style (pretty-printed, sorted keys) and read back
 /// by `JSONDecoder` (a resume compares an atlas it finds with the one it would write, value for
@@ -79,10 +79,12 @@ public struct TextureAtlas: Sendable, Equatable {
         public var scale: String
         public var frameRate: Double
         public var loop: Bool
-        /// The other pages' atlases, relative to this one; absent for a sheet of one page.
+        /// The other pages' atlases, relative to this one, on the first page of a sheet of several
+        /// (PixiJS loads them with it); absent elsewhere.
         public var relatedMultiPacks: [String]?
-        /// Every animation whole, in order, whichever page its frames are on (the top-level
-        /// `animations` lists this page's frames only, which is what PixiJS's parser resolves).
+        /// Every animation whole, in order, whichever page its frames are on, on the first page
+        /// only (the top-level `animations` lists this page's frames only, which is what PixiJS's
+        /// parser resolves); absent on the others.
         public var animations: [String: [String]]?
         /// The provenance that renders the frames again, by tEXt key without `Throbber:`; absent
         /// when there is none.

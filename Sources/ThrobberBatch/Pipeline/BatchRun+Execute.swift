@@ -103,7 +103,10 @@ extension BatchRun {
                     // A page or atlas there must still be Throbber's to be replaced.
                     for file in files where AtomicFile.holdsFile(file.path) {
                         do {
-                            if file.type == "sheet" { _ = try Resume.ours(file.path) }
+                            if file.type == "sheet" {
+                                let webp = if case .sheet(let settings) = output { settings.webp } else { false }
+                                try Resume.oursPage(file.path, webp: webp, earlier: earlierArtifacts)
+                            }
                             if file.type == "atlas" { _ = try Resume.oursAtlas(file.path) }
                         } catch let refusal as ResumeRefusal {
                             throw refusal.error

@@ -16,7 +16,9 @@ import ThrobberInput
 /// once per clip, not once per frame.
 public struct FrameText: Sendable {
     private let head: [(String, String)]
-    private let tail: [(String, String)]
+    private var tail: [(String, String)]
+    /// A chained clip's `Throbber:chain` lines with their times, read once (``forCells(_:)``).
+    private var chainLines: [(from: Double, line: Substring)] = []
 
     /// The keywords, as they appear in the file.
     public enum Key {
@@ -101,7 +103,36 @@ public struct FrameText: Sendable {
         head += [(Key.backend, backend), (Key.driver, driver)]
         self.head = head
         tail = extra
+        if let chain = extra.first(where: { $0.0 == Key.chain })?.1 {
+            chainLines = chain.split(separator: "\n").map { line in
+                let from = line.dropFirst("from=".count).prefix { $0 != "\t" }
+                return (Double(from) ?? -.infinity, line)
+            }
+        }
     }
+
+    /// This provenance for a sheet page whose cells are at `times`: a chained clip's
+    /// `Throbber:chain` keeps only the links that drew them (the one drawing at the earliest
+    /// time, and each starting up to the latest), found by bisection. `reproduce` draws a cell
+    /// with the last link listed from at most its time, so the page renders again the same;
+    /// and a page's provenance grows with its cells, not with the chain (a 100,000-link chain
+    /// on every one of thousands of pages made every page carry megabytes).
+    public func forCells(_ times: [Double]) -> FrameText {
+        guard !chainLines.isEmpty, let earliest = times.min(), let latest = times.max() else { return self }
+        /// How many lines start at or before `t`.
+        func count(upTo t: Double) -> Int { chainLines.countOfPrefix { $0.from <= t } }
+        let lines = chainLines[max(0, count(upTo: earliest) - 1)..<count(upTo: latest)]
+        var page = self
+        page.chainLines = []
+        page.tail = tail.compactMap { key, value in
+            guard key == Key.chain else { return (key, value) }
+            return lines.isEmpty ? nil : (key, lines.map(\.line).joined(separator: "\n"))
+        }
+        return page
+    }
+
+    /// The value of `key` among the chunks shared by the clip (after the time), if any.
+    func tailValue(_ key: String) -> String? { tail.first { $0.0 == key }?.1 }
 
     /// A scene's `Throbber:parameters` (every parameter but the background and the text ones, as
     /// `--set` takes them) and its `Throbber:text` (nil without text parameters set).

@@ -137,7 +137,8 @@ final class SheetSink: OrderedSink {
         if index == page.frames.upperBound - 1 {
             let times = page.frames.map { clip.time(timing.clipFrame($0)) }
             // A plain grid renders again from its tEXt (its cells' times); a spaced one names its layout.
-            let chunks = spacing == .none ? text.chunks(columns: page.columns, times: times) : text.chunks(atlasTimes: times)
+            let pageText = text.forCells(times)
+            let chunks = spacing == .none ? pageText.chunks(columns: page.columns, times: times) : pageText.chunks(atlasTimes: times)
             encoded.append((try encode(canvas!.image, chunks: chunks), page.width, page.height))
             canvas = nil
         }
@@ -155,11 +156,17 @@ final class SheetSink: OrderedSink {
         sprites = SpriteIndex() // the pixels are on the pages now
         entries = Self.packedEntries(names: frameNames, times: frameTimes, spriteOfFrame: spriteOfFrame, rects: list.map(\.rect),
                                      placements: placements, frameWidth: frameWidth, frameHeight: frameHeight, fps: timing.fps)
-        for (number, canvas) in canvases.enumerated() {
-            // Each stored frame's time once, in the order the atlas lists them.
-            var seen = Set<TextureAtlas.Rect>(), times: [Double] = []
-            for entry in entries where entry.page == number && seen.insert(entry.frame).inserted { times.append(entry.t ?? 0) }
-            encoded.append((try encode(canvas.image, chunks: text.chunks(atlasTimes: times)), canvas.width, canvas.height))
+        // Each stored frame's time once per page, in the order the atlas lists them (one pass).
+        var seen = Array(repeating: Set<TextureAtlas.Rect>(), count: canvases.count)
+        var times = Array(repeating: [Double](), count: canvases.count)
+        for entry in entries where seen[entry.page].insert(entry.frame).inserted { times[entry.page].append(entry.t ?? 0) }
+        for number in canvases.indices {
+            let canvas = canvases[number]
+            if let reason = cancellation.cancellationReason {
+                throw ThrobberError.interrupted(reason, "while \(clip.label)'s sheet pages were compressed (\(number) of \(canvases.count))")
+            }
+            encoded.append((try encode(canvas.image, chunks: text.forCells(times[number]).chunks(atlasTimes: times[number])), canvas.width, canvas.height))
+            canvases[number] = PageCanvas(width: 0, height: 0) // compressed: its pixels go
         }
     }
 
@@ -200,9 +207,18 @@ final class SheetSink: OrderedSink {
             (image: URL(fileURLWithPath: file.image).lastPathComponent, json: URL(fileURLWithPath: file.json).lastPathComponent,
              width: size.width, height: size.height)
         }
-        return SpriteSheet.atlases(entries: entries, pages: pages, fps: timing.fps, loop: clip.loop != nil,
-                                   animationName: settings.animation ?? clip.name, scale: clip.scene.scale,
-                                   provenance: text.clipChunks.filter { $0.0.hasPrefix("Throbber:") }, format: settings.format)
+        var atlases = SpriteSheet.atlases(entries: entries, pages: pages, fps: timing.fps, loop: clip.loop != nil,
+                                          animationName: settings.animation ?? clip.name, scale: clip.scene.scale,
+                                          provenance: text.clipChunks.filter { $0.0.hasPrefix("Throbber:") }, format: settings.format)
+        // A chained clip's links: each atlas names those that drew its page's frames.
+        let chainKey = String(FrameText.Key.chain.dropFirst("Throbber:".count))
+        if text.tailValue(FrameText.Key.chain) != nil {
+            for index in atlases.indices {
+                let links = text.forCells(atlases[index].frames.compactMap(\.frame.t)).tailValue(FrameText.Key.chain)
+                atlases[index].meta.throbber?[chainKey] = links
+            }
+        }
+        return atlases
     }
 
     /// A grid sheet's entries, which depend on the clip and the settings alone (`--skip-existing`
@@ -226,20 +242,40 @@ final class SheetSink: OrderedSink {
         let atlases = Self.atlases(settings: settings, clip: clip, timing: timing, files: files,
                                    pageSizes: encoded.map { ($0.width, $0.height) }, entries: entries, text: text)
         var artifacts: [Manifest.Artifact] = []
-        for ((page, atlas), file) in zip(zip(encoded, atlases), files) {
-            let json = atlas.json()
-            try AtomicFile.write(page.data, to: URL(fileURLWithPath: file.image), overwrite: overwrite)
-            try AtomicFile.write(json, to: URL(fileURLWithPath: file.json), overwrite: overwrite)
-            artifacts += [Manifest.Artifact(clip: clip.label, type: "sheet", file: file.image, sha256: SHA256.hex(page.data)),
-                          Manifest.Artifact(clip: clip.label, type: "atlas", file: file.json, sha256: SHA256.hex(json))]
-        }
-        if let multiatlas = settings.multiatlas {
-            let data = Self.multiatlas(atlases, files: files, at: multiatlas, scale: clip.scene.scale).json()
-            try AtomicFile.write(data, to: URL(fileURLWithPath: multiatlas), overwrite: overwrite)
-            artifacts.append(Manifest.Artifact(clip: clip.label, type: "multiatlas", file: multiatlas, sha256: SHA256.hex(data)))
+        // The sheet is written whole or not at all: a signal between pages (thousands of small
+        // pages take seconds) stops the writing, and the files this call placed are removed.
+        var placed: [String] = []
+        do {
+            for ((page, atlas), file) in zip(zip(encoded, atlases), files) {
+                try stopIfAsked(pages: files.count, written: placed.count / 2)
+                let json = atlas.json()
+                try AtomicFile.write(page.data, toPath: file.image, overwrite: overwrite)
+                placed.append(file.image)
+                try AtomicFile.write(json, toPath: file.json, overwrite: overwrite)
+                placed.append(file.json)
+                artifacts += [Manifest.Artifact(clip: clip.label, type: "sheet", file: file.image, sha256: SHA256.hex(page.data)),
+                              Manifest.Artifact(clip: clip.label, type: "atlas", file: file.json, sha256: SHA256.hex(json))]
+            }
+            if let multiatlas = settings.multiatlas {
+                try stopIfAsked(pages: files.count, written: files.count)
+                let data = Self.multiatlas(atlases, files: files, at: multiatlas, scale: clip.scene.scale).json()
+                try AtomicFile.write(data, toPath: multiatlas, overwrite: overwrite)
+                artifacts.append(Manifest.Artifact(clip: clip.label, type: "multiatlas", file: multiatlas, sha256: SHA256.hex(data)))
+            }
+        } catch {
+            for path in placed { unlink(path) }
+            throw error
         }
         note = summary(files: files)
         return artifacts
+    }
+
+    /// Throws `.interrupted` once the run is asked to stop, saying how far the writing got.
+    private func stopIfAsked(pages: Int, written: Int) throws {
+        if let reason = cancellation.cancellationReason {
+            throw ThrobberError.interrupted(reason, "while \(clip.label)'s sheet was written (\(written) of \(pages) pages); "
+                                            + "the pages written were removed")
+        }
     }
 
     /// The sheet in a line: its pages, their sizes and the texture memory they take (4 bytes a

@@ -70,6 +70,34 @@ enum Resume {
         }
     }
 
+    /// Checks that the sheet page at `file` is one Throbber wrote: a PNG page by its tEXt
+    /// (``ours(_:)``); a WebP page, which carries none, when the job's manifest from an earlier
+    /// run records these very bytes.
+    ///
+    /// - Parameter earlier: the earlier manifest's SHA-256 by file.
+    /// - Throws: a foreign ``ResumeRefusal`` naming what was found otherwise.
+    static func oursPage(_ file: String, webp: Bool, earlier: [String: String]) throws {
+        guard webp else {
+            _ = try ours(file)
+            return
+        }
+        let digest: String
+        do {
+            digest = try InputFile.digest(file, what: "sheet page").sha256
+        } catch let error as ThrobberError {
+            throw ResumeRefusal(file: file, why: error.message, foreign: true)
+        }
+        if earlier[file] == digest { return }
+        var head = [UInt8](repeating: 0, count: 12)
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let count = fd < 0 ? 0 : head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 12) }
+        if fd >= 0 { close(fd) }
+        let isWebP = count == 12 && head[0..<4].elementsEqual("RIFF".utf8) && head[8..<12].elementsEqual("WEBP".utf8)
+        throw ResumeRefusal(file: file, why: isWebP ? "a WebP image that no manifest of this job records"
+                                                    : "not a WebP image: its first bytes are not RIFF…WEBP",
+                            foreign: true)
+    }
+
     /// Checks that the atlas at `file` is one Throbber wrote (JSON whose `meta.app` is
     /// "Throbber"), which a resume may replace.
     ///
@@ -146,12 +174,17 @@ enum Resume {
                                               columns: settings.columns, maxSize: settings.maxSize)
                 let pageFiles = SpriteSheet.pageFiles(path: settings.path, json: settings.json, pageCount: pages.count)
                 var text: FrameText?
+                // One provenance for every page drawn by one backend and driver (a chain's is
+                // read once, not once a page).
+                var texts: [[String]: FrameText] = [:]
                 for (page, names) in zip(pages, pageFiles) {
                     let (data, chunks) = try ours(names.image)
-                    let recorded = try recordedText(chunks, file: names.image, scene: clip.scene, extra: extra)
+                    let drawnBy = [FrameText.Key.backend, FrameText.Key.driver].map { key in chunks.first { $0.0 == key }?.1 ?? "" }
+                    let recorded = try texts[drawnBy] ?? recordedText(chunks, file: names.image, scene: clip.scene, extra: extra)
+                    texts[drawnBy] = recorded
                     text = recorded
                     let times = page.frames.map { clip.time(timing.clipFrame($0)) }
-                    if let why = mismatch(chunks, wanted: recorded.chunks(columns: page.columns, times: times)) {
+                    if let why = mismatch(chunks, wanted: recorded.forCells(times).chunks(columns: page.columns, times: times)) {
                         return .failure(ResumeRefusal(file: names.image, why: why))
                     }
                     let reader = try PNGCodec.RowReader(data)

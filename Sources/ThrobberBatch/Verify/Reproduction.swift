@@ -61,7 +61,11 @@ public struct Reproduction: Sendable {
         let scene = try layingOut(provenance.scene)
         // A chained sheet's cells: each drawn by the link whose time span holds it.
         let links = try provenance.links.map { (from: $0.from, scene: try layingOut($0.scene)) }
-        let sceneAt: (Double) -> Scene = { t in links.last(where: { $0.from <= t })?.scene ?? scene }
+        // The links' times rise (FrameText.provenance checks it): the last one from at most t, by bisection.
+        let sceneAt: (Double) -> Scene = { t in
+            let count = links.countOfPrefix { $0.from <= t }
+            return count == 0 ? scene : links[count - 1].scene
+        }
         if provenance.layout == .atlas {
             throw ThrobberError("\(shown): a sheet page laid out by its atlas (trimmed, aliased, padded or extruded frames) says in its "
                                 + "tEXt only when its frames are, not where; reproduce the clip's PNG frames, or write the sheet as a plain grid",

@@ -82,12 +82,7 @@ public struct KeyframeTrack: Sendable, Hashable {
         let u = u.isNaN ? 0 : min(max(u, 0), 1)
         let last = keyTimes.count - 2
         // The first key time after u; the segment ends there. Binary search: key times ascend.
-        var low = 0, high = keyTimes.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keyTimes[middle] <= u { low = middle + 1 } else { high = middle }
-        }
-        let index = min(max(low - 1, 0), last)
+        let index = min(max(keyTimes.countOfPrefix { $0 <= u } - 1, 0), last)
         let start = keyTimes[index], end = keyTimes[index + 1]
         let x = u >= end || end <= start ? 1 : (u - start) / (end - start)
         return (index, timingFunction(forSegment: index).progress(at: x))
