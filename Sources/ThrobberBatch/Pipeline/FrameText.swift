@@ -240,14 +240,8 @@ public struct FrameText: Sendable {
                 throw invalid(Key.sceneFile, values[Key.sceneFile] ?? "", "is not a path; give the scene file with --scene-file")
             }
             // A path the frame names is read only when it is a regular file (a file named in a
-            // PNG someone sent may name a FIFO or a device); one the caller names is read as given.
-            if sceneFile == nil {
-                var status = stat()
-                if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-                    throw ThrobberError("\(name) was drawn from the scene file \(ThrobberError.shownPath(path)), which is not a regular file now; "
-                                        + "give the scene file with --scene-file", kind: .badData)
-                }
-            }
+            // PNG someone sent may name a FIFO or a device): the input rule refuses anything else
+            // as the PNG's data (65), or as a missing input (66; a directory too).
             do {
                 // Read as a file whatever its name: a relative path without a `/` is no scene id.
                 model = try SceneReference.model(SceneReference.isFile(path) ? path : "./" + path,
