@@ -39,6 +39,16 @@ public enum Limits {
     /// canvas (tickCount × tick size): 2^30, about 10⁹, a few seconds of CPU rendering per frame
     /// (10,000 ticks each as large as a 300 × 300 canvas come close).
     public static let boxPixelsPerFrame = 1 << 30
+    /// The most pixels the shapes of one frame may cover, whatever their kinds — discs, waves,
+    /// arcs, boxes, glyphs, strokes, gradients — each counted over its bounds on the canvas
+    /// (`FrameWork`): the box budget's 2^30, for every kind (10,000 arcs as large as a
+    /// 1000 × 1000 canvas cost 10^10, minutes a frame).
+    public static let pixelsPerFrame = boxPixelsPerFrame
+    /// The most evaluation work a scene file's preflight spends on a clip (node evaluations and
+    /// primitives placed, `FileScene.evaluate(at:work:)`): ten frames at the per-frame budget,
+    /// a few seconds. A clip whose frames cost more has fewer of them evaluated up front (spread
+    /// evenly, the first and last always); each frame is still checked as it is drawn.
+    public static let preflightWork = 100_000_000
     /// The most characters (Unicode scalars) one text parameter holds: far more than a caption or
     /// a HUD status needs, and few enough that shaping and the atlas stay small.
     public static let textCharacters = 1000
