@@ -118,12 +118,31 @@ public struct Scene: Sendable {
     ///   names the shapes, their pixels and the limit.
     func checkBoxWork() throws {
         var worst: (work: FrameWork, t: Double)?
-        for t in [0, Limits.time] {
+        // A scene file's frames of a clip are measured by its preflight (`preflightFrame(at:)`).
+        for t in model is FileScene ? [0] : [0, Limits.time] {
             let work = FrameWork(drawListWithoutText(at: t))
             if worst == nil || work.pixels > worst!.work.pixels { worst = (work, t) }
         }
         guard let worst, !worst.work.isWithin() else { return }
         throw frameWorkError(worst.work, at: worst.t)
+    }
+
+    /// Checks the frame at `t` of a scene file without drawing it: its numbers (clocks, tracks,
+    /// expressions, lengths, counts, colours) and the pixels its shapes cover (text left out, as
+    /// `validate` measures). A built-in scene's frames need no such check (0 is returned).
+    ///
+    /// - Returns: the evaluation work the frame took (node evaluations and primitives placed),
+    ///   what a preflight counts against `Limits.preflightWork`.
+    /// - Throws: a data error naming the node, the value, the time and the parameters, or the
+    ///   shapes and pixels over `Limits.pixelsPerFrame`.
+    public func preflightFrame(at t: Double) throws -> Int {
+        guard let file = model as? FileScene else { return 0 }
+        let (primitives, work) = try file.evaluate(at: t, work: ())
+        let (width, height) = pixelSize
+        let items = PlacedPrimitive.drawItems(primitives, scale: scale, width: width, height: height)
+        let frame = FrameWork(items: items)
+        guard frame.isWithin() else { throw frameWorkError(frame, at: t) }
+        return work + items.count
     }
 
     /// The refusal of a frame at `t` whose shapes cost `work`, more than `Limits.pixelsPerFrame`.
