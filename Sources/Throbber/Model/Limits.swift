@@ -45,10 +45,11 @@ public enum Limits {
     /// 1000 × 1000 canvas cost 10^10, minutes a frame).
     public static let pixelsPerFrame = boxPixelsPerFrame
     /// The most evaluation work a scene file's preflight spends on a clip (node evaluations and
-    /// primitives placed, `FileScene.evaluate(at:work:)`): ten frames at the per-frame budget,
-    /// a few seconds. A clip whose frames cost more has fewer of them evaluated up front (spread
-    /// evenly, the first and last always); each frame is still checked as it is drawn.
-    public static let preflightWork = 100_000_000
+    /// primitives placed, `Scene.preflightFrame(at:)`): two frames at the per-frame budget
+    /// (`FileScene.budget`), a few seconds; 100,000 frames of a light file (a few hundred nodes).
+    /// A clip whose frames cost more has fewer of them evaluated up front (spread evenly, the
+    /// first and last always); each frame is still checked as it is drawn.
+    public static let preflightWork = 20_000_000
     /// The most characters (Unicode scalars) one text parameter holds: far more than a caption or
     /// a HUD status needs, and few enough that shaping and the atlas stay small.
     public static let textCharacters = 1000

@@ -132,10 +132,15 @@ extension Clip {
     /// checked as they are drawn. Past a second it reports its progress (`preflightObserver`),
     /// and between frames it stops once the observer's cancellation is set.
     ///
+    /// - Parameters:
+    ///   - observer: where progress goes and what cancels (`preflightObserver`).
+    ///   - workLimit: the work after which no more frames are taken (`Limits.preflightWork`).
+    /// - Returns: how many frames were evaluated.
     /// - Throws: `.badData` naming the node, the value, the time and the parameters;
     ///   `.interrupted` once cancelled.
-    func preflight() throws {
-        guard linkScenes.contains(where: { $0.model is FileScene }) else { return }
+    @discardableResult
+    func preflight(observer: PreflightObserver = Clip.preflightObserver, workLimit: Int = Limits.preflightWork) throws -> Int {
+        guard linkScenes.contains(where: { $0.model is FileScene }) else { return 0 }
         let frames: [Int]
         if frameCount <= Clip.preflightFrames {
             frames = Array(0..<frameCount)
@@ -143,13 +148,12 @@ extension Clip {
             let step = Double(frameCount - 1) / Double(Clip.preflightFrames - 1)
             frames = (0..<Clip.preflightFrames).map { min(frameCount - 1, Int((Double($0) * step).rounded())) }
         }
-        let observer = Clip.preflightObserver
         let began = ContinuousClock.now
         var nextReport = Duration.seconds(1)
         var spent = 0, evaluated = 0
         for index in Clip.spreadOrder(frames.count) {
             // The first and last frames always; then as many as the work allows.
-            if evaluated >= 2 && spent >= Limits.preflightWork { break }
+            if evaluated >= 2 && spent >= workLimit { break }
             if let reason = observer.cancellation?.cancellationReason {
                 throw ThrobberError.interrupted(reason, "while checking the frames of \(label) before the first (\(evaluated) of \(frames.count) checked)")
             }
@@ -160,10 +164,11 @@ extension Clip {
             if elapsed >= nextReport {
                 observer.report("checking the frames of \(label) before the first: \(evaluated) of \(frames.count) evaluated in "
                                 + "\(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)) s"
-                                + " (at most \(Limits.preflightWork) node evaluations; the frames not evaluated are checked as they are drawn)")
+                                + " (at most \(workLimit) node evaluations; the frames not evaluated are checked as they are drawn)")
                 nextReport = elapsed + .seconds(10)
             }
         }
+        return evaluated
     }
 
     /// The indices `0 ..< count` in an order whose every prefix is spread over the range: the
