@@ -44,15 +44,17 @@ public struct FrameWork: Sendable, Equatable {
 
     /// What the frame draws and its cost against `limit`, for a refusal: `the 10000 arcs of a
     /// frame cover 10000000000 px, 9.31 times the most a frame may cover, 1073741824 px`; the
-    /// kinds that cost most first, the others (within a hundredth of the total) left out.
+    /// kinds that cost most first (at most three), those under a hundredth of the total counted
+    /// together as other shapes.
     public func text(limit: Int = Limits.pixelsPerFrame) -> String {
         let total = pixels
         let named = shares.sorted { $0.work.pixels > $1.work.pixels }.filter { $0.work.pixels >= total / 100 }.prefix(3)
-        let parts = named.map { "\($0.work.shapes) \($0.work.shapes == 1 ? $0.one : $0.many)" }
+        var parts = named.map { "\($0.work.shapes) \($0.work.shapes == 1 ? $0.one : $0.many)" }
+        let rest = shares.reduce(0) { $0 + $1.work.shapes } - named.reduce(0) { $0 + $1.work.shapes }
+        if rest > 0 { parts.append("\(rest) other shape\(rest == 1 ? "" : "s")") }
         let list = parts.count <= 1 ? parts.joined() : parts.dropLast().joined(separator: ", ") + " and " + parts.last!
-        let others = named.count < shares.filter({ $0.work.shapes > 0 }).count ? " (with the rest)" : ""
         let times = (total / Double(limit) * 100).rounded(.up) / 100
-        return "the \(list)\(others) of a frame cover \(formatNumber(total)) px, \(formatNumber(times)) times the most a frame may cover, "
+        return "the \(list) of a frame cover \(formatNumber(total)) px, \(formatNumber(times)) times the most a frame may cover, "
             + "\(limit) px"
     }
 }
