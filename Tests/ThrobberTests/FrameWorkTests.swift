@@ -73,12 +73,27 @@ struct FrameWorkTests {
                             items: (0..<arcs).map { DrawItem(ItemID("a\($0)"), arc) })
         let work = FrameWork(list)
         #expect(work.pixels == Double(arcs) * Self.area(arc.bounds))
-        #expect(work.isWithin() == (work.pixels <= Double(Limits.pixelsPerFrame)))
+        #expect(work.cost == work.pixels + Double(arcs * Limits.pixelsPerShape))
+        #expect(work.isWithin() == (work.cost <= Double(Limits.pixelsPerFrame)))
         let text = work.text()
         #expect(text.hasPrefix("the \(arcs) arcs of a frame cover \(formatNumber(work.pixels)) px"), "\(text)")
         #expect(text.contains("\(Limits.pixelsPerFrame) px"))
         let times = Double(text.split(separator: ",")[1].split(separator: " ")[0])
-        #expect(times.map { abs($0 - work.pixels / Double(Limits.pixelsPerFrame)) <= 0.011 } == true, "\(text)")
+        #expect(times.map { abs($0 - work.cost / Double(Limits.pixelsPerFrame)) <= 0.011 } == true, "\(text)")
+    }
+
+    /// A million tiny shapes cost what their setup costs: refused though their pixels are few,
+    /// and the line says so; a thousand are drawn.
+    @Test(arguments: [(1000, true), (100_000, true), (600_000, false), (2_000_000, false)])
+    func manyTinyShapesCostTheirSetup(count: Int, within: Bool) {
+        let quads = (0..<count).map { QuadInstance(centerX: Double($0 % 100), centerY: 5, halfX: 1, halfY: 1, rotation: 0, cornerRadius: 0,
+                                                   color: RGBA(0, 0, 0, 1)) }
+        let work = FrameWork(items: [DrawItem("b", Boxes(quads, width: 100, height: 100))])
+        #expect(work.shapes == count && work.pixels < Double(count) * 100)
+        #expect(work.isWithin() == within)
+        if !within {
+            #expect(work.text().contains("px and cost \(formatNumber(work.cost)) px with \(Limits.pixelsPerShape) px a shape for its setup"), "\(work.text())")
+        }
     }
 
     /// What users legitimately do still renders: every built-in at its defaults on the largest

@@ -106,9 +106,10 @@ public struct Scene: Sendable {
         try checkBoxWork()
     }
 
-    /// Checks that the shapes of a frame — boxes, arcs, discs, waves, strokes, gradients — cover
-    /// at most `Limits.pixelsPerFrame` pixels, each counted over its bounds on the canvas
-    /// (`FrameWork`): a renderer shades each shape's bounds, so their sum is the work of a frame.
+    /// Checks that the shapes of a frame — boxes, arcs, discs, waves, strokes, gradients — cost
+    /// at most `Limits.pixelsPerFrame` pixels, each counted over its bounds on the canvas and
+    /// `Limits.pixelsPerShape` for its setup (`FrameWork`): a renderer shades each shape's
+    /// bounds, so their sum is the work of a frame.
     /// Frames at t = 0 and at the latest time are measured (lit ticks grow as the water rises);
     /// a scene file's other frames are measured as the preflight evaluates them and as they are
     /// drawn (`checkedDrawList(at:)`).
@@ -121,7 +122,7 @@ public struct Scene: Sendable {
         // A scene file's frames of a clip are measured by its preflight (`preflightFrame(at:)`).
         for t in model is FileScene ? [0] : [0, Limits.time] {
             let work = FrameWork(drawListWithoutText(at: t))
-            if worst == nil || work.pixels > worst!.work.pixels { worst = (work, t) }
+            if worst == nil || work.cost > worst!.work.cost { worst = (work, t) }
         }
         guard let worst, !worst.work.isWithin() else { return }
         throw frameWorkError(worst.work, at: worst.t)
