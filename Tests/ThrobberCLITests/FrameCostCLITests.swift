@@ -69,7 +69,7 @@ struct FrameCostCLITests {
         for arguments in [["render", "./nested.scene.json", "-o", "out", "--backend", "cpu"], ["scenes", "./nested.scene.json"]] {
             let result = try runThrobber(arguments, in: directory)
             #expect(result.status == 65, "\(result.stderr)")
-            #expect(result.stderr.hasPrefix("throbber: ./nested.scene.json:2:41: content[0].count 10000: 10000 copies of 10001 nodes"), "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("throbber: ./nested.scene.json:2:41: content[0].count 10000: 10000 copies of 10000 shapes"), "\(result.stderr)")
         }
     }
 

@@ -160,25 +160,48 @@ struct FrameWorkTests {
     }
 
     /// Nested replicators whose counts are constants are refused as the file is read, at the
-    /// count (FILE:LINE:COLUMN), before one copy is made; the same nesting under the budget reads.
-    @Test(arguments: [(10_000, 10_000, true), (10_000, 1001, true), (10_000, 998, false), (4000, 3000, true), (3000, 3000, false), (3000, 3, false)])
-    func nestedCopiesAreRefusedFromTheirCounts(outer: Int, inner: Int, refused: Bool) throws {
+    /// count (FILE:LINE:COLUMN), before one copy is made: from their node evaluations (arcs,
+    /// which may draw nothing) and from their shapes (discs, each a shape to set up); the same
+    /// nesting under the budgets reads.
+    @Test(arguments: [("arc", 10_000, 10_000, "10001 nodes"), ("arc", 10_000, 1001, "1002 nodes"), ("arc", 10_000, 998, nil),
+                      ("arc", 4000, 3000, "3001 nodes"), ("arc", 3000, 3000, nil), ("disc", 10_000, 10_000, "10000 shapes"),
+                      ("disc", 1000, 600, "600 shapes"), ("disc", 1000, 524, nil), ("disc", 3000, 3, nil)])
+    func nestedCopiesAreRefusedFromTheirCounts(kind: String, outer: Int, inner: Int, refused: String?) throws {
+        let primitive = kind == "arc" ? #"{"type": "arc", "center": [50, 50], "radius": 1, "width": 1, "sweep": 90, "color": [0, 0, 0, 1]}"#
+            : #"{"type": "disc", "center": [50, 50], "radius": 1, "color": [0, 0, 0, 1]}"#
         let text = """
             {"format": "throbber-scene/1", "id": "nested", "canvas": {"width": 100, "height": 100},
              "content": [{"type": "replicator", "count": \(outer), "content": [
-               {"type": "replicator", "count": \(inner), "content": [
-                 {"type": "disc", "center": [50, 50], "radius": 1, "color": [0, 0, 0, 1]}]}]}]}
+               {"type": "replicator", "count": \(inner), "content": [\(primitive)]}]}]}
             """
-        if refused {
+        if let refused {
             #expect {
                 _ = try SceneFileReader.read(text, path: "n.scene.json")
             } throws: { error in
                 let error = error as! ThrobberError
-                return error.kind == .badData && error.message.hasPrefix("n.scene.json:2:46: content[0].count \(outer): \(outer) copies of \(inner + 1) nodes")
-                    && error.message.contains("at most \(FileScene.budget)")
+                let limit = kind == "arc" ? FileScene.budget : Limits.shapesPerFrame
+                return error.kind == .badData && error.message.hasPrefix("n.scene.json:2:46: content[0].count \(outer): \(outer) copies of \(refused)")
+                    && error.message.contains("at most \(limit)")
             }
         } else {
             _ = try SceneFileReader.read(text, path: "n.scene.json")
+        }
+    }
+
+    /// Shapes placed by computed counts are counted as they are placed: the frame is refused at
+    /// the shape over `Limits.shapesPerFrame`, before the rest are placed or any is drawn.
+    @Test func shapesOfComputedCountsAreCountedAsTheyArePlaced() throws {
+        let clock = #"{"name": "c", "duration": 1}"#
+        let file = try Self.file("""
+            {"type": "replicator", "count": "1000 * min(1, c.t * 10)", "content": [
+              {"type": "replicator", "count": 600, "content": [
+                {"type": "disc", "center": ["i", 50], "radius": 1, "color": [0, 0, 0, 1]}]}]}
+            """, canvas: 100, clocks: clock)
+        _ = try file.evaluate(at: 0.05)
+        #expect {
+            _ = try file.evaluate(at: 0.5)
+        } throws: { error in
+            (error as! ThrobberError).message.contains("the frame places more than \(Limits.shapesPerFrame) shapes")
         }
     }
 

@@ -50,6 +50,10 @@ public enum Limits {
     /// 10,000 rotated 300 px boxes (1.5 × 10⁹ px) 2 s. So a frame of a million tiny shapes is
     /// refused as one of a few huge ones is; 10,000 ticks cost 2 × 10⁷.
     public static let pixelsPerShape = 2048
+    /// The most shapes a frame may draw whatever their size: their setup alone fills the frame's
+    /// budget (2^30 / 2,048 = 524,288). A scene file is held to it as it is read (constant
+    /// copies) and as a frame is evaluated, before the shapes are drawn or even all placed.
+    public static let shapesPerFrame = pixelsPerFrame / pixelsPerShape
     /// The most evaluation work a scene file's preflight spends on a clip (node evaluations and
     /// primitives placed, `Scene.preflightFrame(at:)`): two frames at the per-frame budget
     /// (`FileScene.budget`), a few seconds; 100,000 frames of a light file (a few hundred nodes).

@@ -11,6 +11,8 @@ struct FileSceneEvaluator {
     var env: ExpressionEnvironment
     var budget = FileScene.budget
     var output: [PlacedPrimitive] = []
+    /// The shapes placed so far (a ring's boxes each), held to `Limits.shapesPerFrame`.
+    var shapes = 0
 
     init(scene: FileScene, clocks: [SceneClock], t: Double, environment: ExpressionEnvironment) {
         self.scene = scene
@@ -104,6 +106,12 @@ struct FileSceneEvaluator {
     /// replicator costs no expression per copy, and would otherwise make copies without bound.
     mutating func emit(_ info: SceneDefinition.NodeInfo, copies: CopyPath, replicated: Bool, _ primitive: ScenePrimitive, work: Int = 1) throws {
         try spend(work, place: info.place)
+        shapes += work
+        guard shapes <= Limits.shapesPerFrame else {
+            throw ThrobberError("\(info.place): the frame places more than \(Limits.shapesPerFrame) shapes (copies counted), each costing "
+                                + "\(Limits.pixelsPerShape) px of the \(Limits.pixelsPerFrame) px a frame may cost, at t = \(formatNumber(t)) s"
+                                + "\(scene.parameterWords)", kind: .badData)
+        }
         output.append(PlacedPrimitive(node: info.id, copies: copies, primitive: primitive, replicated: replicated))
     }
 

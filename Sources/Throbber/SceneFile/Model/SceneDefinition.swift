@@ -234,6 +234,28 @@ extension SceneDefinition.Node {
         }
     }
 
+    /// The fewest shapes `nodes` draw a frame: 1 for each disc, box, wave or polyline whose
+    /// `visible` is absent or the constant true, a replicator's constant copies times its
+    /// content's; an arc (a sweep ≤ 0 draws nothing), text and computed counts as none. What a
+    /// file is held to against `Limits.shapesPerFrame` as it is read. Stops growing past `limit`.
+    static func leastShapes(_ nodes: [SceneDefinition.Node], limit: Int = Limits.shapesPerFrame) -> Int {
+        var total = 0
+        for node in nodes {
+            if let visible = node.info.visible, constant(visible) != .boolean(true) { continue }
+            let shapes: Int
+            switch node {
+            case .disc, .box, .wave, .polyline: shapes = 1
+            case .arc, .text: shapes = 0
+            case let .group(_, _, _, content): shapes = leastShapes(content, limit: limit)
+            case let .replicator(_, count, _, _, _, _, _, _, _, content):
+                guard case .number(let copies)? = constant(count), copies >= 1 else { continue }
+                shapes = Int(min(min(copies, 1e9) * Double(leastShapes(content, limit: limit)), Double(limit + 1)))
+            }
+            total = min(total + shapes, limit + 1)
+        }
+        return total
+    }
+
     /// The value of a source that reads nothing (a constant), else nil.
     static func constant(_ source: SceneSource) -> ExpressionValue? {
         guard source.slotsRead.isEmpty else { return nil }

@@ -238,6 +238,12 @@ extension SceneFileReader {
     func checkWork(of replicator: SceneDefinition.Node, count: JSONNode, field: String) throws {
         guard case let .replicator(_, countSource, _, _, _, _, _, _, _, content) = replicator,
               case .number(let copies)? = SceneDefinition.Node.constant(countSource) else { return }
+        let shapes = SceneDefinition.Node.leastShapes(content)
+        if copies * Double(shapes) > Double(Limits.shapesPerFrame) {
+            throw fail(count, "\(field).count \(formatNumber(copies)): \(formatNumber(copies)) copies of \(shapes) shape\(shapes == 1 ? "" : "s") "
+                       + "(nested copies counted) are at least \(formatNumber(copies * Double(shapes))) shapes a frame; a frame may draw at most "
+                       + "\(Limits.shapesPerFrame) (each costs \(Limits.pixelsPerShape) px of the \(Limits.pixelsPerFrame) px a frame may cost)")
+        }
         let each = SceneDefinition.Node.leastWork(content)
         guard copies * Double(each) + 1 > Double(FileScene.budget) else { return }
         let eachText = each > FileScene.budget ? "more than \(FileScene.budget)" : "\(each)"
