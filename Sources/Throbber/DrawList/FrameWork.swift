@@ -51,7 +51,7 @@ public struct FrameWork: Sendable, Equatable {
     public func isWithin(_ limit: Int = Limits.pixelsPerFrame) -> Bool { cost <= Double(limit) }
 
     /// What the frame draws and its cost against `limit`, for a refusal: `the 10000 arcs of a
-    /// frame cover 9721960000 px, 9.08 times the most a frame may cost, 1073741824 px`; the
+    /// frame cover 9721960000 px, 9.08 times what a frame may cost: at most 1073741824 px`; the
     /// kinds that cost most first (at most three), those under a hundredth of the total counted
     /// together as other shapes.
     public func text(limit: Int = Limits.pixelsPerFrame) -> String {
@@ -65,7 +65,7 @@ public struct FrameWork: Sendable, Equatable {
         let times = (cost / Double(limit) * 100).rounded(.up) / 100
         // The shapes' setup is named when it matters (a million tiny shapes), not for a few huge ones.
         let setupText = setup >= cost / 100 ? " and cost \(formatNumber(cost)) px with \(Limits.pixelsPerShape) px a shape for its setup" : ""
-        return "the \(list) of a frame cover \(formatNumber(total)) px\(setupText), \(formatNumber(times)) times the most a frame may "
-            + "cost, \(limit) px"
+        return "the \(list) of a frame cover \(formatNumber(total)) px\(setupText), \(formatNumber(times)) times what a frame may "
+            + "cost: at most \(limit) px"
     }
 }
