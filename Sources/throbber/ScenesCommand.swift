@@ -44,27 +44,45 @@ enum ScenesCommand: Subcommand {
         arguments.positionals.isEmpty ? SceneRegistry.defaults : try arguments.positionals.map { try SceneReference.model($0) }
     }
 
+    /// The loop a job's `"loop": true` gives `model` at 60 fps: its length, its largest part
+    /// speed change, and why there is none at 60 fps when the scene's own loop is longer than a
+    /// clip may be (a valid scene file may loop every 10⁶ s: it renders, and is listed with its
+    /// own loop and the reason, never refused as if a command-line value were wrong).
+    static func defaultLoop(_ model: any SceneModel) -> (seconds: Double, speedChangePercent: Double, note: String?) {
+        do {
+            let loop = try model.defaultLoop()
+            return (loop.duration, loop.worstSpeedChangePercent, nil)
+        } catch {
+            let message = (error as? ThrobberError)?.message ?? "\(error)"
+            return (model.naturalLoop, 0, "no loop of it fits a clip at 60 fps: \(message)")
+        }
+    }
+
     static func execute(_ arguments: ParsedArguments) throws {
         if arguments.has("--json") {
             let typed = try models(arguments).map { model -> TypedListing in
-                let loop = try model.defaultLoop()
+                let loop = defaultLoop(model)
                 let source = (model as? FileScene).map {
                     ["path": $0.definition.path, "sha256": SHA256.hex(Data($0.definition.text.utf8))]
                 }
                 return TypedListing(id: model.id, summary: model.summary, source: source,
                                     canvas: ["width": model.canvasSize.width, "height": model.canvasSize.height],
-                                    loop: ["seconds": loop.duration, "speedChangePercent": loop.worstSpeedChangePercent],
+                                    loop: ["seconds": loop.seconds, "speedChangePercent": loop.speedChangePercent],
                                     parameters: model.parameterSchemas, relations: model.relations)
             }
             print(try JSONOutput.text(typed))
             return
         }
         for model in try models(arguments) {
-            let loop = try model.defaultLoop()
+            let loop = defaultLoop(model)
             print("\(model.id) — \(model.summary)")
             let canvas = "\(formatNumber(model.canvasSize.width)) × \(formatNumber(model.canvasSize.height)) pt"
-            print("  canvas \(canvas), loops every \(LoopPlan.shortSeconds(loop.duration)) s"
-                  + String(format: " by default (largest part speed change %.2f%%)", loop.worstSpeedChangePercent))
+            if let note = loop.note {
+                print("  canvas \(canvas), loops every \(LoopPlan.shortSeconds(loop.seconds)) s (\(note))")
+            } else {
+                print("  canvas \(canvas), loops every \(LoopPlan.shortSeconds(loop.seconds)) s"
+                      + String(format: " by default (largest part speed change %.2f%%)", loop.speedChangePercent))
+            }
             let parameters = model.parameterInfos
             let nameWidth = parameters.map(\.name.count).max() ?? 0
             for p in parameters {

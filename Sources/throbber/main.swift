@@ -57,6 +57,9 @@ func remedyText(_ remedy: ThrobberError.Remedy?) -> String {
 signal(SIGPIPE, SIG_IGN)
 // SIGINT and SIGTERM: every command leaves nothing partial and exits 130 with one line.
 Interrupts.shared.install()
+// A scene file's preflight past a second says how far it is, and stops at a signal.
+Clip.preflightObserver.observe(report: { FileHandle.standardError.write(Data("throbber: \($0)\n".utf8)) },
+                               cancellation: Interrupts.shared)
 var arguments = Array(CommandLine.arguments.dropFirst())
 let commands: [String: ([String]) throws -> Void] = [
     "render": RenderCommand.run,

@@ -15,14 +15,18 @@ public protocol Primitive: Sendable, Equatable {
     var bounds: PixelRect { get }
     /// The ring outside which its coverage is zero, when it has one.
     var annulus: Annulus? { get }
-    /// How many rounded boxes a frame of it has and the pixels of their bounds, for the limit on
-    /// a frame's box work (`Scene.validate`, `Limits.boxPixelsPerFrame`).
-    var boxWork: BoxWork { get }
+    /// What one of it is called in a message, one and many (`arc`, `arcs`).
+    static var noun: (one: String, many: String) { get }
+    /// How many shapes it draws (boxes of a batch or a ring, glyphs, else 1) and the pixels a
+    /// renderer shades for them: each shape's bounds on the canvas, summed. What a frame's cost
+    /// is checked with before it is drawn (`FrameWork`, `Limits.pixelsPerFrame`).
+    var pixelWork: PixelWork { get }
 }
 
 extension Primitive {
     public var annulus: Annulus? { nil }
-    public var boxWork: BoxWork { BoxWork() }
+    /// One shape over its bounds.
+    public var pixelWork: PixelWork { PixelWork(bounds: [bounds]) }
 
     /// Whether `other` is a primitive of this kind with equal values.
     public func isEqual(to other: any Primitive) -> Bool {
@@ -32,19 +36,20 @@ extension Primitive {
     }
 }
 
-/// Rounded boxes in a frame and the pixels their bounds cover on the canvas.
-public struct BoxWork: Sendable, Equatable {
-    public var boxes = 0
+/// Shapes of a frame and the pixels their bounds cover on the canvas: what a renderer shades
+/// for them (GL a quad over each shape's bounds, the CPU renderer each bounds' rows).
+public struct PixelWork: Sendable, Equatable {
+    public var shapes = 0
     public var pixels = 0.0
 
-    public init(boxes: Int = 0, pixels: Double = 0) {
-        self.boxes = boxes
+    public init(shapes: Int = 0, pixels: Double = 0) {
+        self.shapes = shapes
         self.pixels = pixels
     }
 
-    /// The work of boxes with these bounds.
+    /// The work of shapes with these bounds (already clipped to the canvas).
     public init(bounds: some Collection<PixelRect>) {
-        boxes = bounds.count
+        shapes = bounds.count
         pixels = bounds.reduce(0) { $0 + Double(max(0, $1.x1 - $1.x0)) * Double(max(0, $1.y1 - $1.y0)) }
     }
 }

@@ -43,6 +43,27 @@ public enum Limits {
     /// canvas (tickCount × tick size): 2^30, about 10⁹, a few seconds of CPU rendering per frame
     /// (10,000 ticks each as large as a 300 × 300 canvas come close).
     public static let boxPixelsPerFrame = 1 << 30
+    /// The most pixels the shapes of one frame may cover, whatever their kinds — discs, waves,
+    /// arcs, boxes, glyphs, strokes, gradients — each counted over its bounds on the canvas
+    /// (`FrameWork`): the box budget's 2^30, for every kind (10,000 arcs as large as a
+    /// 1000 × 1000 canvas cost 10^10, minutes a frame).
+    public static let pixelsPerFrame = boxPixelsPerFrame
+    /// What each shape of a frame costs beyond the pixels of its bounds, in pixels: a renderer
+    /// sets every shape up (its record, its bounds, its bands), about what shading 2,048 pixels
+    /// takes — 1.75 million copied discs of 9 px took 4.5 s a frame on the CPU (2.6 µs each),
+    /// 10,000 rotated 300 px boxes (1.5 × 10⁹ px) 2 s. So a frame of a million tiny shapes is
+    /// refused as one of a few huge ones is; 10,000 ticks cost 2 × 10⁷.
+    public static let pixelsPerShape = 2048
+    /// The most shapes a frame may draw whatever their size: their setup alone fills the frame's
+    /// budget (2^30 / 2,048 = 524,288). A scene file is held to it as it is read (constant
+    /// copies) and as a frame is evaluated, before the shapes are drawn or even all placed.
+    public static let shapesPerFrame = pixelsPerFrame / pixelsPerShape
+    /// The most evaluation work a scene file's preflight spends on a clip (node evaluations and
+    /// primitives placed, `Scene.preflightFrame(at:)`): two frames at the per-frame budget
+    /// (`FileScene.budget`), a few seconds; 100,000 frames of a light file (a few hundred nodes).
+    /// A clip whose frames cost more has fewer of them evaluated up front (spread evenly, the
+    /// first and last always); each frame is still checked as it is drawn.
+    public static let preflightWork = 20_000_000
     /// The most characters (Unicode scalars) one text parameter holds: far more than a caption or
     /// a HUD status needs, and few enough that shaping and the atlas stay small.
     public static let textCharacters = 1000

@@ -106,30 +106,58 @@ public struct Scene: Sendable {
         try checkBoxWork()
     }
 
-    /// Checks that the boxes of a frame (ticks, leaves, HUDs) cover at most
-    /// `Limits.boxPixelsPerFrame` pixels, each counted over its bounds on the canvas: the CPU
-    /// renderer visits each box's bounds, so tickCount × tick size is the work of a frame.
-    /// Frames at t = 0 and at the latest time are measured (lit ticks grow as the water rises).
+    /// Checks that the shapes of a frame — boxes, arcs, discs, waves, strokes, gradients — cost
+    /// at most `Limits.pixelsPerFrame` pixels, each counted over its bounds on the canvas and
+    /// `Limits.pixelsPerShape` for its setup (`FrameWork`): a renderer shades each shape's
+    /// bounds, so their sum is the work of a frame.
+    /// Frames at t = 0 and at the latest time are measured (lit ticks grow as the water rises);
+    /// a scene file's other frames are measured as the preflight evaluates them and as they are
+    /// drawn (`checkedDrawList(at:)`).
     ///
-    /// - Throws: a usage error naming the box count, the area and the limit.
+    /// - Throws: for a built-in, a usage error naming the parameters that set the work; for a
+    ///   scene file, a data error naming the file, the frame's time and its parameters. Either
+    ///   names the shapes, their pixels and the limit.
     func checkBoxWork() throws {
-        var worst = (pixels: 0.0, boxes: 0)
-        for t in [0, Limits.time] {
-            var pixels = 0.0, boxes = 0
-            for item in drawListWithoutText(at: t).items {
-                let work = item.primitive.boxWork
-                boxes += work.boxes
-                pixels += work.pixels
-            }
-            if pixels > worst.pixels { worst = (pixels, boxes) }
+        var worst: (work: FrameWork, t: Double)?
+        // A scene file's frames of a clip are measured by its preflight (`preflightFrame(at:)`).
+        for t in model is FileScene ? [0] : [0, Limits.time] {
+            let work = FrameWork(drawListWithoutText(at: t))
+            if worst == nil || work.cost > worst!.work.cost { worst = (work, t) }
         }
-        guard worst.pixels <= Double(Limits.boxPixelsPerFrame) else {
-            throw ThrobberError(
-                "invalid \(model.boxParameterNames.map { "\($0) \(model.value(of: $0) ?? "?")" }.joined(separator: ", ")) "
-                    + "at scale \(formatNumber(scale)): the \(worst.boxes) boxes of a frame cover \(formatNumber(worst.pixels)) px; "
-                    + "at most \(Limits.boxPixelsPerFrame) px (fewer or smaller boxes, or a smaller scale)",
-                kind: .usage)
+        guard let worst, !worst.work.isWithin() else { return }
+        throw frameWorkError(worst.work, at: worst.t)
+    }
+
+    /// Checks the frame at `t` of a scene file without drawing it: its numbers (clocks, tracks,
+    /// expressions, lengths, counts, colours) and the pixels its shapes cover (text left out, as
+    /// `validate` measures). A built-in scene's frames need no such check (0 is returned).
+    ///
+    /// - Returns: the evaluation work the frame took (node evaluations and primitives placed),
+    ///   what a preflight counts against `Limits.preflightWork`.
+    /// - Throws: a data error naming the node, the value, the time and the parameters, or the
+    ///   shapes and pixels over `Limits.pixelsPerFrame`.
+    public func preflightFrame(at t: Double) throws -> Int {
+        guard let file = model as? FileScene else { return 0 }
+        let (primitives, work) = try file.evaluate(at: t, work: ())
+        let (width, height) = pixelSize
+        let items = PlacedPrimitive.drawItems(primitives, scale: scale, width: width, height: height)
+        let frame = FrameWork(items: items)
+        guard frame.isWithin() else { throw frameWorkError(frame, at: t) }
+        return work + items.count
+    }
+
+    /// The refusal of a frame at `t` whose shapes cost `work`, more than `Limits.pixelsPerFrame`.
+    func frameWorkError(_ work: FrameWork, at t: Double) -> ThrobberError {
+        let advice = "(fewer or smaller shapes, or a smaller scale)"
+        if let file = model as? FileScene {
+            return ThrobberError("\(ThrobberError.shownPath(file.definition.path)): \(work.text()) at t = \(formatNumber(t)) s and scale "
+                                 + "\(formatNumber(scale)) \(advice)\(file.parameterWords)", kind: .badData, field: "scale")
         }
+        let names = model.boxParameterNames.map { "\($0) \(model.value(of: $0) ?? "?")" }
+        // A scene whose work no parameter but the scale sets names the scale: the line always
+        // names a field.
+        let fields = names.isEmpty ? "scale \(formatNumber(scale))" : names.joined(separator: ", ") + " at scale \(formatNumber(scale))"
+        return ThrobberError("invalid \(fields): \(work.text()) \(advice)", kind: .usage, field: names.isEmpty ? "scale" : nil)
     }
 
     /// The draw list of the frame at `t` seconds.
@@ -155,7 +183,11 @@ public struct Scene: Sendable {
     private func checkedDrawList<Model: SceneModel>(_ model: Model, at t: Double) throws -> DrawList {
         let state = model.frameState(at: t)
         if let failure = model.failure(in: state) { throw failure }
-        return drawList(model, state: state, at: t)
+        let list = drawList(model, state: state, at: t)
+        // A scene file's frames differ in cost (a count may change with time): each is measured
+        // before it is drawn. A built-in's cost was bounded by `validate`.
+        if model is FileScene, case let work = FrameWork(list), !work.isWithin() { throw frameWorkError(work, at: t) }
+        return list
     }
 
     private func drawList<Model: SceneModel>(_ model: Model, at t: Double) -> DrawList {

@@ -77,7 +77,7 @@ public protocol SceneModel: Sendable {
     func drawItems(for state: FrameState, scale: Double, width: Int, height: Int, text: LaidOutText?) -> [DrawItem]
 
     /// The parameters that set how many boxes a frame has and how large they are, for the
-    /// message when they cover more than `Limits.boxPixelsPerFrame`.
+    /// message when a frame's shapes cover more than `Limits.pixelsPerFrame`.
     var boxParameterNames: [String] { get }
 
     /// Text whose shaped lines set the scene's own layout (the HUD grows around its status,

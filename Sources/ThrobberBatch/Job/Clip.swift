@@ -1,3 +1,4 @@
+import Foundation
 import Throbber
 import ThrobberText
 
@@ -117,13 +118,31 @@ extension Clip {
     /// (`Scene.checkedDrawList`).
     public static let preflightFrames = 100_000
 
-    /// Evaluates the numbers of every frame a scene file draws — clocks, tracks, expressions,
-    /// lengths, counts, colours — without drawing (docs/scene-files.md §12.2), so a frame that
-    /// cannot be drawn stops the run before anything is written.
+    /// Where a long preflight says how far it is, and what may stop it: set once by the command
+    /// line (a line on stderr, its signal handling); a library caller may set its own.
+    public static let preflightObserver = PreflightObserver()
+
+    /// Evaluates the numbers of the frames a scene file draws — clocks, tracks, expressions,
+    /// lengths, counts, colours — and the pixels each frame's shapes cover, without drawing
+    /// (docs/scene-files.md §12.2), so a frame that cannot be drawn stops the run before
+    /// anything is written.
     ///
-    /// - Throws: `.badData` naming the node, the value, the time and the parameters.
-    func preflight() throws {
-        guard linkScenes.contains(where: { $0.model is FileScene }) else { return }
+    /// The work is bounded: frames are taken in an order that spreads them over the clip (the
+    /// first, the last, then the middles of the gaps, `spreadOrder`) until every candidate
+    /// (`preflightFrames`) is evaluated or `Limits.preflightWork` is spent, so a heavy file
+    /// has fewer frames checked up front, evenly spread, instead of hours of them; the rest are
+    /// checked as they are drawn. Past a second it reports its progress (`preflightObserver`),
+    /// and between frames it stops once the observer's cancellation is set.
+    ///
+    /// - Parameters:
+    ///   - observer: where progress goes and what cancels (`preflightObserver`).
+    ///   - workLimit: the work after which no more frames are taken (`Limits.preflightWork`).
+    /// - Returns: how many frames were evaluated.
+    /// - Throws: `.badData` naming the node, the value, the time and the parameters;
+    ///   `.interrupted` once cancelled.
+    @discardableResult
+    func preflight(observer: PreflightObserver = Clip.preflightObserver, workLimit: Int = Limits.preflightWork) throws -> Int {
+        guard linkScenes.contains(where: { $0.model is FileScene }) else { return 0 }
         let frames: [Int]
         if frameCount <= Clip.preflightFrames {
             frames = Array(0..<frameCount)
@@ -131,9 +150,48 @@ extension Clip {
             let step = Double(frameCount - 1) / Double(Clip.preflightFrames - 1)
             frames = (0..<Clip.preflightFrames).map { min(frameCount - 1, Int((Double($0) * step).rounded())) }
         }
-        for k in frames {
-            if let file = scene(forFrame: k).model as? FileScene { try file.preflight(times: [time(k)]) }
+        let began = ContinuousClock.now
+        var nextReport = Duration.seconds(1)
+        var spent = 0, evaluated = 0
+        for index in Clip.spreadOrder(frames.count) {
+            // The first and last frames always; then as many as the work allows.
+            if evaluated >= 2 && spent >= workLimit { break }
+            if let reason = observer.cancellation?.cancellationReason {
+                throw ThrobberError.interrupted(reason, "while checking the frames of \(label) before the first (\(evaluated) of \(frames.count) checked)")
+            }
+            let k = frames[index]
+            spent += try scene(forFrame: k).preflightFrame(at: time(k))
+            evaluated += 1
+            let elapsed = ContinuousClock.now - began
+            if elapsed >= nextReport {
+                observer.report("checking the frames of \(label) before the first: \(evaluated) of \(frames.count) evaluated in "
+                                + "\(String(format: "%.1f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)) s"
+                                + " (at most \(workLimit) node evaluations; the frames not evaluated are checked as they are drawn)")
+                nextReport = elapsed + .seconds(10)
+            }
         }
+        return evaluated
+    }
+
+    /// The indices `0 ..< count` in an order whose every prefix is spread over the range: the
+    /// first, the last, then the middle of each gap, level by level (0, 8, 4, 2, 6, 1, 3, 5, 7
+    /// for 9), each once. A preflight that stops early has checked frames across the clip.
+    static func spreadOrder(_ count: Int) -> [Int] {
+        guard count > 2 else { return Array(0..<count) }
+        var order = [0, count - 1]
+        order.reserveCapacity(count)
+        var gaps = [(0, count - 1)], next: [(Int, Int)] = []
+        while !gaps.isEmpty {
+            for (low, high) in gaps where high - low >= 2 {
+                let middle = (low + high) / 2
+                order.append(middle)
+                next.append((low, middle))
+                next.append((middle, high))
+            }
+            gaps = next
+            next.removeAll(keepingCapacity: true)
+        }
+        return order
     }
 
     /// A chained clip built in code: `links` one after another on one timeline — link i's
@@ -186,5 +244,30 @@ extension Clip {
                                 + "one size\(hint)", kind: .usage, field: "chain")
         }
         return scene
+    }
+}
+
+/// Where a long preflight (`Clip.preflight`) reports and what may stop it between frames.
+public final class PreflightObserver: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reporter: (@Sendable (String) -> Void)?
+    private var source: (any CancellationSource)?
+
+    init() {}
+
+    /// Sends progress lines to `report` and stops a preflight between frames once
+    /// `cancellation` is set.
+    public func observe(report: (@Sendable (String) -> Void)?, cancellation: (any CancellationSource)?) {
+        lock.withLock {
+            reporter = report
+            source = cancellation
+        }
+    }
+
+    var cancellation: (any CancellationSource)? { lock.withLock { source } }
+
+    func report(_ line: String) {
+        let reporter = lock.withLock { self.reporter }
+        reporter?(line)
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 /// circle stroke. With a mask rotation, the SVProgressHUD angle mask multiplies the coverage (SPEC §5).
 public struct Arc: Primitive {
     public static let kind = "Arc"
+    public static let noun = (one: "arc", many: "arcs")
     public var centerX: Float
     public var centerY: Float
     public var radius: Float

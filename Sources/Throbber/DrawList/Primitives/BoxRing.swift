@@ -90,5 +90,6 @@ public struct BoxRing: Primitive {
         return Annulus(centerX: Float(centerX), centerY: Float(centerY), inner: Float(max(0, radius - reach)), outer: Float(radius + reach))
     }
 
-    public var boxWork: BoxWork { BoxWork(bounds: boxes().map { $0.bounds(width: width, height: height) }) }
+    public static let noun = (one: "box", many: "boxes")
+    public var pixelWork: PixelWork { PixelWork(bounds: slots.indices.map { box(slot: slots[$0], color: color(at: 0)).bounds(width: width, height: height) }) }
 }

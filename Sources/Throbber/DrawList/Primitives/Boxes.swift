@@ -17,7 +17,8 @@ public struct Boxes: Primitive {
         bounds = PixelRect.union(boxBounds)
     }
 
-    public var boxWork: BoxWork { BoxWork(bounds: boxBounds) }
+    public static let noun = (one: "box", many: "boxes")
+    public var pixelWork: PixelWork { PixelWork(bounds: boxBounds) }
 
     public static func == (a: Boxes, b: Boxes) -> Bool { a.boxes == b.boxes && a.boxBounds == b.boxBounds }
 }

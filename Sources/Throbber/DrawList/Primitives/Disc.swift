@@ -1,6 +1,7 @@
 /// A filled circle: coverage = fill(|p − c| − r) (SPEC §0).
 public struct Disc: Primitive {
     public static let kind = "Disc"
+    public static let noun = (one: "disc", many: "discs")
     public var centerX: Float
     public var centerY: Float
     public var radius: Float

@@ -3,6 +3,8 @@
 /// glyph in GL, the same arithmetic on the CPU; both read the same atlas bytes.
 public struct Glyphs: Primitive {
     public static let kind = "Glyphs"
+    public static let noun = (one: "glyph", many: "glyphs")
+    public var pixelWork: PixelWork { PixelWork(bounds: quadBounds) }
 
     /// One glyph: its bitmap's top-left pixel on the canvas and where the bitmap lies in the atlas.
     public struct Quad: Sendable, Equatable {

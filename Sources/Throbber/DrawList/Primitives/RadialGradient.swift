@@ -4,6 +4,7 @@
 /// canvas's shorter side).
 public struct RadialGradient: Primitive {
     public static let kind = "RadialGradient"
+    public static let noun = (one: "radial gradient", many: "radial gradients")
     public var centerX: Float
     public var centerY: Float
     /// The distance (px) at which the coverage reaches 1; positive.

@@ -6,6 +6,7 @@
 /// painted once.
 public struct Strokes: Primitive {
     public static let kind = "Strokes"
+    public static let noun = (one: "stroke", many: "strokes")
 
     /// One segment, from (x0, y0) to (x1, y1), in pixels.
     public struct Segment: Sendable, Equatable {

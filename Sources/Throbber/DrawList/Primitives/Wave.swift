@@ -2,6 +2,7 @@
 /// (SPEC §0 "below a curve"), intersected with an optional clip circle and an optional bottom edge.
 public struct Wave: Primitive {
     public static let kind = "Wave"
+    public static let noun = (one: "wave", many: "waves")
     public var originX: Float
     public var amplitude: Float
     /// Radians per pixel.

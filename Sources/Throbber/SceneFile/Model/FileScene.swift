@@ -337,8 +337,18 @@ public struct FileScene: SceneModel {
 
     /// The primitives of the frame at `t`, in points.
     public func evaluate(at t: Double) throws -> [PlacedPrimitive] {
+        try evaluate(at: t, work: ()).primitives
+    }
+
+    /// The primitives of the frame at `t`, in points, and the work they took in the units of
+    /// the per-frame budget (node evaluations and primitives placed, at most `FileScene.budget`):
+    /// what a preflight counts against `Limits.preflightWork`.
+    ///
+    /// - Throws: a `badData` error naming the node, the value, the frame's time and the parameters.
+    public func evaluate(at t: Double, work: Void) throws -> (primitives: [PlacedPrimitive], work: Int) {
         let env = parameterEnvironment()
         var evaluator = FileSceneEvaluator(scene: self, clocks: try clocks(in: env), t: t, environment: env)
-        return try evaluator.run()
+        let primitives = try evaluator.run()
+        return (primitives, FileScene.budget - evaluator.budget)
     }
 }

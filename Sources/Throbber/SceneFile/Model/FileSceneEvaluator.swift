@@ -11,6 +11,8 @@ struct FileSceneEvaluator {
     var env: ExpressionEnvironment
     var budget = FileScene.budget
     var output: [PlacedPrimitive] = []
+    /// The shapes placed so far (a ring's boxes each), held to `Limits.shapesPerFrame`.
+    var shapes = 0
 
     init(scene: FileScene, clocks: [SceneClock], t: Double, environment: ExpressionEnvironment) {
         self.scene = scene
@@ -100,8 +102,28 @@ struct FileSceneEvaluator {
         RGBA(c.r * tint[0], c.g * tint[1], c.b * tint[2], c.a * tint[3] * opacity)
     }
 
-    mutating func emit(_ info: SceneDefinition.NodeInfo, copies: CopyPath, replicated: Bool, _ primitive: ScenePrimitive) {
+    /// Places `primitive`, charging the frame's budget for it: a primitive hoisted out of a
+    /// replicator costs no expression per copy, and would otherwise make copies without bound.
+    mutating func emit(_ info: SceneDefinition.NodeInfo, copies: CopyPath, replicated: Bool, _ primitive: ScenePrimitive, work: Int = 1) throws {
+        try spend(work, place: info.place)
+        shapes += work
+        guard shapes <= Limits.shapesPerFrame else {
+            throw ThrobberError("\(info.place): the frame places more than \(Limits.shapesPerFrame) shapes (copies counted), each costing "
+                                + "\(Limits.pixelsPerShape) px of the \(Limits.pixelsPerFrame) px a frame may cost, at t = \(formatNumber(t)) s"
+                                + "\(scene.parameterWords)", kind: .badData)
+        }
         output.append(PlacedPrimitive(node: info.id, copies: copies, primitive: primitive, replicated: replicated))
+    }
+
+    /// Charges `work` node evaluations to the frame's budget (docs/scene-files.md §6).
+    ///
+    /// - Throws: a data error at `place` once the budget is spent.
+    mutating func spend(_ work: Int, place: String) throws {
+        budget -= work
+        guard budget >= 0 else {
+            throw ThrobberError("\(place): the frame spends more than its budget of \(FileScene.budget) node evaluations (copies counted) "
+                                + "at t = \(formatNumber(t)) s\(scene.parameterWords)", kind: .badData)
+        }
     }
 
     /// A primitive node evaluated in its own coordinates (no transform, opacity or tint), or nil
@@ -248,9 +270,10 @@ struct FileSceneEvaluator {
         case let .disc(info, _, _, _), let .box(info, _, _, _, _, _, _), let .arc(info, _, _, _, _, _, _), let .wave(info, _, _, _, _, _, _, _, _, _, _),
              let .polyline(info, _, _, _), let .text(info, _, _, _, _, _):
             guard let primitive = try local(node) else { return }
-            emit(info, copies: copies, replicated: replicated, try placed(primitive, T, opacity: opacity, tint: tint, place: info.place))
+            try emit(info, copies: copies, replicated: replicated, try placed(primitive, T, opacity: opacity, tint: tint, place: info.place))
         case let .group(info, transform, groupOpacity, content):
             guard try visible(info) else { return }
+            try spend(1, place: info.place)
             let inner = try transform.map { try self.transform($0, k: 1, place: info.place) } ?? .identity
             let alpha = try number(groupOpacity, "opacity", info.place, default: 1)
             guard (0...1).contains(alpha) else { throw failure(info.place, "opacity", "= \(formatNumber(alpha)): an opacity is in [0, 1]") }
@@ -262,6 +285,13 @@ struct FileSceneEvaluator {
                 throw failure(info.place, "count", "= \(formatNumber(count)): a whole number in [0, 10000]")
             }
             let n = Int(count)
+            // The copies' least work checked before any is made (nested copies multiply).
+            try spend(1, place: info.place)
+            let each = SceneDefinition.Node.leastWork(content)
+            guard Double(n) * Double(each) <= Double(budget) else {
+                throw failure(info.place, "count", "= \(n): \(n) copies of \(each > FileScene.budget ? "more than \(FileScene.budget)" : "\(each)") "
+                              + "node\(each == 1 ? "" : "s") need more node evaluations than the frame has left of its budget of \(FileScene.budget)")
+            }
             let first = try number(delayFrom, "delayFrom", info.place)
             let step = try number(delay, "delay", info.place)
             let base = try tintBase.map { try components($0, "tint.base", info.place) } ?? [1, 1, 1, 1]
@@ -303,8 +333,8 @@ struct FileSceneEvaluator {
                         let local = ScenePrimitive.ring(centerX: anchor.ax, centerY: anchor.ay, offsetX: cx - anchor.ax, offsetY: cy - anchor.ay,
                                                         halfX: hx, halfY: hy, boxRotation: rotation, cornerRadius: corner, start: 0,
                                                         steps: ring.steps, slots: slots, colors: colors)
-                        emit(boxInfo, copies: copies, replicated: true,
-                             try placed(local, T, opacity: opacity, tint: [1, 1, 1, 1], place: boxInfo.place))
+                        try emit(boxInfo, copies: copies, replicated: true,
+                                 try placed(local, T, opacity: opacity, tint: [1, 1, 1, 1], place: boxInfo.place), work: slots.count)
                         env = saved
                         return
                     }
@@ -325,8 +355,8 @@ struct FileSceneEvaluator {
                     if let hoisted = shared[k] {
                         guard let primitive = hoisted else { continue }
                         let info = child.info
-                        emit(info, copies: copies.appending(copy), replicated: true,
-                             try placed(primitive, placement, opacity: opacity, tint: tint, place: info.place))
+                        try emit(info, copies: copies.appending(copy), replicated: true,
+                                 try placed(primitive, placement, opacity: opacity, tint: tint, place: info.place))
                     } else {
                         try draw(child, transform: placement, opacity: opacity, tint: tint, replicated: true, copies: copies.appending(copy))
                     }

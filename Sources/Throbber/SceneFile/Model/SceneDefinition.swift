@@ -204,6 +204,65 @@ extension SceneDefinition.Node {
         }
     }
 
+    /// The least evaluation work `nodes` cost a frame, in the units of the per-frame budget
+    /// (`FileScene.budget`, which the evaluator charges the same way): 1 for each primitive,
+    /// group or replicator visited, a replicator's copies times its content's. A count that is
+    /// an expression of anything but constants counts as no copies, and a node whose `visible` is
+    /// not the constant true as nothing: what they are is known only as a frame is evaluated,
+    /// which checks each replicator's copies against the budget before it makes them. Stops
+    /// growing past `limit`, so no product overflows.
+    static func leastWork(_ nodes: [SceneDefinition.Node], limit: Int = FileScene.budget) -> Int {
+        var total = 0
+        for node in nodes {
+            total = min(total + node.leastWork(limit: limit), limit + 1)
+        }
+        return total
+    }
+
+    /// One node's least work (`leastWork(_:limit:)`).
+    func leastWork(limit: Int = FileScene.budget) -> Int {
+        if let visible = info.visible, SceneDefinition.Node.constant(visible) != .boolean(true) { return 0 }
+        switch self {
+        case let .group(_, _, _, content):
+            return min(1 + SceneDefinition.Node.leastWork(content, limit: limit), limit + 1)
+        case let .replicator(_, count, _, _, _, _, _, _, _, content):
+            guard case .number(let copies)? = SceneDefinition.Node.constant(count), copies >= 1 else { return 1 }
+            let each = Double(SceneDefinition.Node.leastWork(content, limit: limit))
+            return Int(min(1 + min(copies, 1e9) * each, Double(limit + 1)))
+        default:
+            return 1
+        }
+    }
+
+    /// The fewest shapes `nodes` draw a frame: 1 for each disc, box, wave or polyline whose
+    /// `visible` is absent or the constant true, a replicator's constant copies times its
+    /// content's; an arc (a sweep ≤ 0 draws nothing), text and computed counts as none. What a
+    /// file is held to against `Limits.shapesPerFrame` as it is read. Stops growing past `limit`.
+    static func leastShapes(_ nodes: [SceneDefinition.Node], limit: Int = Limits.shapesPerFrame) -> Int {
+        var total = 0
+        for node in nodes {
+            if let visible = node.info.visible, constant(visible) != .boolean(true) { continue }
+            let shapes: Int
+            switch node {
+            case .disc, .box, .wave, .polyline: shapes = 1
+            case .arc, .text: shapes = 0
+            case let .group(_, _, _, content): shapes = leastShapes(content, limit: limit)
+            case let .replicator(_, count, _, _, _, _, _, _, _, content):
+                guard case .number(let copies)? = constant(count), copies >= 1 else { continue }
+                shapes = Int(min(min(copies, 1e9) * Double(leastShapes(content, limit: limit)), Double(limit + 1)))
+            }
+            total = min(total + shapes, limit + 1)
+        }
+        return total
+    }
+
+    /// The value of a source that reads nothing (a constant), else nil.
+    static func constant(_ source: SceneSource) -> ExpressionValue? {
+        guard source.slotsRead.isEmpty else { return nil }
+        var budget = SceneExpression.maximumNodes
+        return try? source.evaluate(ExpressionEnvironment(), budget: &budget)
+    }
+
     /// Whether a text node is among `nodes` or in their groups.
     static func hasText(_ nodes: [SceneDefinition.Node]) -> Bool {
         nodes.contains { node in

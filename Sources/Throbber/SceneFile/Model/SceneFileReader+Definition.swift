@@ -130,6 +130,18 @@ extension SceneFileReader {
         }
 
         let content = try nodes(m["content"]!.value, field: "content", groupDepth: 0, aliases: [])
+        // Each replicator's copies were checked against a frame's budget as it was read; the
+        // whole tree is checked here (many replicators side by side).
+        let shapes = SceneDefinition.Node.leastShapes(content)
+        guard shapes <= Limits.shapesPerFrame else {
+            throw fail(m["content"]!.value, "content draws at least \(shapes) shapes a frame (copies counted); a frame may draw at most "
+                       + "\(Limits.shapesPerFrame) (each costs \(Limits.pixelsPerShape) px of the \(Limits.pixelsPerFrame) px a frame may cost)")
+        }
+        let work = SceneDefinition.Node.leastWork(content)
+        guard work <= FileScene.budget else {
+            throw fail(m["content"]!.value, "content is at least \(work > FileScene.budget ? "more than \(FileScene.budget)" : "\(work)") node "
+                       + "evaluations a frame (copies counted); a frame may spend at most \(FileScene.budget) (fewer copies, or fewer nodes)")
+        }
 
         var definition = SceneDefinition(id: id, summary: summary, path: path, text: text, parameters: parameters, relations: relations,
                                clocks: clocks, values: values, canvasWidth: canvasWidth, canvasHeight: canvasHeight,

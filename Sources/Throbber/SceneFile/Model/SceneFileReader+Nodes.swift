@@ -218,12 +218,38 @@ extension SceneFileReader {
             }
             // The copy's own fields read its index: the slot, and nothing else of the instance.
             let instance = try m["instance"].map { try self.transform($0.value, field: "\(field).instance", in: nodeScope, slot: true, slotScope: copyScope) }
-            return .replicator(info, count: try scalar("count")!, instance: instance, delayFrom: try scalar("delayFrom"),
-                               delay: try scalar("delay"), tintBase: tintBase, tintStep: tintStep, firstAbove: order == "first-above",
-                               depth: replicatorDepth,
-                               content: try nodes(m["content"]!.value, field: "\(field).content", groupDepth: groupDepth + 1,
-                                                  aliases: inner, replicatorDepth: replicatorDepth + 1))
+            let replicator = SceneDefinition.Node.replicator(
+                info, count: try scalar("count")!, instance: instance, delayFrom: try scalar("delayFrom"),
+                delay: try scalar("delay"), tintBase: tintBase, tintStep: tintStep, firstAbove: order == "first-above",
+                depth: replicatorDepth,
+                content: try nodes(m["content"]!.value, field: "\(field).content", groupDepth: groupDepth + 1,
+                                   aliases: inner, replicatorDepth: replicatorDepth + 1))
+            try checkWork(of: replicator, count: m["count"]!.value, field: field)
+            return replicator
         }
+    }
+
+    /// Refuses a replicator whose copies, as the file states them, cost a frame more than its
+    /// budget of node evaluations (`FileScene.budget`), before any frame is evaluated: nested
+    /// copies multiply (10,000 × 10,000 copies of one disc are 10⁸ nodes a frame), and making
+    /// them first would take gigabytes before the budget could stop them.
+    ///
+    /// - Throws: a data error at the replicator's `count`, with the copies, the nodes of each and the budget.
+    func checkWork(of replicator: SceneDefinition.Node, count: JSONNode, field: String) throws {
+        guard case let .replicator(_, countSource, _, _, _, _, _, _, _, content) = replicator,
+              case .number(let copies)? = SceneDefinition.Node.constant(countSource) else { return }
+        let shapes = SceneDefinition.Node.leastShapes(content)
+        if copies * Double(shapes) > Double(Limits.shapesPerFrame) {
+            throw fail(count, "\(field).count \(formatNumber(copies)): \(formatNumber(copies)) copies of \(shapes) shape\(shapes == 1 ? "" : "s") "
+                       + "(nested copies counted) are at least \(formatNumber(copies * Double(shapes))) shapes a frame; a frame may draw at most "
+                       + "\(Limits.shapesPerFrame) (each costs \(Limits.pixelsPerShape) px of the \(Limits.pixelsPerFrame) px a frame may cost)")
+        }
+        let each = SceneDefinition.Node.leastWork(content)
+        guard copies * Double(each) + 1 > Double(FileScene.budget) else { return }
+        let eachText = each > FileScene.budget ? "more than \(FileScene.budget)" : "\(each)"
+        throw fail(count, "\(field).count \(formatNumber(copies)): \(formatNumber(copies)) copies of \(eachText) node\(each == 1 ? "" : "s") "
+                   + "(nested copies counted) are at least \(formatNumber(copies * Double(each))) node evaluations a frame; a frame "
+                   + "may spend at most \(FileScene.budget) (fewer copies, or fewer nodes in each)")
     }
 
     /// A tint's base or step: four numbers, which may leave [0, 1] (the product is clamped).

@@ -1,0 +1,277 @@
+import Foundation
+import Testing
+@testable import Throbber
+@testable import ThrobberBatch
+import ThrobberText
+
+/// Issue 46.2: every frame's cost is bounded before it is drawn, whatever its primitives —
+/// arcs, discs, waves, strokes, glyphs, gradients as well as boxes — and a scene file's nested
+/// copies and its preflight are bounded before they are paid for.
+struct FrameWorkTests {
+    static func area(_ r: PixelRect) -> Double { Double(max(0, r.x1 - r.x0)) * Double(max(0, r.y1 - r.y0)) }
+
+    /// Each kind's work is its shapes' bounds on the canvas, summed; one shape for a single
+    /// primitive, one per box or glyph for the kinds that hold several. Random sizes, centres off
+    /// the canvas included, so the clipping counts.
+    @Test(arguments: [1, 2, 3, 4, 5])
+    func everyKindReportsItsShapesAndTheirPixels(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        func r(_ range: ClosedRange<Double>) -> Double { range.lowerBound + rng.nextUnit() * (range.upperBound - range.lowerBound) }
+        let (w, h) = (Int(r(1...900)), Int(r(1...900)))
+        let color = RGBA(0.2, 0.4, 0.6, 0.8)
+        let disc = Disc(centerX: r(-200...1100), centerY: r(-200...1100), radius: r(0...700), color: color, width: w, height: h)
+        let arc = Arc(centerX: r(-200...1100), centerY: r(-200...1100), radius: r(0...700), lineWidth: r(0...50), start: 0,
+                      sweep: r(0...7), color: color, width: w, height: h)
+        let wave = Wave(originX: 0, amplitude: r(0...100), k: 0.1, phase: 0, baseline: r(0...900), bottom: nil, color: color, width: w, height: h)
+        let strokes = Strokes(segments: [(r(0...900), r(0...900), r(0...900), r(0...900))], lineWidth: r(0...40), color: color, width: w, height: h)
+        let gradient = RadialGradient(centerX: 1, centerY: 1, reach: r(1...100), color: color, width: w, height: h)
+        let singles: [any Primitive] = [disc, arc, wave, strokes, gradient]
+        for single in singles {
+            #expect(single.pixelWork == PixelWork(shapes: 1, pixels: Self.area(single.bounds)), "\(type(of: single))")
+        }
+        #expect(gradient.pixelWork.pixels == Double(w * h))
+        let count = Int(r(1...50))
+        let quads = (0..<count).map { _ in
+            QuadInstance(centerX: r(-100...1000), centerY: r(-100...1000), halfX: r(0...300), halfY: r(0...300), rotation: r(0...7),
+                         cornerRadius: 0, color: color)
+        }
+        let boxes = Boxes(quads, width: w, height: h)
+        #expect(boxes.pixelWork.shapes == count)
+        #expect(boxes.pixelWork.pixels == quads.reduce(0) { $0 + Self.area($1.bounds(width: w, height: h)) })
+        let ring = BoxRing(centerX: r(0...900), centerY: r(0...900), offsetX: r(0...300), offsetY: 0, halfX: r(1...40), halfY: r(1...40),
+                           boxRotation: 0, cornerRadius: 0, start: 0, steps: count, slots: Array(0..<count), colors: [color], width: w, height: h)
+        #expect(ring.pixelWork.shapes == count)
+        #expect(ring.pixelWork.pixels == ring.boxes().reduce(0) { $0 + Self.area($1.bounds(width: w, height: h)) })
+        let glyphQuads = (0..<count).map { _ in
+            Glyphs.Quad(x: Int(r(-50...950)), y: Int(r(-50...950)), atlasX: 0, atlasY: 0, width: Int(r(0...60)), rows: Int(r(0...60)))
+        }
+        let glyphs = Glyphs(glyphQuads, atlas: "atlas", revision: 0, color: color, width: w, height: h)
+        #expect(glyphs.pixelWork.shapes == count)
+        #expect(glyphs.pixelWork.pixels == glyphQuads.reduce(0) { $0 + Self.area($1.bounds(width: w, height: h)) })
+        // A frame sums them, each kind once.
+        let list = DrawList(width: w, height: h, background: PaintColor(.clear),
+                            items: [DrawItem("d", disc), DrawItem("a", arc), DrawItem("b", boxes), DrawItem("r", ring), DrawItem("a2", arc)])
+        let work = FrameWork(list)
+        #expect(work.pixels == Self.area(disc.bounds) + 2 * Self.area(arc.bounds) + boxes.pixelWork.pixels + ring.pixelWork.pixels)
+        #expect(work.shares.map(\.one) == ["disc", "arc", "box"])
+        #expect(work.shares.first { $0.one == "box" }?.work.shapes == 2 * count)
+    }
+
+    /// Every kind names itself in a refusal, one and many, and a new kind must (a requirement).
+    @Test func everyKindHasANoun() {
+        for kind in PrimitiveKinds.all {
+            #expect(!kind.noun.one.isEmpty && !kind.noun.many.isEmpty && kind.noun.one != kind.noun.many, "\(kind.kind)")
+        }
+    }
+
+    /// The refusal names the shapes, their pixels, how many times the limit, and the limit.
+    @Test(arguments: [10, 1000, 10_000])
+    func aFrameOverTheLimitSaysWhatAndByHowMuch(arcs: Int) {
+        let side = 1000
+        let arc = Arc(centerX: 500, centerY: 500, radius: 490, lineWidth: 4, start: 0, sweep: 8, color: RGBA(0, 0, 0, 1), width: side, height: side)
+        let list = DrawList(width: side, height: side, background: PaintColor(.clear),
+                            items: (0..<arcs).map { DrawItem(ItemID("a\($0)"), arc) })
+        let work = FrameWork(list)
+        #expect(work.pixels == Double(arcs) * Self.area(arc.bounds))
+        #expect(work.cost == work.pixels + Double(arcs * Limits.pixelsPerShape))
+        #expect(work.isWithin() == (work.cost <= Double(Limits.pixelsPerFrame)))
+        let text = work.text()
+        #expect(text.hasPrefix("the \(arcs) arcs of a frame cover \(formatNumber(work.pixels)) px"), "\(text)")
+        #expect(text.contains("\(Limits.pixelsPerFrame) px"))
+        let times = Double(text.split(separator: ",")[1].split(separator: " ")[0])
+        #expect(times.map { abs($0 - work.cost / Double(Limits.pixelsPerFrame)) <= 0.011 } == true, "\(text)")
+    }
+
+    /// A million tiny shapes cost what their setup costs: refused though their pixels are few,
+    /// and the line says so; a thousand are drawn.
+    @Test(arguments: [(1000, true), (100_000, true), (600_000, false), (2_000_000, false)])
+    func manyTinyShapesCostTheirSetup(count: Int, within: Bool) {
+        let quads = (0..<count).map { QuadInstance(centerX: Double($0 % 100), centerY: 5, halfX: 1, halfY: 1, rotation: 0, cornerRadius: 0,
+                                                   color: RGBA(0, 0, 0, 1)) }
+        let work = FrameWork(items: [DrawItem("b", Boxes(quads, width: 100, height: 100))])
+        #expect(work.shapes == count && work.pixels < Double(count) * 100)
+        #expect(work.isWithin() == within)
+        if !within {
+            #expect(work.text().contains("px and cost \(formatNumber(work.cost)) px with \(Limits.pixelsPerShape) px a shape for its setup"), "\(work.text())")
+        }
+    }
+
+    /// What users legitimately do still renders: every built-in at its defaults on the largest
+    /// canvas (16,384 px a side), and the wave ball's 10,000 ticks (the README's limit).
+    @Test func builtInsAtTheirLargestCanvasesAreWithinTheBudget() throws {
+        for model in SceneRegistry.defaults {
+            let side = max(model.canvasSize.width, model.canvasSize.height)
+            let scale = min(Limits.scale, Double(Scene.maximumPixelSide) / side * (1 - 1e-9))
+            try Scene(model, scale: scale).validate()
+        }
+        var ball = WaveBall()
+        ball.tickCount = 10_000
+        try Scene(ball, scale: 3).validate()
+    }
+
+    static let path = "/tmp/budget-tests.scene.json"
+
+    static func file(_ content: String, canvas: Int = 1000, clocks: String = "") throws -> FileScene {
+        try FileScene(text: """
+            {"format": "throbber-scene/1", "id": "cost", "canvas": {"width": \(canvas), "height": \(canvas)},
+             \(clocks.isEmpty ? "" : "\"clocks\": [\(clocks)],")
+             "content": [\(content)]}
+            """, path: path)
+    }
+
+    /// The reproducers: 10,000 full-canvas arcs (277 s a frame) and 10,000 rotating translucent
+    /// 300 px boxes (2 s a frame) are refused as the scene is validated, as data (exit 65),
+    /// naming the file, the shapes and their pixels; a tenth of them is drawn.
+    @Test(arguments: [
+        (#"{"type": "arc", "center": [500, 500], "radius": 490, "width": 4, "sweep": 360, "color": [0, 0, 0, 0.01]}"#, "arcs"),
+        (#"{"type": "box", "center": [500, 500], "size": [300, 300], "rotation": "360 * spin.u + i", "color": [0.2, 0.3, 0.9, 0.05]}"#, "boxes"),
+        (#"{"type": "disc", "center": [500, 500], "radius": 500, "color": [0, 0, 0, 0.01]}"#, "boxes"), // replicated discs are boxes
+        (#"{"type": "polyline", "points": [[0, 0], [1000, 1000]], "width": 300, "color": [0, 0, 0, 0.01]}"#, "strokes"),
+    ])
+    func heavyFileFramesAreRefusedBeforeDrawing(primitive: String, noun: String) throws {
+        let spin = #"{"name": "spin", "duration": 1, "repeat": "forever"}"#
+        let heavy = try Self.file(#"{"type": "replicator", "count": 10000, "content": [\#(primitive)]}"#, clocks: spin)
+        #expect {
+            try Scene(heavy).validate()
+        } throws: { error in
+            let error = error as! ThrobberError
+            return error.kind == .badData && error.message.hasPrefix(Self.path + ": the 10000 \(noun) of a frame cover ")
+                && error.message.contains("at t = 0 s and scale 1") && !error.message.contains("invalid  ")
+        }
+        let light = try Self.file(#"{"type": "replicator", "count": 1000, "content": [\#(primitive)]}"#, clocks: spin)
+        try Scene(light).validate()
+        // At a scale that makes the light one heavy, the file and the scale are named.
+        #expect(throws: ThrobberError.self) { try Scene(light, scale: 4).validate() }
+    }
+
+    /// A frame the preflight does not reach is measured as it is drawn: a count that grows with
+    /// time passes at t = 0 and is refused at t = 9 s, before drawing.
+    @Test func aFileFrameIsMeasuredAsItIsDrawn() throws {
+        let grow = #"{"name": "grow", "duration": 10}"#
+        let file = try Self.file(#"{"type": "replicator", "count": "floor(10000 * grow.u)", "content": [{"type": "arc", "center": [500, 500], "radius": 490, "width": 4, "sweep": 360, "color": [0, 0, 0, 0.01]}]}"#, clocks: grow)
+        let scene = try Scene(file).validated()
+        _ = try scene.checkedDrawList(at: 0.5)
+        #expect {
+            _ = try scene.checkedDrawList(at: 9)
+        } throws: { error in
+            (error as! ThrobberError).kind == .badData && (error as! ThrobberError).message.contains("arcs of a frame cover")
+        }
+        #expect { _ = try scene.preflightFrame(at: 9) } throws: { ($0 as! ThrobberError).message.contains("at t = 9 s") }
+    }
+
+    /// Nested replicators whose counts are constants are refused as the file is read, at the
+    /// count (FILE:LINE:COLUMN), before one copy is made: from their node evaluations (arcs,
+    /// which may draw nothing) and from their shapes (discs, each a shape to set up); the same
+    /// nesting under the budgets reads.
+    @Test(arguments: [("arc", 10_000, 10_000, "10001 nodes"), ("arc", 10_000, 1001, "1002 nodes"), ("arc", 10_000, 998, nil),
+                      ("arc", 4000, 3000, "3001 nodes"), ("arc", 3000, 3000, nil), ("disc", 10_000, 10_000, "10000 shapes"),
+                      ("disc", 1000, 600, "600 shapes"), ("disc", 1000, 524, nil), ("disc", 3000, 3, nil)])
+    func nestedCopiesAreRefusedFromTheirCounts(kind: String, outer: Int, inner: Int, refused: String?) throws {
+        let primitive = kind == "arc" ? #"{"type": "arc", "center": [50, 50], "radius": 1, "width": 1, "sweep": 90, "color": [0, 0, 0, 1]}"#
+            : #"{"type": "disc", "center": [50, 50], "radius": 1, "color": [0, 0, 0, 1]}"#
+        let text = """
+            {"format": "throbber-scene/1", "id": "nested", "canvas": {"width": 100, "height": 100},
+             "content": [{"type": "replicator", "count": \(outer), "content": [
+               {"type": "replicator", "count": \(inner), "content": [\(primitive)]}]}]}
+            """
+        if let refused {
+            #expect {
+                _ = try SceneFileReader.read(text, path: "n.scene.json")
+            } throws: { error in
+                let error = error as! ThrobberError
+                let limit = kind == "arc" ? FileScene.budget : Limits.shapesPerFrame
+                return error.kind == .badData && error.message.hasPrefix("n.scene.json:2:46: content[0].count \(outer): \(outer) copies of \(refused)")
+                    && error.message.contains("at most \(limit)")
+            }
+        } else {
+            _ = try SceneFileReader.read(text, path: "n.scene.json")
+        }
+    }
+
+    /// Shapes placed by computed counts are counted as they are placed: the frame is refused at
+    /// the shape over `Limits.shapesPerFrame`, before the rest are placed or any is drawn.
+    @Test func shapesOfComputedCountsAreCountedAsTheyArePlaced() throws {
+        let clock = #"{"name": "c", "duration": 1}"#
+        let file = try Self.file("""
+            {"type": "replicator", "count": "1000 * min(1, c.t * 10)", "content": [
+              {"type": "replicator", "count": 600, "content": [
+                {"type": "disc", "center": ["i", 50], "radius": 1, "color": [0, 0, 0, 1]}]}]}
+            """, canvas: 100, clocks: clock)
+        _ = try file.evaluate(at: 0.05)
+        #expect {
+            _ = try file.evaluate(at: 0.5)
+        } throws: { error in
+            (error as! ThrobberError).message.contains("the frame places more than \(Limits.shapesPerFrame) shapes")
+        }
+    }
+
+    /// A count that is an expression is checked as the frame is evaluated, before its copies are
+    /// made: 10,000 computed copies of a 10,000-copy replicator are refused naming the count at
+    /// once, without evaluating 10⁸ copies.
+    @Test func nestedCopiesOfAComputedCountAreRefusedBeforeTheyAreMade() throws {
+        let clock = #"{"name": "c", "duration": 1}"#
+        let file = try Self.file("""
+            {"type": "replicator", "count": "10000 * min(1, c.t * 10)", "content": [
+              {"type": "replicator", "count": 10000, "content": [
+                {"type": "disc", "center": ["i", 50], "radius": 1, "color": [0, 0, 0, 1]}]}]}
+            """, canvas: 100, clocks: clock)
+        // 1,000 × 10,001 at t = 0.01 s is within the budget: only the count that exceeds it is refused.
+        _ = try Scene(file).validated()
+        let start = ContinuousClock.now
+        #expect {
+            _ = try file.evaluate(at: 0.5)
+        } throws: { error in
+            let message = (error as! ThrobberError).message
+            return message.hasPrefix(Self.path + ":") && message.contains(": count = 10000: 10000 copies of 10001 nodes need more node evaluations") && message.contains("at t = 0.5 s")
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    /// The preflight's order spreads every prefix over the clip and visits each frame once.
+    @Test(arguments: [0, 1, 2, 3, 9, 100, 1000, 99_999])
+    func spreadOrderIsAPermutationSpreadFromTheEnds(count: Int) {
+        let order = Clip.spreadOrder(count)
+        #expect(order.sorted() == Array(0..<count))
+        guard count >= 3 else { return }
+        #expect(Array(order.prefix(3)) == [0, count - 1, (count - 1) / 2])
+        // After the first 2^k + 1 frames, no gap is wider than about count / 2^k.
+        for k in 1...min(10, Int(log2(Double(count)))) {
+            let prefix = order.prefix((1 << k) + 1).sorted()
+            let widest = zip(prefix, prefix.dropFirst()).map { $1 - $0 }.max() ?? 0
+            #expect(Double(widest) <= Double(count) / Double(1 << k) + 1, "k = \(k)")
+        }
+    }
+
+    /// A heavy file's preflight stops at its work budget instead of evaluating every frame, and
+    /// a cancellation set before it stops it between frames.
+    @Test func preflightIsBoundedAndCancellable() throws {
+        let discs = (0..<40).map { #"{"type": "disc", "center": ["i", \#($0)], "radius": 1, "color": [0, 0, 0, 1]}"# }.joined(separator: ",")
+        let clock = #"{"name": "c", "duration": 1, "repeat": "forever"}"#
+        let heavy = try Self.file(#"{"type": "replicator", "count": 300, "content": [\#(discs)]}"#, canvas: 100, clocks: clock)
+        let (_, evaluation) = try heavy.evaluate(at: 0, work: ())
+        #expect(evaluation > 12_000 && evaluation <= FileScene.budget)
+        // What a preflight counts: the evaluation and the primitives placed.
+        let work = try Scene(heavy).validated().preflightFrame(at: 0)
+        #expect(work > evaluation)
+        let clip = try Clip(scene: Scene(heavy), frames: 3000, fps: 60, outputs: [try Output.pngSequence("/out/f_%05d.png")])
+        // A limit of ten frames' work (the default, `Limits.preflightWork`, is a few seconds in a release build).
+        let limit = 10 * work
+        let checked = try clip.preflight(observer: PreflightObserver(), workLimit: limit)
+        #expect(checked >= 10 && checked <= 11)
+        #expect(try clip.preflight(observer: PreflightObserver(), workLimit: 0) == 2)
+        // A light clip has every frame checked.
+        let light = try Clip(scene: Scene(Self.file(#"{"type": "disc", "center": [1, 1], "radius": "c.t", "color": [0, 0, 0, 1]}"#, canvas: 10, clocks: clock)),
+                             frames: 500, fps: 60, outputs: [try Output.pngSequence("/out/f_%05d.png")])
+        #expect(try light.preflight(observer: PreflightObserver()) == 500)
+
+        let flag = CancellationFlag()
+        flag.cancel("SIGINT")
+        let observer = PreflightObserver()
+        observer.observe(report: nil, cancellation: flag)
+        #expect {
+            _ = try clip.preflight(observer: observer)
+        } throws: { error in
+            (error as! ThrobberError).kind == .interrupted && (error as! ThrobberError).message.contains("interrupted by SIGINT")
+        }
+    }
+}
