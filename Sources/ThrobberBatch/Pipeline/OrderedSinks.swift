@@ -504,7 +504,8 @@ final class FFmpegSink: OrderedSink {
     private func fixWebP() throws {
         do {
             try WebPAnimation.finish(temporary, lengthMilliseconds: FrameClock.milliseconds(fps: timing.fps).start(frame: timing.frames),
-                                     background: settings.background, loopCount: settings.loopCount)
+                                     background: settings.background, loopCount: settings.loopCount, width: width, height: height,
+                                     shownPath: path)
         } catch let error as ThrobberError {
             unlink(temporary)
             throw error
