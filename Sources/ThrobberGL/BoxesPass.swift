@@ -118,11 +118,19 @@ final class BoxesPass {
               checkpoint: (() -> Bool)? = nil) throws -> Bool {
         guard plans.contains(where: { !$0.boxItems.isEmpty }) else { return true }
         gl.BindVertexArray(vertexArray)
-        let stack = FrameStack(frames, boxItems: plans.map(\.boxItems), width: width, height: height)
-        guard stack.records.count / 4 <= maxTexels, stack.entries.count <= maxTexels else {
+        let stack = FrameStack(frames, boxItems: plans.map(\.boxItems), width: width, height: height, entryLimit: maxTexels,
+                               stopping: checkpoint)
+        guard stack.records.count / 4 <= maxTexels else {
             throw ThrobberError.invalid("draw list", "\(stack.recordCount) primitives",
                                         allowed: "at most \(maxTexels / 5) primitives in a stack on \(renderer)")
         }
+        // Each box lists the records that reach it: many overlapping boxes are boxes × boxes
+        // entries (refused as soon as they outgrow the texture, not once all are built).
+        guard stack.entries.count <= maxTexels else {
+            throw ThrobberError.invalid("draw list", "more than \(maxTexels) entries in the lists of its \(stack.instanceCount)+ overlapping boxes",
+                                        allowed: "at most \(maxTexels) in a stack on \(renderer)")
+        }
+        if stack.cutShort { return false }
         let program = stack.boxesOnly ? boxesOnly : boxes
         gl.upload(stack.records, components: 4, to: recordTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
         gl.upload(stack.entries, components: 1, to: entryTexture, internalFormat: GL_R32I, format: GL_RED_INTEGER, type: GL_INT)
