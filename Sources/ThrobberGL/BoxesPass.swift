@@ -127,8 +127,9 @@ final class BoxesPass {
         // Each box lists the records that reach it: many overlapping boxes are boxes × boxes
         // entries (refused as soon as they outgrow the texture, not once all are built).
         guard stack.entries.count <= maxTexels else {
-            throw ThrobberError.invalid("draw list", "more than \(maxTexels) entries in the lists of its \(stack.instanceCount)+ overlapping boxes",
-                                        allowed: "at most \(maxTexels) in a stack on \(renderer)")
+            throw ThrobberError("invalid draw list: the lists of the records reaching its first \(stack.instanceCount) boxes already hold "
+                                + "\(stack.entries.count) entries; at most \(maxTexels) in a stack on \(renderer) (overlapping boxes list each other: "
+                                + "draw fewer, or use --backend cpu)", kind: .usage, field: "draw list")
         }
         if stack.cutShort { return false }
         let program = stack.boxesOnly ? boxesOnly : boxes
