@@ -89,6 +89,18 @@ public struct CPURenderer: Sendable {
     /// Renders one frame on up to `threads` threads (at least 1; one per ``pixelsPerThread``
     /// pixels at most); the bytes do not depend on it.
     public func render(_ list: DrawList, threads: Int) -> Image {
+        render(list, threads: threads, stopping: nil)!
+    }
+
+    /// Renders one frame as ``render(_:threads:)`` does, giving it up once `stopping` says so:
+    /// it is asked before each band of rows and every ``itemsBetweenStopChecks`` items within a
+    /// band, so that one heavy frame (thousands of translucent boxes, seconds a frame) does not
+    /// hold up a run that was asked to stop. What `stopping` looks at (a signal, a flag) is the
+    /// caller's; it must be cheap.
+    ///
+    /// - Returns: the frame, or nil when it was given up (nothing of it is kept: the renderer
+    ///   remembers only whole frames).
+    public func render(_ list: DrawList, threads: Int, stopping: (@Sendable () -> Bool)?) -> Image? {
         let threadCount = max(1, min(threads, list.width * list.height / Self.pixelsPerThread))
         let width = list.width, height = list.height
         guard width > 0, height > 0 else { return Image(width: width, height: height) }
@@ -111,6 +123,14 @@ public struct CPURenderer: Sendable {
         outcomes.initialize(repeating: .painted)
         defer { outcomes.deallocate() }
         let record = SharedOutcomes(outcomes)
+        let abandoned = AbandonFlag()
+        /// Whether the frame is given up: asked once, then remembered for every band.
+        let givesUp: @Sendable () -> Bool = {
+            guard let stopping else { return false }
+            if abandoned.isSet { return true }
+            if stopping() { abandoned.set(); return true }
+            return false
+        }
         // Each row's stamp (RowStamps): a painted band's rows a new one, a kept or copied band's
         // rows those of the frame whose bytes they hold.
         var stamps = [UInt64](repeating: 0, count: height)
@@ -120,6 +140,7 @@ public struct CPURenderer: Sendable {
         /// memory) or nothing yet (fresh memory, `kept` nil).
         func draw(into out: SharedBuffer, stamps rowStamps: SharedStamps) {
             let work: @Sendable (Int) -> Void = { band in
+                if givesUp() { return }
                 let y0 = band * bandHeight, y1 = min(height, y0 + bandHeight)
                 if let kept, kept.paintsTheSame(rows: y0..<y1) {
                     record.buffer[band] = .kept
@@ -138,12 +159,11 @@ public struct CPURenderer: Sendable {
                 let storage = scratch.take(byteCount: Band.byteCount(width: width, rows: bandHeight, runCapacity: runCapacity))
                 let band = Band(width: width, y0: y0, y1: y1, background: list.background, shortcuts: shortcuts,
                                 runCapacity: runCapacity, storage: storage)
-                if shortcuts {
-                    for item in items { item.paint(band) }
-                } else {
-                    for item in items { item.paintReference(band) }
+                for (number, item) in items.enumerated() {
+                    if number % CPURenderer.itemsBetweenStopChecks == CPURenderer.itemsBetweenStopChecks - 1 && givesUp() { break }
+                    if shortcuts { item.paint(band) } else { item.paintReference(band) }
                 }
-                band.resolve(into: out.pointer)
+                if !abandoned.isSet { band.resolve(into: out.pointer) }
                 scratch.give(storage)
             }
             if threadCount == 1 {
@@ -173,6 +193,7 @@ public struct CPURenderer: Sendable {
                 initialized = byteCount
             }
         }
+        if abandoned.isSet { return nil }
         if reuse { memory.keep(FrameMemory.Frame(list: list, prepared: items, pixels: output, stamps: stamps)) }
         counter.count(UnsafeBufferPointer(outcomes), recycled: recycling, duplicated: duplicated)
         return Image(width: width, height: height, pixels: output).promising(RowStamps(stamps))
@@ -183,7 +204,20 @@ public struct CPURenderer: Sendable {
     public var reuseStatistics: ReuseStatistics { counter.statistics }
 }
 
+/// Whether a frame was given up (`CPURenderer.render(_:threads:stopping:)`), seen by every band.
+private final class AbandonFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
 extension CPURenderer {
+    /// How many items a band paints between two looks at `stopping`: a look costs a lock or two,
+    /// an item at least a span of pixels.
+    public static let itemsBetweenStopChecks = 32
+
     /// Rows per band for a frame `height` rows tall on `threads` threads: at most 16, at least
     /// 4 bands per thread (to balance the load), and at least 8 bands in all, so that a small
     /// frame keeps the rows that did not change since the last frame (the top and bottom of a

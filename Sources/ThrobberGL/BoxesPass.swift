@@ -48,15 +48,8 @@ final class BoxesPass {
         gl.BindVertexArray(vertexArray)
         gl.GenBuffers(1, &instanceBuffer)
         gl.BindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        // FrameStack.instanceWords per instance: centre, half extents, axis, list, background.
-        let stride = GLsizei(FrameStack.instanceWords * 4)
-        for (location, offset) in [(GLuint(0), 0), (1, 2), (2, 4), (4, 10)] {
-            gl.EnableVertexAttribArray(location)
-            gl.VertexAttribPointer(location, location == 4 ? 4 : 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
-                                   UnsafeRawPointer(bitPattern: offset * 4))
-        }
-        gl.EnableVertexAttribArray(3)
-        gl.VertexAttribIPointer(3, 4, GLenum(GL_INT), stride, UnsafeRawPointer(bitPattern: 6 * 4))
+        for location: GLuint in 0...4 { gl.EnableVertexAttribArray(location) }
+        pointInstances(from: 0)
         for location: GLuint in 0...4 { gl.VertexAttribDivisor(location, 1) }
         let textures = gl.makeDataTextures(3)
         (recordTexture, entryTexture, atlasTexture) = (textures[0], textures[1], textures[2])
@@ -71,21 +64,74 @@ final class BoxesPass {
         gl.DeleteProgram(boxesOnly.id)
     }
 
+    /// Points the instances' attributes (boxes.vert) at the instance buffer from instance `first`
+    /// on: a draw of some of the instances starts there (no base instance in GL 3.3).
+    private func pointInstances(from first: Int) {
+        // FrameStack.instanceWords per instance: centre, half extents, axis, list, background.
+        let stride = GLsizei(FrameStack.instanceWords * 4)
+        let base = first * FrameStack.instanceWords * 4
+        for (location, offset) in [(GLuint(0), 0), (1, 2), (2, 4), (4, 10)] {
+            gl.VertexAttribPointer(location, location == 4 ? 4 : 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride,
+                                   UnsafeRawPointer(bitPattern: base + offset * 4))
+        }
+        gl.VertexAttribIPointer(3, 4, GLenum(GL_INT), stride, UnsafeRawPointer(bitPattern: base + 6 * 4))
+    }
+
+    /// How much work a draw between two looks at a stop may hold, in pixel × item evaluations:
+    /// a box costs its quad's pixels times the records in its list (every pixel computes its whole
+    /// stack). About 50 ms on llvmpipe's two threads here.
+    static let workPerStopCheck = 1 << 26
+
+    /// Where the instances of `stack` are cut into draws between two looks at a stop: runs whose
+    /// work (`workPerStopCheck`) stays under the bound, at least one instance each.
+    static func chunks(_ stack: FrameStack) -> [Range<Int>] {
+        let words = FrameStack.instanceWords
+        var chunks: [Range<Int>] = []
+        var first = 0, work = 0.0
+        for i in 0..<stack.instanceCount {
+            let halfX = Double(Float(bitPattern: stack.instances[i * words + 2])), halfY = Double(Float(bitPattern: stack.instances[i * words + 3]))
+            let count = Double(max(1, Int32(bitPattern: stack.instances[i * words + 7])))
+            let cost = (2 * halfX + 2) * (2 * halfY + 2) * count
+            if i > first && work + cost > Double(workPerStopCheck) {
+                chunks.append(first..<i)
+                first = i
+                work = 0
+            }
+            work += cost
+        }
+        if first < stack.instanceCount { chunks.append(first..<stack.instanceCount) }
+        return chunks
+    }
+
     /// Paints the boxes of `plans` (`LayerPlan.boxItems`) over what the layers pass wrote into
     /// the bound stack target; nothing when no plan has any.
     ///
     /// - Parameters:
     ///   - frames: the stack's frames as prepared (`GLFrame`), of `width` × `height` px each.
     ///   - resolution: the stack target's size in px.
+    ///   - checkpoint: when given, the boxes are drawn in runs of bounded work (`chunks`), and
+    ///     asked after each (it finishes the GL work and says whether to stop).
+    /// - Returns: false when `checkpoint` said to stop (the frames are not whole).
     /// - Throws: a usage error when the stack holds more primitives than a texture does.
-    func draw(_ frames: [GLFrame], plans: [LayerPlan], width: Int, height: Int, resolution: (Float, Float)) throws {
-        guard plans.contains(where: { !$0.boxItems.isEmpty }) else { return }
+    @discardableResult
+    func draw(_ frames: [GLFrame], plans: [LayerPlan], width: Int, height: Int, resolution: (Float, Float),
+              checkpoint: (() -> Bool)? = nil) throws -> Bool {
+        guard plans.contains(where: { !$0.boxItems.isEmpty }) else { return true }
         gl.BindVertexArray(vertexArray)
-        let stack = FrameStack(frames, boxItems: plans.map(\.boxItems), width: width, height: height)
-        guard stack.records.count / 4 <= maxTexels, stack.entries.count <= maxTexels else {
+        let stack = FrameStack(frames, boxItems: plans.map(\.boxItems), width: width, height: height, entryLimit: maxTexels,
+                               stopping: checkpoint)
+        guard stack.records.count / 4 <= maxTexels else {
             throw ThrobberError.invalid("draw list", "\(stack.recordCount) primitives",
                                         allowed: "at most \(maxTexels / 5) primitives in a stack on \(renderer)")
         }
+        // Each box lists the records that reach it: many overlapping boxes are boxes × boxes
+        // entries (refused as soon as they outgrow the texture, not once all are built).
+        guard stack.entries.count <= maxTexels else {
+            throw ThrobberError("invalid draw list: the lists of the records reaching its first \(stack.instanceCount) boxes already hold "
+                                + "\(stack.entries.count) entries; at most \(maxTexels) in a stack on \(renderer) (overlapping boxes list each other: "
+                                + "draw fewer, or use --backend cpu)", kind: .usage, field: "draw list")
+        }
+        if stack.cutShort { return false }
         let program = stack.boxesOnly ? boxesOnly : boxes
         gl.upload(stack.records, components: 4, to: recordTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
         gl.upload(stack.entries, components: 1, to: entryTexture, internalFormat: GL_R32I, format: GL_RED_INTEGER, type: GL_INT)
@@ -114,6 +160,16 @@ final class BoxesPass {
         stack.instances.withUnsafeBytes { bytes in
             gl.BufferData(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
         }
-        gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(stack.instanceCount))
+        guard let checkpoint else {
+            pointInstances(from: 0)
+            gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(stack.instanceCount))
+            return true
+        }
+        for chunk in BoxesPass.chunks(stack) {
+            pointInstances(from: chunk.lowerBound)
+            gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(chunk.count))
+            if checkpoint() { return false }
+        }
+        return true
     }
 }

@@ -42,12 +42,28 @@ struct FrameStack {
     private var reach: [Reach] = []
     private var frameBoxes: [Int] = []
 
+    /// Whether the layout stopped before its end: the lists outgrew `entryLimit`, or `stopping`
+    /// said to stop (neither stack can be drawn).
+    private(set) var cutShort = false
+    /// The most list entries wanted (past them the stack cannot be drawn: building the rest
+    /// would only delay the refusal), and what says to stop (asked every `boxesBetweenStopChecks`).
+    private let entryLimit: Int
+    private let stopping: (() -> Bool)?
+    /// How many boxes' lists are built between two looks at `stopping`.
+    static let boxesBetweenStopChecks = 64
+
     /// Lays out `frames`, which must all have the canvas `width` × `height`; `boxItems[f]` are
     /// the items of frame f whose boxes are instances.
-    init(_ frames: [GLFrame], boxItems: [[Int]], width: Int, height: Int) {
+    ///
+    /// - Parameters:
+    ///   - entryLimit: stop (`cutShort`) once the lists hold more entries than this.
+    ///   - stopping: asked every `boxesBetweenStopChecks` boxes; stop (`cutShort`) once it says so.
+    init(_ frames: [GLFrame], boxItems: [[Int]], width: Int, height: Int, entryLimit: Int = .max, stopping: (() -> Bool)? = nil) {
         self.width = width
         self.height = height
-        for (f, frame) in frames.enumerated() {
+        self.entryLimit = entryLimit
+        self.stopping = stopping
+        for (f, frame) in frames.enumerated() where !cutShort {
             reach.removeAll(keepingCapacity: true)
             frameBoxes.removeAll(keepingCapacity: true)
             let first = recordCount
@@ -110,7 +126,12 @@ struct FrameStack {
         }
         var seen = [Int](repeating: -1, count: reach.count)
         var list: [Int32] = []
-        for b in boxes {
+        for (number, b) in boxes.enumerated() {
+            if entries.count > entryLimit
+                || (number % FrameStack.boxesBetweenStopChecks == FrameStack.boxesBetweenStopChecks - 1 && stopping?() == true) {
+                cutShort = true
+                return
+            }
             let box = reach[b].bounds
             list.removeAll(keepingCapacity: true)
             for cy in (box.y0 / side)...((box.y1 - 1) / side) {

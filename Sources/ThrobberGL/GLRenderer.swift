@@ -113,6 +113,18 @@ public final class GLRenderer {
     /// - Returns: one image per list, in order.
     /// - Throws: as `render(_:)`.
     public func render(_ lists: [DrawList]) throws -> [Image] {
+        try render(lists, stopping: nil)
+    }
+
+    /// Renders frames as ``render(_:)-([DrawList])`` does, giving up once `stopping` says so: it
+    /// is asked after each draw, the GL work finished first (`glFinish`), and a boxes draw is cut
+    /// into runs of bounded work (`BoxesPass.chunks`), so that one heavy stack does not hold up
+    /// a run that was asked to stop. What `stopping` looks at is the caller's; it must be cheap.
+    ///
+    /// - Returns: the frames of the stacks drawn whole before the stop, in order (all of them
+    ///   when it never said so).
+    /// - Throws: as `render(_:)`.
+    public func render(_ lists: [DrawList], stopping: (() -> Bool)?) throws -> [Image] {
         var images: [Image] = []
         images.reserveCapacity(lists.count)
         var start = lists.startIndex
@@ -123,7 +135,7 @@ public final class GLRenderer {
             // A stack's frames share one canvas size and the resources they read (one atlas).
             while end < lists.endIndex, end - start < limit, lists[end].width == width, lists[end].height == height,
                   lists[end].resources == lists[start].resources { end += 1 }
-            try draw(lists[start..<end])
+            guard try draw(lists[start..<end], stopping: stopping) else { return images }
             // One readback for the whole stack, rather than a glReadPixels call (each mapping
             // the target) per frame; a frame alone is read straight into its image.
             let frameBytes = width * height * 4, count = end - start
@@ -182,7 +194,12 @@ public final class GLRenderer {
 
     /// Paints a stack of frames of one canvas size: the ring coverage the stack reads, then the
     /// layers pass, then the boxes pass, into a target of the whole stack.
-    func draw(_ lists: ArraySlice<DrawList>) throws {
+    ///
+    /// - Parameter stopping: when given, asked after each draw, the GL work finished first.
+    /// - Returns: false when `stopping` said to stop (the stack is not whole).
+    @discardableResult
+    func draw(_ lists: ArraySlice<DrawList>, stopping: (() -> Bool)? = nil) throws -> Bool {
+        if let stopping, stopping() { return false }
         let width = lists.first!.width, height = lists.first!.height
         try Canvas.check(width: width, height: height, maxSide: info.maxCanvasSide, renderer: info.renderer)
         // Each item as GL draws it, kept from the frames before while it is unchanged.
@@ -194,8 +211,15 @@ public final class GLRenderer {
         frameRows = 0..<height
         let resolution = (Float(width), Float(stackHeight))
         target.bind()
-        try layers.draw(plans, coverage: coverage, width: width, height: height, resolution: resolution)
-        try boxes.draw(frames, plans: plans, width: width, height: height, resolution: resolution)
+        let gl = self.gl
+        let checkpoint = stopping.map { stopping in { () -> Bool in
+            gl.Finish()
+            return stopping()
+        } }
+        guard try layers.draw(plans, coverage: coverage, width: width, height: height, resolution: resolution, checkpoint: checkpoint) else {
+            return false
+        }
+        return try boxes.draw(frames, plans: plans, width: width, height: height, resolution: resolution, checkpoint: checkpoint)
     }
 
     /// The target of `width` × `height` px: the last one when it has that size, else a new one

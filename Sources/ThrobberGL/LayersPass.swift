@@ -91,9 +91,14 @@ final class LayersPass {
     /// - Parameters:
     ///   - coverage: the ring coverage textures the plans draw from, by unit (`RingCoverageCache`).
     ///   - resolution: the stack target's size in px.
+    ///   - checkpoint: when given, asked after each draw (it finishes the GL work and says
+    ///     whether to stop).
+    /// - Returns: false when `checkpoint` said to stop (the frames are not whole).
     /// - Throws: a usage error when the stack holds more numbers than a texture does;
     ///   backend-failure when a layers program does not compile.
-    func draw(_ plans: [LayerPlan], coverage: [GLuint], width: Int, height: Int, resolution: (Float, Float)) throws {
+    @discardableResult
+    func draw(_ plans: [LayerPlan], coverage: [GLuint], width: Int, height: Int, resolution: (Float, Float),
+              checkpoint: (() -> Bool)? = nil) throws -> Bool {
         let side = LayersPass.tileSide(width: width, height: height)
         var values: [Float] = []
         // One instanced draw per program key, in the order first met.
@@ -151,7 +156,9 @@ final class LayersPass {
             for unit in coverage.indices { gl.Uniform1i(program["u_coverage\(unit)"], GLint(1 + unit)) }
             draw.tiles.withUnsafeBytes { gl.BufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STREAM_DRAW)) }
             gl.DrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(draw.tiles.count / 6))
+            if let checkpoint, checkpoint() { return false }
         }
+        return true
     }
 
     /// Paints one tile of `width` × `height` px at the origin of the bound framebuffer with the

@@ -12,13 +12,22 @@ extension CPURenderer: Renderer {
     /// in groups, `framesPerJob`), so whole frames are drawn on every core at once, each job with
     /// a renderer of its own that keeps its frames' unchanged rows; otherwise this thread draws
     /// them in order, on `renderThreads(encoders:)` threads, keeping more frames than the
-    /// executor holds so each is drawn into memory let go of.
+    /// executor holds so each is drawn into memory let go of. Either way a frame is given up
+    /// between two bands of rows once the executor is stopping, and never handed on.
     public func render(_ sequence: FrameSequence, on executor: some FrameExecutor) throws -> Int {
         guard sequence.inOrder == nil, let first = sequence.frames.first else {
             // Frames in flight, the one the caller holds, the one being drawn: let go of before reuse.
             keptFrames = executor.maximumInFlight + 4
             let threads = CPURenderer.renderThreads(encoders: executor.threadCount)
-            return try drawInOrder(sequence, on: executor) { lists in lists.map { render($0, threads: threads) } }
+            // A frame given up because the run is stopping ends the list: the frames before it are handed on.
+            return try drawInOrder(sequence, on: executor) { lists in
+                var images: [Image] = []
+                for list in lists {
+                    guard let image = render(list, threads: threads, stopping: { executor.isStopping }) else { break }
+                    images.append(image)
+                }
+                return images
+            }
         }
         let workers = CPUFrameWorkers(like: self)
         let size = try sequence.drawList(first)
@@ -28,7 +37,7 @@ extension CPURenderer: Renderer {
         while start < sequence.frames.count, !executor.isStopping {
             let frames = Array(sequence.frames[start..<min(sequence.frames.count, start + perJob)])
             let (drawList, deliver) = (sequence.drawList, sequence.deliver)
-            executor.submit { try workers.renderEach(frames, drawList: drawList, deliver) }
+            executor.submit { try workers.renderEach(frames, drawList: drawList, stopping: { executor.isStopping }, deliver) }
             handed += frames.count
             start += perJob
         }

@@ -33,10 +33,16 @@ final class CPUFrameWorkers: @unchecked Sendable {
         return try body(renderer)
     }
 
-    /// Draws each frame on this thread, in order, with one renderer, and hands it on.
-    func renderEach(_ frames: [Int], drawList: (Int) throws -> DrawList, _ body: (Int, Image) throws -> Void) throws {
+    /// Draws each frame on this thread, in order, with one renderer, and hands it on; once
+    /// `stopping` says so, gives up the frame being drawn (between two bands of rows) and the
+    /// rest, handing none of them on.
+    func renderEach(_ frames: [Int], drawList: (Int) throws -> DrawList, stopping: @escaping @Sendable () -> Bool,
+                    _ body: (Int, Image) throws -> Void) throws {
         try with { cpu in
-            for k in frames { try body(k, cpu.render(try drawList(k), threads: 1)) }
+            for k in frames {
+                guard !stopping(), let image = cpu.render(try drawList(k), threads: 1, stopping: stopping) else { return }
+                try body(k, image)
+            }
         }
     }
 }

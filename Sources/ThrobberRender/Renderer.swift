@@ -103,4 +103,10 @@ extension Renderer {
 extension GLRenderer: Renderer {
     public var rendererDescription: String { "\(info.renderer) (\(info.version), \(info.platform))" }
     public var maxCanvasSide: Int { info.maxCanvasSide }
+
+    /// Draws the frames in order on this thread, a stack per draw; a stack is given up between
+    /// two draws once the executor is stopping, and none of its frames is handed on.
+    public func render(_ sequence: FrameSequence, on executor: some FrameExecutor) throws -> Int {
+        try drawInOrder(sequence, on: executor) { try render($0, stopping: { executor.isStopping }) }
+    }
 }

@@ -12,7 +12,10 @@ final class SpawnedThrobber {
     private var exitStatus: Int32?
 
     /// Starts `throbber ARGUMENTS…` with `environment` added to this process's.
-    init(_ arguments: [String], environment: [String: String] = [:], stderrIn directory: URL) throws {
+    ///
+    /// - Parameter newProcessGroup: start it in a process group of its own (whose id is its pid),
+    ///   for a test that signals the group as a terminal's Ctrl-C does.
+    init(_ arguments: [String], environment: [String: String] = [:], stderrIn directory: URL, newProcessGroup: Bool = false) throws {
         stderrPath = directory.appendingPathComponent("stderr-\(UInt32.random(in: 0...UInt32.max)).txt").path
         let binary = try throbberBinary().path
         var attributes = posix_spawnattr_t()
@@ -26,7 +29,8 @@ final class SpawnedThrobber {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | (newProcessGroup ? POSIX_SPAWN_SETPGROUP : 0)))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

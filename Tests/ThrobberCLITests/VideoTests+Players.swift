@@ -251,6 +251,13 @@ extension VideoTests {
         (##"{"scene": "ring", "outputs": [{"type": "video", "path": "r.gif", "oddSize": "crop"}]}"##, "\"oddSize\" applies to .mp4"),
         (##"{"scene": "double-wave", "parameters": {"height": 1}, "outputs": [{"type": "video", "path": "r.mp4", "oddSize": "crop"}]}"##,
          "cannot crop a 375×1 px frame"),
+        // Frames ffmpeg would refuse after every one was rendered (16384² MP4: 74 at 3.1 GB before).
+        (##"{"scene": "ring", "scale": 4, "parameters": {"hudSize": 4096}, "outputs": [{"type": "video", "path": "r.mp4"}]}"##,
+         "frames of 16384×16384 px (canvas × scale) are too large for ffmpeg"),
+        (##"{"scene": "ring", "scale": 4, "parameters": {"hudSize": 4096}, "outputs": [{"type": "video", "path": "r.gif"}]}"##,
+         "at most 16384×16128 at this width"),
+        (##"{"scene": "ring", "scale": 4, "parameters": {"hudSize": 4096}, "outputs": [{"type": "video", "path": "r.webp"}]}"##,
+         "WebP (libwebp) takes at most 16383 px a side"),
     ])
     func videoSettingsThatCannotBeMetAreRefusedBeforeRendering(render: String, message: String) throws {
         let (directory, result) = try batch("{\"renders\": [\(render)]}", "cannotMeet\(render.hashValue)")

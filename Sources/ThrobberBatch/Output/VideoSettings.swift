@@ -157,12 +157,7 @@ extension VideoSettings {
             throw ThrobberError("\(path): \"oddSize\": \"crop\" cannot crop a \(width)×\(height) px frame to even sides; use pad or scale",
                                 kind: .usage, field: "oddSize")
         }
-        // libwebp takes at most 16,383 px a side (measured: 16,384 fails in ffmpeg after every
-        // frame was rendered); GIF, APNG and MP4 take the whole canvas range; VP9 too.
-        if format == "webp" && max(width, height) > VideoSettings.largestWebPSide {
-            throw ThrobberError("\(ThrobberError.shownPath(path)): a WebP is at most \(VideoSettings.largestWebPSide) px a side (libwebp), "
-                                + "these frames are \(width)×\(height); write .apng, .gif or .mp4, or lower the scale", kind: .usage)
-        }
+        try VideoSettings.checkFrameSize(format: format, path: path, width: width, height: height, encoded: format == "mp4" ? mp4Size(width: width, height: height) : (width, height))
         // Delays are ⌊100/fps⌋ or ⌈100/fps⌉ cs: the longer must fit the GIF's 16 bits.
         if format == "gif" && (100 / fps).rounded(.up) > Double(GIFTiming.longestDelay) {
             throw ThrobberError("\(ThrobberError.shownPath(path)): a GIF holds at least \(formatNumber(GIFTiming.minimumFPS)) frames/s "
@@ -173,6 +168,43 @@ extension VideoSettings {
             throw ThrobberError("\(path): a GIF plays at most \(formatNumber(GIFTiming.maximumFPS)) fps in browsers (a delay under 2 cs "
                                 + "shows as 10 cs), not fps \(formatNumber(fps)); leave \"fps\" out (a faster clip is resampled to 50) "
                                 + "or write .webp or .apng", kind: .usage, field: "fps")
+        }
+    }
+}
+
+extension VideoSettings {
+    /// The most pixels ffmpeg takes in a frame, counted as (width + 128) × (height + 128): below
+    /// 2³¹ / 8 (libavutil's `av_image_check_size`, which the raw input and every filter apply).
+    /// Measured at the edge: 16,384 × 16,128 px passes, 16,384 × 16,129 is refused ("Picture size
+    /// … is invalid") — after every frame had been rendered.
+    public static let ffmpegPaddedPixels = Int(Int32.max) / 8
+    /// The widest or tallest H.264 frame libx264 takes (16,386 is refused: "invalid width x
+    /// height"), after `oddSize`.
+    public static let largestH264Side = 16_384
+    /// The widest or tallest VP9 frame libvpx writes (16,386 fails: "Failed to allocate last frame
+    /// buffer"; its stated bound, 65,535, is not reached).
+    public static let largestVP9Side = 16_384
+    /// The widest or tallest GIF: its logical screen holds 16-bit sides.
+    public static let largestGIFSide = 65_535
+
+    /// Checks that frames of `width` × `height` px (`encoded`: the size the encoder gets, an
+    /// MP4's after `oddSize`) can be written as `format` by ffmpeg and its encoder, before the
+    /// first frame is rendered.
+    ///
+    /// - Throws: `.usage` with the field `scale` naming the size and what the encoder takes.
+    static func checkFrameSize(format: String, path: String, width: Int, height: Int, encoded: (width: Int, height: Int)) throws {
+        let shown = ThrobberError.shownPath(path)
+        let sides: [String: (Int, String)] = ["mp4": (largestH264Side, "H.264 (libx264)"), "webm": (largestVP9Side, "VP9 (libvpx)"),
+                                              "gif": (largestGIFSide, "GIF"), "webp": (largestWebPSide, "WebP (libwebp)")]
+        if let (largest, codec) = sides[format], max(encoded.width, encoded.height) > largest {
+            throw ThrobberError("\(shown): frames of \(encoded.width)×\(encoded.height) px (canvas × scale) are too large: \(codec) takes at most \(largest) px a side; "
+                                + "lower the scale or the canvas", kind: .usage, field: "scale")
+        }
+        // The frame as ffmpeg reads it, then as the encoder gets it (an MP4's, padded).
+        for (w, h) in [(width, height), encoded] where (w + 128) * (h + 128) >= ffmpegPaddedPixels {
+            throw ThrobberError("\(shown): frames of \(w)×\(h) px (canvas × scale) are too large for ffmpeg, which takes (width + 128) × (height + 128) "
+                                + "below \(ffmpegPaddedPixels) px (at most \(w)×\((ffmpegPaddedPixels - 1) / (w + 128) - 128) "
+                                + "at this width), not \((w + 128) * (h + 128)); lower the scale or the canvas", kind: .usage, field: "scale")
         }
     }
 }

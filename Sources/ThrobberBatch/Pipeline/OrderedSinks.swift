@@ -41,8 +41,8 @@ func makeSink(_ output: Output, clip: Clip, width: Int, height: Int, text: Frame
         return resampled(RawStreamSink(file: file, clip: clip, type: "y4m") { image in Array(Y4M.frame(image, alpha: alpha, matte: background)) },
                          output, clip)
     case .video(let path, let settings):
-        return resampled(try FFmpegSink(path: path, settings: settings, clip: clip, timing: output.resampling(in: clip), width: width, height: height),
-                         output, clip)
+        return resampled(try FFmpegSink(path: path, settings: settings, clip: clip, timing: output.resampling(in: clip), width: width, height: height,
+                                        cancellation: cancellation), output, clip)
     }
 }
 
@@ -316,21 +316,31 @@ final class SheetSink: OrderedSink {
 }
 
 /// A GIF, WebP, APNG, MP4 or WebM made by ffmpeg from the raw frames piped to its standard input.
+///
+/// A GIF is made in two passes, so that no process holds the clip: a palette is generated from
+/// the frames as they arrive (ffmpeg's palettegen, which keeps a histogram, not frames), while
+/// each frame is also kept on disk in a spool of PNG frames beside the output; at `finish` a
+/// second ffmpeg maps the spooled frames to the palette (paletteuse). A single filter graph
+/// (`split → palettegen → paletteuse`) buffered every frame until the palette was known:
+/// 3.36 GB in ffmpeg for 600 frames of 900×900 px.
+///
+/// Once the run is asked to stop, ffmpeg is killed at once and the frames still to come are
+/// dropped (`FFmpegChild`); nothing is placed and the temporary files are removed.
 final class FFmpegSink: OrderedSink {
     let path: String
     let temporary: String
     let clip: Clip
     /// The video's frames and rate (its own `fps`, or a GIF's 50 for a faster clip).
     let timing: Resampling
-    let process = Process()
-    let input = Pipe()
-    let errors = Pipe()
     let format: String
     let settings: VideoSettings
-    private let errorText = ErrorTail()
-    /// ffmpeg and its temporary file, registered so that a signal that abandons the process
-    /// stops ffmpeg and removes the file.
-    private var token: InFlightFiles.Token?
+    let width: Int, height: Int
+    let cancellation: CancellationSource
+    private let ffmpeg: URL
+    /// The encoder, or for a GIF the first pass (the palette).
+    private let child: FFmpegChild
+    /// A GIF's spool of PNG frames (`GIFSpool`).
+    private let spool: GIFSpool?
 
     /// Where ffmpeg is, or nil.
     static var executable: URL? {
@@ -339,19 +349,22 @@ final class FFmpegSink: OrderedSink {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    init(path: String, settings: VideoSettings, clip: Clip, timing: Resampling, width: Int, height: Int) throws {
+    init(path: String, settings: VideoSettings, clip: Clip, timing: Resampling, width: Int, height: Int,
+         cancellation: CancellationSource = NotCancelled()) throws {
         guard let ffmpeg = FFmpegSink.executable else {
             throw ThrobberError("ffmpeg is not on PATH; install it (apt-get install -y ffmpeg) to write \(path)", kind: .backendUnavailable)
         }
+        self.ffmpeg = ffmpeg
         self.path = path
         self.clip = clip
         self.settings = settings
         self.timing = timing
+        self.width = width
+        self.height = height
+        self.cancellation = cancellation
         format = URL(fileURLWithPath: path).pathExtension.lowercased()
         temporary = AtomicFile.temporaryName(for: path)
-        var arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                         "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)",
-                         "-framerate", String(format: "%.6g", timing.fps), "-i", "pipe:0"]
+        var arguments = FFmpegSink.rawInput(width: width, height: height, fps: timing.fps, from: "pipe:0")
         // GIF counts time in centiseconds, APNG and WebP in milliseconds, and their muxers take
         // each delay from the difference of two timestamps (the last from -final_delay): stamping
         // frame j with t(j) in that time base (FrameClock, the same double product) makes every
@@ -361,13 +374,9 @@ final class FFmpegSink: OrderedSink {
         let last = timing.frames - 1
         switch format {
         case "gif":
-            let clock = FrameClock.centiseconds(fps: timing.fps)
-            // A palette generated from the clip itself, one entry kept for transparency. GIF's
-            // NETSCAPE loop counts repeats after the first play; -loop -1 writes none (one play).
-            let loop = settings.loopCount == 0 ? 0 : settings.loopCount == 1 ? -1 : settings.loopCount - 1
-            arguments += ["-filter_complex", "[0:v]\(clock.ffmpegFilter),split[a][b];"
-                          + "[a]palettegen=reserve_transparent=1:stats_mode=full[p];[b][p]paletteuse=alpha_threshold=\(settings.alphaThreshold)",
-                          "-enc_time_base", "1/100", "-final_delay", String(clock.delay(frame: last)), "-loop", String(loop), "-f", "gif"]
+            // The first pass: the palette, generated from the clip itself, one entry kept for
+            // transparency, written to standard output as 16×16 BGRA pixels.
+            arguments += ["-vf", "palettegen=reserve_transparent=1:stats_mode=full", "-f", "rawvideo", "-pix_fmt", "bgra", "pipe:1"]
         case "webp":
             // The last frame's duration, the background hint and the loop count are set in the
             // file afterwards (`WebPAnimation.finish`): ffmpeg's libwebp_anim takes none of them.
@@ -405,46 +414,44 @@ final class FFmpegSink: OrderedSink {
                           "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
                           "-movflags", "+faststart", "-f", "mp4"]
         }
-        arguments.append(temporary)
-        process.executableURL = ffmpeg
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        let tail = errorText
-        errors.fileHandleForReading.readabilityHandler = { handle in tail.append(handle.availableData) }
-        let temporary = self.temporary
-        let process = self.process
-        do {
-            // Started and registered in one step: if the process is abandoned, ffmpeg is killed
-            // before its temporary file is removed, so it cannot write the file again afterwards.
-            token = try InFlightFiles.shared.creating({ () -> pid_t? in
-                try process.run()
-                return process.processIdentifier
-            }, undo: { pid in
-                kill(pid, SIGKILL)
-                waitpid(pid, nil, 0)
-                unlink(temporary)
-            })?.token
-        } catch {
-            throw ThrobberError("cannot start ffmpeg: \(error)", kind: .backendUnavailable)
+        if format == "gif" {
+            let spool = try GIFSpool(for: path)
+            self.spool = spool
+            do {
+                child = try FFmpegChild(ffmpeg, arguments: arguments, temporaries: [], collectsOutput: true, cancellation: cancellation)
+            } catch {
+                spool.abort()
+                throw error
+            }
+        } else {
+            spool = nil
+            child = try FFmpegChild(ffmpeg, arguments: arguments + [temporary], temporaries: [temporary], cancellation: cancellation)
         }
     }
 
-    deinit {
-        token.map(InFlightFiles.shared.finished)
+    /// ffmpeg's arguments for raw RGBA frames of `width` × `height` px at `fps` read from `source`.
+    static func rawInput(width: Int, height: Int, fps: Double, from source: String) -> [String] {
+        ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+         "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-framerate", String(format: "%.6g", fps), "-i", source]
     }
 
     func add(_ image: Image, index: Int) throws {
+        // A run asked to stop drops the frames bound for its videos (the encoder is killed).
+        if cancellation.cancellationReason != nil {
+            child.stop()
+            return
+        }
         var pixels = image.pixels
         if format == "mp4" {
             FFmpegSink.composite(&pixels, over: settings.matteBytes, keepingTransparent: false)
         } else if format == "gif", settings.matte != nil {
             FFmpegSink.composite(&pixels, over: settings.matteBytes, keepingTransparent: true)
         }
-        let fd = input.fileHandleForWriting.fileDescriptor
-        if let failure = pixels.withUnsafeBytes({ writeAll($0, to: fd) }) {
-            throw ThrobberError("ffmpeg stopped reading frames for \(path): \(errorText.lastLine)", kind: .io, code: failure.rawValue)
+        if let failure = pixels.withUnsafeBytes({ child.write($0) }) {
+            throw ThrobberError("ffmpeg stopped reading frames for \(path): \(child.lastLine)", kind: .io, code: failure.rawValue)
+        }
+        if let spool, !child.stopped {
+            try spool.add(Image(width: image.width, height: image.height, pixels: pixels))
         }
     }
 
@@ -463,15 +470,26 @@ final class FFmpegSink: OrderedSink {
         }
     }
 
+    /// The error of a run that was asked to stop while this video was being made.
+    private func interrupted() -> ThrobberError {
+        ThrobberError.interrupted(cancellation.cancellationReason ?? "cancellation",
+                                  "while \(ThrobberError.shownPath(path)) was being encoded; it was dropped")
+    }
+
     func finish(overwrite: Bool) throws -> [Manifest.Artifact] {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        errors.fileHandleForReading.readabilityHandler = nil
-        defer { token.map(InFlightFiles.shared.finished); token = nil }
-        guard process.terminationStatus == 0 else {
+        let status = child.finish()
+        defer { child.release() }
+        if child.stopped || cancellation.cancellationReason != nil {
             unlink(temporary)
-            throw ThrobberError("ffmpeg failed to write \(path) (status \(process.terminationStatus)): \(errorText.lastLine)", kind: .io)
+            spool?.abort()
+            throw interrupted()
         }
+        guard status == 0 else {
+            unlink(temporary)
+            spool?.abort()
+            throw ThrobberError("ffmpeg failed to write \(path) (status \(status)): \(child.lastLine)", kind: .io)
+        }
+        if let spool { try encodeGIF(spool) }
         if format == "webp" { try fixWebP() }
         // Hashed as it is read, 1 MiB at a time: a video may be far larger than its frames.
         let digest: String
@@ -485,12 +503,45 @@ final class FFmpegSink: OrderedSink {
         return [Manifest.Artifact(clip: clip.label, type: format, file: path, sha256: digest)]
     }
 
+    /// A GIF's second pass: the spooled frames mapped to the palette the first pass generated
+    /// (handed to ffmpeg on its standard input), timed in centiseconds.
+    private func encodeGIF(_ spool: GIFSpool) throws {
+        defer { spool.abort() }
+        let palette = child.collectedOutput
+        guard palette.count == 16 * 16 * 4 else {
+            throw ThrobberError("ffmpeg generated no palette for \(path) (\(palette.count) bytes): \(child.lastLine)", kind: .io)
+        }
+        try spool.close()
+        let clock = FrameClock.centiseconds(fps: timing.fps)
+        // GIF's NETSCAPE loop counts repeats after the first play; -loop -1 writes none (one play).
+        let loop = settings.loopCount == 0 ? 0 : settings.loopCount == 1 ? -1 : settings.loopCount - 1
+        let arguments = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+                         "-f", "png_pipe", "-framerate", String(format: "%.6g", timing.fps), "-i", spool.path,
+                         "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "16x16", "-i", "pipe:0",
+                         "-filter_complex", "[0:v]\(clock.ffmpegFilter)[a];[a][1:v]paletteuse=alpha_threshold=\(settings.alphaThreshold)",
+                         "-enc_time_base", "1/100", "-final_delay", String(clock.delay(frame: timing.frames - 1)), "-loop", String(loop),
+                         "-f", "gif", temporary]
+        let second = try FFmpegChild(ffmpeg, arguments: arguments, temporaries: [temporary], cancellation: cancellation)
+        defer { second.release() }
+        _ = palette.withUnsafeBytes { second.write($0) }
+        let status = second.finish()
+        if second.stopped || cancellation.cancellationReason != nil {
+            unlink(temporary)
+            throw interrupted()
+        }
+        guard status == 0 else {
+            unlink(temporary)
+            throw ThrobberError("ffmpeg failed to write \(path) (status \(status)): \(second.lastLine)", kind: .io)
+        }
+    }
+
     /// A WebP's header and last delay set as the output says: ffmpeg's libwebp_anim writes an
     /// opaque white background hint, and the last frame's duration as the one before it.
     private func fixWebP() throws {
         do {
             try WebPAnimation.finish(temporary, lengthMilliseconds: FrameClock.milliseconds(fps: timing.fps).start(frame: timing.frames),
-                                     background: settings.background, loopCount: settings.loopCount)
+                                     background: settings.background, loopCount: settings.loopCount, width: width, height: height,
+                                     shownPath: path)
         } catch let error as ThrobberError {
             unlink(temporary)
             throw error
@@ -498,13 +549,10 @@ final class FFmpegSink: OrderedSink {
     }
 
     func abort() {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        errors.fileHandleForReading.readabilityHandler = nil
+        child.terminate()
         unlink(temporary)
-        token.map(InFlightFiles.shared.finished)
-        token = nil
+        spool?.abort()
+        child.release()
     }
 }
 
