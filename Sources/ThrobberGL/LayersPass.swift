@@ -33,6 +33,12 @@ final class LayersPass {
     /// size makes a few dozen shapes (tiles reached by different runs of layers); compiling one
     /// costs tens of milliseconds, so they are kept across sizes.
     static let maximumPrograms = 512
+    /// The most layers one tile's program paints. Its statements are compiled together, and
+    /// llvmpipe's compile time grows faster than their count: 64 full-canvas waves take 0.9 s
+    /// for a frame, 128 take 2 s, 256 take 7 s and 1,000 took 39 s and 470 MB, during which no
+    /// signal is seen. The built-ins and the example scene files reach a tile with at most a
+    /// dozen (a ring of boxes is one layer; replicated boxes go to the boxes pass).
+    static let maximumLayersPerTile = 64
     /// How many coverage textures one stack reads (layers.frag's `u_coverage0` …
     /// `u_coverage3`, on texture units 1 to 4).
     static let coverageUnits = 4
@@ -112,6 +118,12 @@ final class LayersPass {
                 for x0 in stride(from: 0, to: width, by: side) {
                     let tile = PixelRect(x0: x0, y0: y0, x1: min(width, x0 + side), y1: min(height, y0 + side))
                     let reaching = plan.bounds.intersects(tile) ? plan.layers.indices.filter { plan.layers[$0].reaches(tile) } : []
+                    guard reaching.count <= LayersPass.maximumLayersPerTile else {
+                        throw ThrobberError.invalid(
+                            "draw list", "\(reaching.count) discs, waves, arcs and single boxes over one \(side)-px tile",
+                            allowed: "at most \(LayersPass.maximumLayersPerTile) on GL, whose program painting them in one pass "
+                                + "would take seconds to minutes to compile, a wait no signal can cut short (draw fewer, or use --backend cpu)")
+                    }
                     let group: (draw: Int, first: Int32)
                     if let known = groups[reaching] {
                         group = known

@@ -35,6 +35,34 @@ struct GLRenderStopTests {
         #expect(try renderer.render(lists).map(\.pixels) == expected.map(\.pixels))
     }
 
+    /// Issue 46: a tile reached by more layers than `LayersPass.maximumLayersPerTile` is refused
+    /// before its program is compiled (1,000 waves took 39 s of compiling that no signal cut
+    /// short); at the cap it draws.
+    @Test(arguments: [LayersPass.maximumLayersPerTile, LayersPass.maximumLayersPerTile + 1, 1_000])
+    func tooManyLayersOverATileAreRefusedBeforeCompiling(count: Int) throws {
+        let text = """
+            {"format": "throbber-scene/1", "id": "waves", "canvas": {"width": 120, "height": 90, "background": "none"},
+             "content": [{"type": "replicator", "count": \(count), "content": [
+               {"type": "wave", "function": "sin", "wavelength": "40 + i", "amplitude": 10, "baseline": 45,
+                "color": [0.2, 0.4, 0.8, 0.02]}]}]}
+            """
+        let list = try Scene(try FileScene(text: text, path: "waves.scene.json")).checkedDrawList(at: 0)
+        let renderer = try GLRenderer(platform: .osmesa)
+        guard count > LayersPass.maximumLayersPerTile else {
+            #expect(try renderer.render([list]).count == 1)
+            return
+        }
+        let started = Date()
+        #expect {
+            try renderer.render([list])
+        } throws: { error in
+            let error = error as? ThrobberError
+            return error?.kind == .usage && error?.message.contains("\(count) discs, waves, arcs") == true
+                && error?.message.contains("--backend cpu") == true
+        }
+        #expect(Date().timeIntervalSince(started) < 5, "refused before compiling")
+    }
+
     @Test(arguments: [1, 10, 300, 2_000])
     func boxChunksCoverEveryInstanceOnceWithinTheirWork(count: Int) throws {
         let list = try Self.boxes(count, side: 300).checkedDrawList(at: 0.5)
