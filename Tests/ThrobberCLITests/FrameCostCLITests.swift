@@ -27,8 +27,8 @@ struct FrameCostCLITests {
         {"type":"disc","center":[50,50],"radius":1,"color":[0,0,0,1]}]}]}]}
         """
 
-    @Test(arguments: [("arcs", arcs, "the 10000 arcs of a frame cover 9721960000 px, 9.08 times"),
-                      ("boxes", boxes, "the 10000 boxes of a frame cover 1510297716 px and cost 1530777716 px with 2048 px a shape for its setup, 1.43 times")])
+    @Test(arguments: [("arcs", arcs, "the 10000 arcs of a frame cover 9721960000 px and cost 9885800000 px with 16384 px a shape for its setup, 9.21 times"),
+                      ("boxes", boxes, "the 10000 boxes of a frame cover 1510297716 px and cost 1674137716 px with 16384 px a shape for its setup, 1.56 times")])
     func heavyFramesAreRefusedBeforeAnythingIsWritten(name: String, text: String, expected: String) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

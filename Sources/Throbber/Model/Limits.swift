@@ -51,11 +51,13 @@ public enum Limits {
     /// What each shape of a frame costs beyond the pixels of its bounds, in pixels: a renderer
     /// sets every shape up (its record, its bounds, its bands), about what shading 2,048 pixels
     /// takes — 1.75 million copied discs of 9 px took 4.5 s a frame on the CPU (2.6 µs each),
-    /// 10,000 rotated 300 px boxes (1.5 × 10⁹ px) 2 s. So a frame of a million tiny shapes is
-    /// refused as one of a few huge ones is; 10,000 ticks cost 2 × 10⁷.
-    public static let pixelsPerShape = 2048
+    /// 10,000 rotated 300 px boxes (1.5 × 10⁹ px) 2 s — and holds it until the frame is drawn,
+    /// about 1 KB a shape (300,000 tiny arcs: 3.2 s and 272 MB for one frame). Charged at 16,384 px,
+    /// so that the most shapes a frame may have (65,536) are evaluated, and a frame over the
+    /// budget is refused, within about 64 MB; 10,000 ticks cost 1.6 × 10⁸.
+    public static let pixelsPerShape = 16_384
     /// The most shapes a frame may draw whatever their size: their setup alone fills the frame's
-    /// budget (2^30 / 2,048 = 524,288). A scene file is held to it as it is read (constant
+    /// budget (2^30 / 16,384 = 65,536). A scene file is held to it as it is read (constant
     /// copies) and as a frame is evaluated, before the shapes are drawn or even all placed.
     public static let shapesPerFrame = pixelsPerFrame / pixelsPerShape
     /// The most evaluation work a scene file's preflight spends on a clip (node evaluations and
