@@ -128,7 +128,8 @@ let package = Package(
         ),
 
         .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberDigest", "ThrobberText"]),
-        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberText"]),
+        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberText",
+                                                         "ThrobberTestSupport"]),
         .testTarget(
             name: "ThrobberRenderTests",
             dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberBenchmarks", "ThrobberTestSupport",

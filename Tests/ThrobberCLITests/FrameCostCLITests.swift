@@ -105,7 +105,7 @@ struct FrameCostCLITests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let discs = (0..<200).map { #"{"type":"disc","center":["i",\#($0 % 50)],"radius":1,"color":[0,0,0,1]}"# }.joined(separator: ",")
-        let text = #"{"format":"throbber-scene/1","id":"heavy","canvas":{"width":100,"height":100},"content":[{"type":"replicator","count":1500,"content":[\#(discs)]}]}"#
+        let text = #"{"format":"throbber-scene/1","id":"heavy","canvas":{"width":100,"height":100},"content":[{"type":"replicator","count":300,"content":[\#(discs)]}]}"#
         try Data(text.utf8).write(to: directory.appendingPathComponent("heavy.scene.json"))
         let child = try SpawnedThrobber(["render", directory.appendingPathComponent("heavy.scene.json").path, "--frames", "100000",
                                          "-o", directory.appendingPathComponent("out").path, "--backend", "cpu"], stderrIn: directory)

@@ -8,21 +8,11 @@ import ThrobberTestSupport
 /// bounded work), and the frames it draws with a stop that never comes are the usual ones.
 @Suite(.serialized, .enabled(if: GLAvailability.osmesa.available, Comment(rawValue: GLAvailability.osmesa.reason)))
 struct GLRenderStopTests {
-    static func boxes(_ count: Int, side: Double) throws -> Scene {
-        let text = """
-            {"format": "throbber-scene/1", "id": "boxes", "canvas": {"width": \(side), "height": \(side), "background": "none"},
-             "clocks": [{"name": "spin", "duration": 2, "repeat": "forever"}],
-             "content": [{"type": "replicator", "count": \(count), "content": [
-               {"type": "box", "center": [\(side / 2), \(side / 2)], "size": [\(side * 0.6), \(side * 0.6)],
-                "rotation": "spin.u * 360 + i * 7.3", "color": [0.2, 0.4, 0.8, 0.1]}]}]}
-            """
-        return Scene(try FileScene(text: text, path: "boxes.scene.json"))
-    }
 
     @Test(arguments: [1, 50, 400])
     func aStackIsGivenUpAndTheNextIsWhole(count: Int) throws {
         let renderer = try GLRenderer(platform: .osmesa)
-        let lists = try (0..<3).map { try Self.boxes(count, side: 64).checkedDrawList(at: Double($0) * 0.1) }
+        let lists = try (0..<3).map { try TestScenes.overlappingBoxes(count, side: 64).checkedDrawList(at: Double($0) * 0.1) }
         let expected = try renderer.render(lists)
         var asked = 0
         #expect(try renderer.render(lists, stopping: { asked += 1; return true }).isEmpty)
@@ -65,7 +55,7 @@ struct GLRenderStopTests {
 
     @Test(arguments: [1, 10, 300, 2_000])
     func boxChunksCoverEveryInstanceOnceWithinTheirWork(count: Int) throws {
-        let list = try Self.boxes(count, side: 300).checkedDrawList(at: 0.5)
+        let list = try TestScenes.overlappingBoxes(count, side: 300).checkedDrawList(at: 0.5)
         let frame = GLFrame(list)
         let plan = LayerPlan(frame)
         let stack = FrameStack([frame], boxItems: [plan.boxItems], width: list.width, height: list.height)

@@ -4,22 +4,12 @@ import Testing
 import Throbber
 import ThrobberCPU
 import ThrobberRender
+import ThrobberTestSupport
 
 /// The CPU renderer gives a frame up between bands (and every `itemsBetweenStopChecks` items)
 /// once `stopping` says so, and a frame given up leaves nothing behind: the next frames are the
 /// bytes a fresh renderer draws.
 struct RenderStopTests {
-    /// A scene of `count` overlapping translucent boxes, turning with time.
-    static func boxes(_ count: Int, side: Double = 120) throws -> Scene {
-        let text = """
-            {"format": "throbber-scene/1", "id": "boxes", "canvas": {"width": \(side), "height": \(side), "background": "none"},
-             "clocks": [{"name": "spin", "duration": 2, "repeat": "forever"}],
-             "content": [{"type": "replicator", "count": \(count), "content": [
-               {"type": "box", "center": [\(side / 2), \(side / 2)], "size": [\(side * 0.6), \(side * 0.6)],
-                "rotation": "spin.u * 360 + i * 7.3", "color": [0.2, 0.4, 0.8, 0.1]}]}]}
-            """
-        return Scene(try FileScene(text: text, path: "boxes.scene.json"))
-    }
 
     /// A `stopping` that says "stop" from its `after`-th question on, counting the questions.
     final class Countdown: @unchecked Sendable {
@@ -32,7 +22,7 @@ struct RenderStopTests {
     // Replicated boxes are one quad batch, one item: the frame (8 bands of 15 rows) is asked once a band.
     @Test(arguments: [1, 2, 4], [0, 1, 5])
     func aFrameIsGivenUpAndTheNextAreWhole(threads: Int, after: Int) throws {
-        let scene = try Self.boxes(300)
+        let scene = try TestScenes.overlappingBoxes(300)
         let lists = try (0..<4).map { try scene.checkedDrawList(at: Double($0) * 0.1) }
         let fresh = CPURenderer(threadCount: threads)
         let expected = lists.map { fresh.render($0) }
@@ -52,7 +42,7 @@ struct RenderStopTests {
 
     @Test(arguments: [1, 20, 2_000])
     func aStopNeverAskedIsTheUsualFrame(count: Int) throws {
-        let scene = try Self.boxes(count, side: 64)
+        let scene = try TestScenes.overlappingBoxes(count, side: 64)
         let list = try scene.checkedDrawList(at: 0.3)
         let renderer = CPURenderer(threadCount: 2)
         #expect(renderer.render(list, threads: 2, stopping: { false })?.pixels == CPURenderer(threadCount: 1).render(list).pixels)
@@ -60,7 +50,7 @@ struct RenderStopTests {
 
     @Test func aHeavyFrameStopsWithinItsItems() throws {
         // 3,000 boxes over 200 px in one band: the stop is seen within `itemsBetweenStopChecks` items.
-        let list = try Self.boxes(3_000, side: 200).checkedDrawList(at: 0.2)
+        let list = try TestScenes.overlappingBoxes(3_000, side: 200).checkedDrawList(at: 0.2)
         let renderer = CPURenderer(threadCount: 1)
         let full = ContinuousClock().measure { _ = renderer.render(list, threads: 1) }
         let countdown = Countdown(after: 1)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Throbber
 @testable import ThrobberBatch
+import ThrobberTestSupport
 
 /// What each video encoder refuses is refused before the first frame (`VideoSettings.validate`),
 /// at the edges measured with ffmpeg itself; and a WebP whose frames are all the same (libwebp
@@ -83,18 +84,6 @@ struct VideoLimitsTests {
         }
     }
 
-    /// The chunks of a RIFF WebP: four-character name, payload offset and size.
-    static func chunks(_ bytes: [UInt8]) -> [(name: String, offset: Int, size: Int)] {
-        func little(_ at: Int, _ count: Int) -> Int { (0..<count).reversed().reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
-        var list: [(String, Int, Int)] = []
-        var offset = 12
-        while offset + 8 <= bytes.count {
-            let size = little(offset + 4, 4)
-            list.append((String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self), offset + 8, size))
-            offset += 8 + size + (size & 1)
-        }
-        return list
-    }
 
     @Test(arguments: [(1, 1, 40), (37, 21, 1_000_000), (240, 240, 12_000), (5, 300, 16_777_215)])
     func aStillWebPBecomesAnAnimationOfOneFrame(width: Int, height: Int, length: Int) throws {
@@ -105,14 +94,14 @@ struct VideoLimitsTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("still-\(UUID().uuidString).webp")
         defer { try? FileManager.default.removeItem(at: url) }
         try still.write(to: url)
-        #expect(Self.chunks([UInt8](still)).map(\.name) == ["VP8L"])
+        #expect(TestScenes.riffChunks([UInt8](still)).map(\.name) == ["VP8L"])
         let background = RGBA(1, 0, 0, 1)
         try WebPAnimation.finish(url.path, lengthMilliseconds: length, background: background, loopCount: 3, width: width, height: height,
                                  shownPath: "/out/v.webp")
         let bytes = [UInt8](try Data(contentsOf: url))
         func little(_ at: Int, _ count: Int) -> Int { (0..<count).reversed().reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
         #expect(bytes.prefix(4).elementsEqual("RIFF".utf8) && little(4, 4) == bytes.count - 8)
-        let list = Self.chunks(bytes)
+        let list = TestScenes.riffChunks(bytes)
         #expect(list.map(\.name) == ["VP8X", "ANIM", "ANMF"])
         let vp8x = list[0].offset, anim = list[1].offset, anmf = list[2].offset
         #expect(bytes[vp8x] & 0x02 != 0, "animation flag")
