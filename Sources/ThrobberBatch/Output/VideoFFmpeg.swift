@@ -9,7 +9,7 @@ import Throbber
 /// A run that is cancelled (the first SIGINT or SIGTERM) drops the frames bound only for videos:
 /// an encoder holds many frames in flight (libvpx's look-ahead, x264's), and letting it encode
 /// them took up to half a minute. So a watcher looks at the cancellation every
-/// `FFmpegChild.pollInterval` and kills ffmpeg with SIGKILL as soon as it is set — SIGTERM would
+/// `FFmpegChild.pollMicroseconds` (20 ms) and kills ffmpeg with SIGKILL as soon as it is set — SIGTERM would
 /// let ffmpeg flush its encoder and write the container's trailer first. Writes to a killed
 /// child are then dropped (`stopped`), and its output is never placed: the caller removes the
 /// temporary file it was writing.
@@ -22,14 +22,15 @@ final class FFmpegChild: @unchecked Sendable {
     private let lock = NSLock()
     private var collected = Data()
     private var stoppedForCancellation = false
-    private var watcher: DispatchSourceTimer?
+    /// Set once the child is finished, stopped or released: the watcher thread ends.
+    private var watching = true
     /// ffmpeg and its temporary files, registered so that a signal that abandons the process
     /// kills ffmpeg and removes the files.
     private var token: InFlightFiles.Token?
     private let cancellation: CancellationSource
 
     /// How often a running child looks at the cancellation.
-    static let pollInterval = DispatchTimeInterval.milliseconds(20)
+    static let pollMicroseconds: UInt32 = 20_000
 
     /// Starts ffmpeg.
     ///
@@ -69,20 +70,28 @@ final class FFmpegChild: @unchecked Sendable {
         } catch {
             throw ThrobberError("cannot start ffmpeg: \(error)", kind: .backendUnavailable)
         }
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + FFmpegChild.pollInterval, repeating: FFmpegChild.pollInterval)
-        timer.setEventHandler { [weak self] in
-            guard let self, self.cancellation.cancellationReason != nil else { return }
-            self.stop()
+        // A plain thread, not a dispatch timer source: a timer cancelled while ffmpeg was being
+        // killed and waited for crashed libdispatch's event loop about once in 25 stops.
+        let watcher = Thread { [weak self] in
+            while true {
+                usleep(FFmpegChild.pollMicroseconds)
+                guard let self, self.isWatching else { return }
+                if self.cancellation.cancellationReason != nil {
+                    self.stop()
+                    return
+                }
+            }
         }
-        timer.resume()
-        watcher = timer
+        watcher.start()
     }
 
     deinit {
-        watcher?.cancel()
         token.map(InFlightFiles.shared.finished)
     }
+
+    private var isWatching: Bool { lock.withLock { watching } }
+
+    private func stopWatching() { lock.withLock { watching = false } }
 
     /// Whether the child was killed because the run was asked to stop.
     var stopped: Bool { lock.withLock { stoppedForCancellation } }
@@ -92,9 +101,9 @@ final class FFmpegChild: @unchecked Sendable {
         lock.withLock {
             guard !stoppedForCancellation else { return }
             stoppedForCancellation = true
+            watching = false
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
-        watcher?.cancel()
     }
 
     /// Writes bytes to its standard input.
@@ -124,7 +133,7 @@ final class FFmpegChild: @unchecked Sendable {
         }
         process.waitUntilExit()
         errors.fileHandleForReading.readabilityHandler = nil
-        watcher?.cancel()
+        stopWatching()
         return process.terminationStatus
     }
 
@@ -136,7 +145,7 @@ final class FFmpegChild: @unchecked Sendable {
 
     /// Drops the registration: its files are placed or removed by the caller now.
     func release() {
-        watcher?.cancel()
+        stopWatching()
         token.map(InFlightFiles.shared.finished)
         token = nil
     }
