@@ -39,8 +39,8 @@ public struct ShaderLibrary: Sendable {
                 // By the rule every input is read by: a FIFO or device named like a shader is
                 // refused, not waited on or read without end.
                 let bytes = try InputRule.read(url.path, as: InputKind("shader", limit: 1 << 20), origin: .commandLine, field: field)
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw ThrobberError.invalid(field, url.path, allowed: "shaders in UTF-8 text")
+                guard let text = String(validating: bytes, as: UTF8.self), !text.isEmpty else {
+                    throw ThrobberError.invalid(field, url.path, allowed: "shaders in UTF-8 text, none of them empty")
                 }
                 sources[name] = text
             }
