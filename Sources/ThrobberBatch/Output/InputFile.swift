@@ -68,9 +68,9 @@ public enum InputFile {
     ///   - checkStart: looks at the first `startLength` bytes once they are read (or at the whole
     ///     file if it is shorter) and throws when they cannot start such a file: a stream such as
     ///     `/dev/zero` given as an image is refused after 8 bytes, not after `limit`.
-    /// - Throws: `.missingInput` naming the file and the system's reason; `.usage` or `.badData`
-    ///   (by `origin`) for a directory, a device or (unless `streams`) a FIFO; `.badData` when it is
-    ///   larger than `limit` bytes.
+    /// - Throws: `.missingInput` naming the file and the system's reason (a directory too);
+    ///   `.usage` or `.badData` (by `origin`) for a device, a socket or (unless `streams`) a FIFO;
+    ///   `.badData` when it is larger than `limit` bytes.
     public static func read(_ path: String, what: String, limit: Int = largestFile, streams: Bool = true,
                             origin: InputRule.Origin = .commandLine, startLength: Int = 0,
                             checkStart: (([UInt8]) throws -> Void)? = nil) throws -> [UInt8] {
