@@ -49,7 +49,7 @@ public enum ParityMatrix {
 
     /// What `render` takes to draw `model` again: a file scene's path, else its id.
     public static func reference(of model: any SceneModel) -> String {
-        (model as? FileScene)?.definition.path ?? model.id
+        model.origin?.path ?? model.id
     }
 
     /// The matrix's cases, every one built (and validated) before any is rendered.

@@ -1,6 +1,5 @@
 import Foundation
 import Throbber
-import ThrobberDigest
 import ThrobberBatch
 import ThrobberRender
 
@@ -62,9 +61,7 @@ enum ScenesCommand: Subcommand {
         if arguments.has("--json") {
             let typed = try models(arguments).map { model -> TypedListing in
                 let loop = defaultLoop(model)
-                let source = (model as? FileScene).map {
-                    ["path": $0.definition.path, "sha256": SHA256.hex(Data($0.definition.text.utf8))]
-                }
+                let source = model.origin.map { ["path": $0.path, "sha256": $0.digest] }
                 return TypedListing(id: model.id, summary: model.summary, source: source,
                                     canvas: ["width": model.canvasSize.width, "height": model.canvasSize.height],
                                     loop: ["seconds": loop.seconds, "speedChangePercent": loop.speedChangePercent],

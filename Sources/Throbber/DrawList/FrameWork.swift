@@ -68,4 +68,7 @@ public struct FrameWork: Sendable, Equatable {
         return "the \(list) of a frame cover \(formatNumber(total)) px\(setupText), \(formatNumber(times)) times what a frame may "
             + "cost: at most \(limit) px"
     }
+
+    /// What a refusal of a frame's cost tells the user to change.
+    public static let advice = "(fewer or smaller shapes, or a smaller scale)"
 }

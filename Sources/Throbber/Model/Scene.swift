@@ -120,7 +120,7 @@ public struct Scene: Sendable {
     func checkBoxWork() throws {
         var worst: (work: FrameWork, t: Double)?
         // A scene file's frames of a clip are measured by its preflight (`preflightFrame(at:)`).
-        for t in model is FileScene ? [0] : [0, Limits.time] {
+        for t in model.preflight == .eachFrame ? [0] : [0, Limits.time] {
             let work = FrameWork(drawListWithoutText(at: t))
             if worst == nil || work.cost > worst!.work.cost { worst = (work, t) }
         }
@@ -137,22 +137,18 @@ public struct Scene: Sendable {
     /// - Throws: a data error naming the node, the value, the time and the parameters, or the
     ///   shapes and pixels over `Limits.pixelsPerFrame`.
     public func preflightFrame(at t: Double) throws -> Int {
-        guard let file = model as? FileScene else { return 0 }
-        let (primitives, work) = try file.evaluate(at: t, work: ())
+        guard model.preflight == .eachFrame else { return 0 }
         let (width, height) = pixelSize
-        let items = PlacedPrimitive.drawItems(primitives, scale: scale, width: width, height: height)
+        let (items, work) = try model.preflightItems(at: t, scale: scale, width: width, height: height)
         let frame = FrameWork(items: items)
         guard frame.isWithin() else { throw frameWorkError(frame, at: t) }
-        return work + items.count
+        return work
     }
 
     /// The refusal of a frame at `t` whose shapes cost `work`, more than `Limits.pixelsPerFrame`.
     func frameWorkError(_ work: FrameWork, at t: Double) -> ThrobberError {
-        let advice = "(fewer or smaller shapes, or a smaller scale)"
-        if let file = model as? FileScene {
-            return ThrobberError("\(ThrobberError.shownPath(file.definition.path)): \(work.text()) at t = \(formatNumber(t)) s and scale "
-                                 + "\(formatNumber(scale)) \(advice)\(file.parameterWords)", kind: .badData, field: "scale")
-        }
+        let advice = FrameWork.advice
+        if let error = model.frameWorkError(work, at: t, scale: scale) { return error }
         let names = model.boxParameterNames.map { "\($0) \(model.value(of: $0) ?? "?")" }
         // A scene whose work no parameter but the scale sets names the scale: the line always
         // names a field.
@@ -186,7 +182,7 @@ public struct Scene: Sendable {
         let list = drawList(model, state: state, at: t)
         // A scene file's frames differ in cost (a count may change with time): each is measured
         // before it is drawn. A built-in's cost was bounded by `validate`.
-        if model is FileScene, case let work = FrameWork(list), !work.isWithin() { throw frameWorkError(work, at: t) }
+        if model.preflight == .eachFrame, case let work = FrameWork(list), !work.isWithin() { throw frameWorkError(work, at: t) }
         return list
     }
 

@@ -96,6 +96,50 @@ public protocol SceneModel: Sendable {
     /// Times whose frames paint the scene's largest text, laid out before the first frame so a
     /// size the atlas cannot hold is reported up front.
     var textCheckTimes: [Double] { get }
+
+    /// Where the scene was read from, nil for a built-in: what provenance records and `render`
+    /// is given to draw it again.
+    var origin: SceneOrigin? { get }
+
+    /// How the scene's frames are checked before and as they are drawn (`ScenePreflight`).
+    var preflight: ScenePreflight { get }
+
+    /// The primitives of the frame at `t` at `scale` on a `width` × `height` px canvas, without
+    /// text, and the work evaluating them took (what a preflight counts against
+    /// `Limits.preflightWork`); for a scene whose frames are `.eachFrame`.
+    ///
+    /// - Throws: why the frame cannot be drawn (bad data naming the node, the value and the time).
+    func preflightItems(at t: Double, scale: Double, width: Int, height: Int) throws -> (items: [DrawItem], work: Int)
+
+    /// The refusal of a frame at `t` whose shapes cost `work`, more than `Limits.pixelsPerFrame`,
+    /// in the scene's own words (a scene file names its path and its parameters); nil for the
+    /// words every built-in shares (the parameters in `boxParameterNames`).
+    func frameWorkError(_ work: FrameWork, at t: Double, scale: Double) -> ThrobberError?
+}
+
+/// Where a scene read from a file came from: its path as the user gave it and its bytes, whose
+/// SHA-256 provenance records (the batch library computes it; the core has no digest).
+public struct SceneOrigin: Sendable, Equatable {
+    /// The file's name as messages show it and as it was given.
+    public var path: String
+    /// The file's bytes as text.
+    public var text: String
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+}
+
+/// How a scene's frames are held to their cost (`Limits.pixelsPerFrame`) and their numbers.
+public enum ScenePreflight: Sendable, Equatable {
+    /// Every frame costs what the parameters make it, so two frames (t = 0 and the latest time)
+    /// measured when the scene is validated bound them all: the built-ins.
+    case parameters
+    /// A frame's numbers and shapes depend on its time (a count that grows, an expression that
+    /// fails at t = 3): each frame is evaluated before the first is drawn (a clip's preflight)
+    /// and measured again as it is drawn. Scenes read from files.
+    case eachFrame
 }
 
 extension SceneModel {
@@ -155,6 +199,13 @@ extension SceneModel {
     public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int, text: LaidOutText?) -> [DrawItem] {
         drawItems(for: state, scale: scale, width: width, height: height)
     }
+
+    public var origin: SceneOrigin? { nil }
+    public var preflight: ScenePreflight { .parameters }
+    public func preflightItems(at t: Double, scale: Double, width: Int, height: Int) throws -> (items: [DrawItem], work: Int) {
+        (drawItems(at: t, scale: scale, width: width, height: height), 0)
+    }
+    public func frameWorkError(_ work: FrameWork, at t: Double, scale: Double) -> ThrobberError? { nil }
 
     public var loopDuration: Double? { nil }
     public var boxParameterNames: [String] { ["size"] }

@@ -142,7 +142,7 @@ extension Clip {
     ///   `.interrupted` once cancelled.
     @discardableResult
     func preflight(observer: PreflightObserver = Clip.preflightObserver, workLimit: Int = Limits.preflightWork) throws -> Int {
-        guard linkScenes.contains(where: { $0.model is FileScene }) else { return 0 }
+        guard linkScenes.contains(where: { $0.model.preflight == .eachFrame }) else { return 0 }
         let frames: [Int]
         if frameCount <= Clip.preflightFrames {
             frames = Array(0..<frameCount)

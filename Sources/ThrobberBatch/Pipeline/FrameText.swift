@@ -88,9 +88,9 @@ public struct FrameText: Sendable {
             (Key.scale, formatNumber(scene.scale)),
             (Key.background, background.a == 0 ? "none" : background.description),
         ]
-        if let file = scene.model as? FileScene {
-            head.append((Key.sceneFile, FrameText.escapedPath(URL(fileURLWithPath: file.definition.path).standardizedFileURL.path)))
-            head.append((Key.sceneDigest, SHA256.hex(Data(file.definition.text.utf8))))
+        if let origin = scene.model.origin {
+            head.append((Key.sceneFile, FrameText.escapedPath(URL(fileURLWithPath: origin.path).standardizedFileURL.path)))
+            head.append((Key.sceneDigest, origin.digest))
         }
         if let texts { head.append((Key.text, texts)) }
         if let fonts = scene.text?.fonts, scene.textRequest != nil {
@@ -250,10 +250,10 @@ public struct FrameText: Sendable {
                 throw ThrobberError("\(error.message); \(name) was drawn from it: give the scene file with --scene-file",
                                     kind: .missingInput, code: error.code)
             }
-            guard let file = model as? FileScene, file.id == id else {
+            guard let origin = model.origin, model.id == id else {
                 throw ThrobberError("\(name) was drawn from scene file '\(id)', but \(ThrobberError.shownPath(path)) is scene '\(model.id)'", kind: .badData)
             }
-            let found = SHA256.hex(Data(file.definition.text.utf8))
+            let found = origin.digest
             guard found == digest else {
                 throw ThrobberError("\(name) was drawn from a scene file with SHA-256 \(digest.prefix(16))…, but \(ThrobberError.shownPath(path)) "
                                     + "has \(found.prefix(16))… (it changed since); give the original with --scene-file", kind: .badData)

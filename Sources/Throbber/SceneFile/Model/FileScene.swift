@@ -190,6 +190,24 @@ public struct FileScene: SceneModel {
 
     public var boxParameterNames: [String] { [] }
 
+    // MARK: - Where it came from, how its frames are checked
+
+    public var origin: SceneOrigin? { SceneOrigin(path: definition.path, text: definition.text) }
+
+    /// A frame's counts and numbers may change with its time: each is evaluated before the first.
+    public var preflight: ScenePreflight { .eachFrame }
+
+    public func preflightItems(at t: Double, scale: Double, width: Int, height: Int) throws -> (items: [DrawItem], work: Int) {
+        let (primitives, work) = try evaluate(at: t, work: ())
+        let items = PlacedPrimitive.drawItems(primitives, scale: scale, width: width, height: height)
+        return (items, work + items.count)
+    }
+
+    public func frameWorkError(_ work: FrameWork, at t: Double, scale: Double) -> ThrobberError? {
+        ThrobberError("\(ThrobberError.shownPath(definition.path)): \(work.text()) at t = \(formatNumber(t)) s and scale "
+                      + "\(formatNumber(scale)) \(FrameWork.advice)\(parameterWords)", kind: .badData, field: "scale")
+    }
+
     // MARK: - Validation
 
     /// Checks what the defaults must satisfy: the relations, the canvas, the clocks and frame 0.
