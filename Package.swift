@@ -9,7 +9,7 @@ let package = Package(
     products: [
         .library(
             name: "Throbber",
-            targets: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest", "ThrobberRender", "ThrobberBatch",
+            targets: ["Throbber", "ThrobberSceneFile", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest", "ThrobberRender", "ThrobberBatch",
                       "ThrobberBenchmarks", "ThrobberText", "ThrobberInput"]
         ),
         .executable(name: "throbber", targets: ["throbber"]),
@@ -82,6 +82,9 @@ let package = Package(
 
         // The pure core: scenes, timing, draw lists, images, diffs.
         .target(name: "Throbber"),
+        // The scene-file language (docs/scene-files.md): expressions, timing, and a file read,
+        // defined, evaluated and lowered to draw lists by stage, each node kind in Nodes/.
+        .target(name: "ThrobberSceneFile", dependencies: ["Throbber"]),
         .target(name: "ThrobberCPU", dependencies: ["Throbber"]),
         .target(
             name: "ThrobberGL",
@@ -100,7 +103,7 @@ let package = Package(
         .target(name: "ThrobberRender", dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberText", "CSched"]),
         // The batch library: jobs (model and file reader), outputs and their sinks, the pipeline,
         // manifests and verification. Its file I/O lives here; inputs are opened by ThrobberInput's rule.
-        .target(name: "ThrobberBatch", dependencies: ["Throbber", "ThrobberRender", "ThrobberText", "ThrobberPNG", "ThrobberDigest", "ThrobberInput",
+        .target(name: "ThrobberBatch", dependencies: ["ThrobberSceneFile", "Throbber", "ThrobberRender", "ThrobberText", "ThrobberPNG", "ThrobberDigest", "ThrobberInput",
                                                      "CWebP"]),
         // The benchmarks: one type per stage, statistics, reports and baselines.
         .target(
@@ -117,7 +120,7 @@ let package = Package(
 
         // Helpers the test targets share: baselines with a record mode (golden images, help-text
         // snapshots), running the built `throbber`, temporary directories, which GL platforms open.
-        .target(name: "ThrobberTestSupport", dependencies: ["Throbber", "ThrobberPNG", "ThrobberGL"]),
+        .target(name: "ThrobberTestSupport", dependencies: ["ThrobberSceneFile", "Throbber", "ThrobberPNG", "ThrobberGL"]),
 
         // Build tool: compiles Shaders/*.glsl into the binary.
         .executableTarget(name: "ShaderEmbedder"),
@@ -127,18 +130,19 @@ let package = Package(
             dependencies: ["ShaderEmbedder"]
         ),
 
+        .testTarget(name: "ThrobberSceneFileTests", dependencies: ["Throbber", "ThrobberSceneFile"]),
         .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberDigest", "ThrobberText"]),
-        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberText",
+        .testTarget(name: "ThrobberTests", dependencies: ["ThrobberSceneFile", "Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberText",
                                                          "ThrobberTestSupport"]),
         .testTarget(
             name: "ThrobberRenderTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberBenchmarks", "ThrobberTestSupport",
+            dependencies: ["ThrobberSceneFile", "Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberBenchmarks", "ThrobberTestSupport",
                            "ThrobberText"],
             exclude: ["Goldens"]
         ),
         .testTarget(
             name: "ThrobberGLTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"]
+            dependencies: ["ThrobberSceneFile", "Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"]
         ),
         .testTarget(
             name: "ThrobberCLITests",

@@ -1,4 +1,5 @@
 import Throbber
+import ThrobberSceneFile
 
 /// Scenes and file readers the test targets share.
 public enum TestScenes {

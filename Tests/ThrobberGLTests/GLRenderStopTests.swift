@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Throbber
+import ThrobberSceneFile
 @testable import ThrobberGL
 import ThrobberTestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Throbber
+import ThrobberSceneFile
 import ThrobberCPU
 import ThrobberText
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Throbber
+@testable import ThrobberSceneFile
 @testable import ThrobberBatch
 import ThrobberText
 

@@ -1,5 +1,6 @@
 import Foundation
 import Throbber
+import ThrobberSceneFile
 import ThrobberInput
 import ThrobberText
 

@@ -1,0 +1,373 @@
+import Foundation
+import Throbber
+
+/// A scene read from a scene file (docs/scene-files.md): one more `SceneModel`, so the sampler,
+/// parity, loops and every command treat it as they treat a built-in.
+///
+/// Everything is evaluated in Swift double before the renderers — parameters, clocks, tracks,
+/// expressions, group and replicator transforms — and lowered to the existing DrawList rows, so
+/// GL/CPU parity is the rows' own.
+public struct FileScene: SceneModel {
+    /// The file, compiled.
+    public let definition: SceneDefinition
+    /// Each parameter's value by declaration order; nil for an optional one left unset.
+    public var settings: [ExpressionValue?]
+    public var speeds = PartSpeeds()
+
+    /// The scene at the file's defaults.
+    public init(_ definition: SceneDefinition) {
+        self.definition = definition
+        settings = definition.parameters.map(\.defaultValue)
+    }
+
+    /// Reads a scene file's text at its defaults.
+    ///
+    /// - Throws: a `badData` error `FILE:LINE:COLUMN: …` (exit 65 on the command line).
+    public init(text: String, path: String) throws {
+        self.init(try SceneFileReader.read(text, path: path))
+        try checkDefaults()
+    }
+
+    public var id: String { definition.id }
+    public var summary: String { definition.summary }
+    public var relations: [String] { definition.relations.map(\.text) }
+
+    // MARK: - Parameters as key paths
+
+    public subscript(number index: Int) -> Double {
+        get { settings[index]?.number ?? 0 }
+        set { settings[index] = .number(newValue) }
+    }
+
+    public subscript(optionalNumber index: Int) -> Double? {
+        get { settings[index]?.number }
+        set { settings[index] = newValue.map { .number($0) } }
+    }
+
+    public subscript(integer index: Int) -> Int {
+        get { Int(settings[index]?.number ?? 0) }
+        set { settings[index] = .number(Double(newValue)) }
+    }
+
+    public subscript(color index: Int) -> RGBA {
+        get { settings[index]?.color ?? .clear }
+        set { settings[index] = .color(newValue) }
+    }
+
+    public subscript(optionalColor index: Int) -> RGBA? {
+        get { settings[index]?.color }
+        set { settings[index] = newValue.map { .color($0) } }
+    }
+
+    /// A size or vector parameter, kept as its text (`390x844`, `0,-40`).
+    public subscript(pair index: Int) -> NumberPair? {
+        get {
+            guard case .string(let text)? = settings[index] else { return nil }
+            return NumberPair.parse(text, in: .any)
+        }
+        set {
+            guard let style = definition.parameters[index].type.pair?.style else { return }
+            settings[index] = newValue.map { .string($0.text(style)) }
+        }
+    }
+
+    public subscript(choice index: Int) -> String {
+        get { settings[index]?.string ?? "" }
+        set { settings[index] = .string(newValue) }
+    }
+
+    public var parameters: [SceneParameter<FileScene>] {
+        definition.parameters.enumerated().map { index, p in
+            let kind: SceneParameter<FileScene>.Kind
+            switch (p.type, p.unsetMeaning) {
+            case (.number, nil): kind = .number(\FileScene[number: index], p.range)
+            case (.number, let unset?): kind = .optionalNumber(\FileScene[optionalNumber: index], p.range, unsetMeaning: unset)
+            case (.integer, _): kind = .integer(\FileScene[integer: index], p.integerRange)
+            case (.color, nil): kind = .color(\FileScene[color: index])
+            case (.color, let unset?): kind = .optionalColor(\FileScene[optionalColor: index], unsetMeaning: unset)
+            case (.choice, _): kind = .choice(\FileScene[choice: index], p.choices)
+            case (.string, _): kind = .text(\FileScene[choice: index], .lines)
+            case (.size, _), (.vector, _): kind = .pair(\FileScene[pair: index], p.range, p.type.pair!.style, unsetMeaning: nil)
+            }
+            let within: ((FileScene) -> ClosedRange<Double>)? = p.withinMin == nil && p.withinMax == nil ? nil : { model in
+                let env = model.parameterEnvironment()
+                var budget = FileScene.budget
+                let low = (try? p.withinMin?.number(in: env, budget: &budget)) ?? -Double.infinity
+                let high = (try? p.withinMax?.number(in: env, budget: &budget)) ?? Double.infinity
+                return low <= high ? low...high : low...low
+            }
+            return SceneParameter(p.name, kind, unit: p.unit, p.summary, sampling: p.sample, within: within)
+        }
+    }
+
+    /// Node evaluations allowed per frame (docs/scene-files.md §6.3).
+    public static let budget = 10_000_000
+
+    /// The environment with every parameter's slot set (an unset optional one derived).
+    func parameterEnvironment() -> ExpressionEnvironment {
+        var env = ExpressionEnvironment(slotCount: definition.slotCount)
+        for (k, p) in definition.parameters.enumerated() {
+            if let second = p.secondSlot {
+                let pair = self[pair: k]
+                env[p.slot] = .number(pair?.first ?? 0)
+                env[second] = .number(pair?.second ?? 0)
+            } else if let value = settings[k] {
+                env[p.slot] = value
+            }
+        }
+        var budget = FileScene.budget
+        for (k, p) in definition.parameters.enumerated() where settings[k] == nil {
+            if let derived = try? p.derive?.evaluate(env, budget: &budget) { env[p.slot] = derived }
+        }
+        return env
+    }
+
+    /// A static number at these parameters.
+    func staticNumber(_ expression: SceneExpression?, in given: ExpressionEnvironment? = nil) throws -> Double? {
+        guard let expression else { return nil }
+        var budget = FileScene.budget
+        do {
+            return try expression.number(in: given ?? parameterEnvironment(), budget: &budget)
+        } catch {
+            throw ThrobberError("\(ThrobberError.shownPath(definition.path)): '\(ThrobberError.echoed(expression.source))': \(error.message)\(parameterWords)",
+                                kind: .badData)
+        }
+    }
+
+    /// `with a=1, b=2` for the parameters that differ from the file's defaults.
+    var parameterWords: String {
+        let changed = zip(definition.parameters, settings).compactMap { p, value -> String? in
+            guard value != p.defaultValue, let value else { return nil }
+            return "\(p.name)=\(value)"
+        }
+        return changed.isEmpty ? " with the defaults" : " with " + changed.joined(separator: ", ")
+    }
+
+    // MARK: - Canvas, clocks, loops
+
+    public var canvasSize: (width: Double, height: Double) {
+        (((try? staticNumber(definition.canvasWidth)) ?? nil) ?? 0, ((try? staticNumber(definition.canvasHeight)) ?? nil) ?? 0)
+    }
+
+    public var defaultBackground: RGBA { definition.background }
+
+    /// The clocks at these parameters.
+    func clocks() throws -> [SceneClock] { try clocks(in: parameterEnvironment()) }
+
+    /// The clocks at the parameters `env` holds.
+    func clocks(in env: ExpressionEnvironment) throws -> [SceneClock] {
+        try definition.clocks.map { clock in
+            var budget = FileScene.budget
+            let enabled = try clock.enabled.map { e in
+                do { return try e.boolean(in: env, budget: &budget) } catch {
+                    throw ThrobberError("\(ThrobberError.shownPath(definition.path)): clock '\(clock.name)' enabled: \((error as? ExpressionError)?.message ?? "\(error)")", kind: .badData)
+                }
+            } ?? true
+            let duration = enabled ? try staticNumber(clock.duration, in: env) ?? 1 : 1
+            let begin = enabled ? try staticNumber(clock.begin, in: env) ?? 0 : 0
+            return SceneClock(name: clock.name, duration: duration, repeats: clock.repeats, autoreverses: clock.autoreverses,
+                              begin: begin, enabled: enabled)
+        }
+    }
+
+    public var periodicParts: [PeriodicPart] { ((try? clocks()) ?? []).compactMap(\.periodicPart) }
+
+    public var loopDuration: Double? {
+        if let seconds = try? staticNumber(definition.loopSeconds) { return Limits.periodRange.contains(seconds) ? seconds : nil }
+        let periods = periodicParts.map(\.period)
+        return periods.isEmpty ? nil : ClockLoop.commonPeriod(of: periods)
+    }
+
+    public var periodicFrom: Double? {
+        if let from = try? staticNumber(definition.loopFrom) { return Limits.timeRange.contains(from) ? from : nil }
+        guard definition.firstReadOfT == nil else { return nil }
+        return ClockLoop.periodicStart(of: (try? clocks()) ?? [])
+    }
+
+    public var previewDuration: Double {
+        if let preview = try? staticNumber(definition.loopPreview), Limits.spanRange.contains(preview) { return preview }
+        return loopDuration ?? periodicParts.map(\.period).max() ?? 2
+    }
+
+    public var boxParameterNames: [String] { [] }
+
+    // MARK: - Where it came from, how its frames are checked
+
+    public var origin: SceneOrigin? { SceneOrigin(path: definition.path, text: definition.text) }
+
+    /// A frame's counts and numbers may change with its time: each is evaluated before the first.
+    public var preflight: ScenePreflight { .eachFrame }
+
+    public func preflightItems(at t: Double, scale: Double, width: Int, height: Int) throws -> (items: [DrawItem], work: Int) {
+        let (primitives, work) = try evaluate(at: t, work: ())
+        let items = PlacedPrimitive.drawItems(primitives, scale: scale, width: width, height: height)
+        return (items, work + items.count)
+    }
+
+    public func frameWorkError(_ work: FrameWork, at t: Double, scale: Double) -> ThrobberError? {
+        ThrobberError("\(ThrobberError.shownPath(definition.path)): \(work.text()) at t = \(formatNumber(t)) s and scale "
+                      + "\(formatNumber(scale)) \(FrameWork.advice)\(parameterWords)", kind: .badData, field: "scale")
+    }
+
+    // MARK: - Validation
+
+    /// Checks what the defaults must satisfy: the relations, the canvas, the clocks and frame 0.
+    func checkDefaults() throws {
+        do {
+            try validate()
+        } catch let error as ThrobberError where error.kind == .usage {
+            throw ThrobberError("\(ThrobberError.shownPath(definition.path)): the defaults are invalid: \(error.message)", kind: .badData)
+        }
+    }
+
+    public func validateRelations() throws {
+        let env = parameterEnvironment()
+        var budget = FileScene.budget
+        for relation in definition.relations {
+            let holds: Bool
+            do { holds = try relation.require.boolean(in: env, budget: &budget) } catch {
+                throw ThrobberError("invalid \(relation.field): \(relation.text) ('\(ThrobberError.echoed(relation.require.source))': \(error.message))",
+                                    kind: .usage, field: relation.field)
+            }
+            guard holds else {
+                let value = zip(definition.parameters, settings).first { $0.0.name == relation.field }
+                    .flatMap { $0.1.map { "\($0)" } } ?? "?"
+                throw ThrobberError("invalid \(relation.field) '\(value)': \(relation.text)\(parameterWords)", kind: .usage, field: relation.field)
+            }
+        }
+        for (k, p) in definition.parameters.enumerated() where p.withinMin != nil || p.withinMax != nil {
+            guard let value = settings[k]?.number else { continue }
+            let low = try staticNumber(p.withinMin) ?? -Double.infinity
+            let high = try staticNumber(p.withinMax) ?? Double.infinity
+            guard value >= low - 1e-12, value <= high + 1e-12 else {
+                throw ThrobberError.invalid(p.name, formatNumber(value), allowed: "a number in [\(formatNumber(low)), \(formatNumber(high))]\(parameterWords)")
+            }
+        }
+        let (width, height) = (try staticNumber(definition.canvasWidth) ?? 0, try staticNumber(definition.canvasHeight) ?? 0)
+        guard width > 0, height > 0, width <= Limits.length, height <= Limits.length else {
+            throw ThrobberError("invalid canvas \(formatNumber(width)) × \(formatNumber(height)) pt: each side > 0 and ≤ \(formatNumber(Limits.length))\(parameterWords)",
+                                kind: .usage, field: "canvas")
+        }
+        for (key, expression, range) in [("seconds", definition.loopSeconds, Limits.periodRange), ("from", definition.loopFrom, Limits.timeRange),
+                                         ("preview", definition.loopPreview, Limits.spanRange)] {
+            guard let value = try staticNumber(expression) else { continue }
+            guard range.contains(value) else {
+                throw ThrobberError("invalid loop.\(key) \(formatNumber(value)): \(range.text) s\(parameterWords)", kind: .usage, field: "loop.\(key)")
+            }
+        }
+        for clock in try clocks() where clock.enabled {
+            if let problem = clock.problem {
+                throw ThrobberError("invalid clock '\(clock.name)': \(problem)\(parameterWords)", kind: .usage, field: clock.name)
+            }
+        }
+        // Frame 0 evaluated: a scene whose numbers fail at once is refused before any frame.
+        _ = try evaluate(at: 0)
+        if paintsText { _ = try staticText() }
+    }
+
+    // MARK: - Frames
+
+    /// A frame: the primitives in points, or why the frame cannot be drawn.
+    public struct FrameState: Sendable {
+        public var primitives: [PlacedPrimitive]
+        public var failure: ThrobberError?
+    }
+
+    public func frameState(at t: Double) -> FrameState {
+        do {
+            return FrameState(primitives: try evaluate(at: t), failure: nil)
+        } catch let error as ThrobberError {
+            return FrameState(primitives: [], failure: error)
+        } catch {
+            return FrameState(primitives: [], failure: ThrobberError("\(ThrobberError.shownPath(definition.path)): \(error)", kind: .badData))
+        }
+    }
+
+    public func failure(in state: FrameState) -> ThrobberError? { state.failure }
+
+    public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int) -> [DrawItem] {
+        PlacedPrimitive.drawItems(state.primitives, scale: scale, width: width, height: height)
+    }
+
+    public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int, text: LaidOutText?) -> [DrawItem] {
+        PlacedPrimitive.drawItems(state.primitives, scale: scale, width: width, height: height, text: text)
+    }
+
+    // MARK: - Text
+
+    /// Whether the file has a text node (found once, when the file was read).
+    var paintsText: Bool { definition.paintsText }
+
+    /// The text of frame 0: what is laid out before the first frame. Every frame's text has the
+    /// same content and sizes (they are static), so a frame whose blocks move is laid out again
+    /// from the same glyphs (`textRequest(for:scale:)`).
+    public func textRequest(scale: Double) -> TextRequest? {
+        guard paintsText, let placed = try? staticText() else { return nil }
+        return PlacedPrimitive.textRequest(placed, scale: scale)
+    }
+
+    /// Every text node, visible or not, with its content and its size (times its groups'
+    /// scales, all static), at the origin: the glyphs every frame's text is made of, laid out
+    /// (and so checked) before the first frame.
+    func staticText() throws -> [PlacedPrimitive] {
+        let env = parameterEnvironment()
+        var budget = FileScene.budget
+        var blocks: [PlacedPrimitive] = []
+        func walk(_ nodes: [SceneDefinition.Node], scale: Double) throws {
+            for node in nodes {
+                switch node {
+                case let .text(info, text, role, size, _, _):
+                    guard case .string(let content) = try text.evaluate(env, budget: &budget),
+                          case .number(let points) = try size.evaluate(env, budget: &budget) else { continue }
+                    blocks.append(PlacedPrimitive(node: info.id, primitive: .text(content: content, role: role, size: points * scale,
+                                                                                   centerX: 0, centerY: 0, color: .clear), replicated: false))
+                case let .group(_, transform, _, content):
+                    let factor = try transform?.scale.map { source -> Double in
+                        guard case .number(let x) = try source.evaluate(env, budget: &budget) else { return 1 }
+                        return x
+                    } ?? 1
+                    try walk(content, scale: scale * factor)
+                default:
+                    continue
+                }
+            }
+        }
+        do {
+            try walk(definition.content, scale: 1)
+        } catch let error as ExpressionError {
+            throw ThrobberError("\(ThrobberError.shownPath(definition.path)): a text node's size: \(error.message)\(parameterWords)", kind: .badData)
+        }
+        return blocks
+    }
+
+    public func textRequest(for state: FrameState, scale: Double) -> TextRequest? {
+        guard paintsText else { return nil }
+        return PlacedPrimitive.textRequest(state.primitives, scale: scale)
+    }
+
+    public var textCheckTimes: [Double] { paintsText ? [0] : [] }
+
+    /// Evaluates every frame in `times` without drawing (docs/scene-files.md §12.2).
+    ///
+    /// - Throws: a `badData` error naming the node, the value, the frame's time and the parameters.
+    public func preflight(times: some Sequence<Double>) throws {
+        for t in times { _ = try evaluate(at: t) }
+    }
+
+    /// The primitives of the frame at `t`, in points.
+    public func evaluate(at t: Double) throws -> [PlacedPrimitive] {
+        try evaluate(at: t, work: ()).primitives
+    }
+
+    /// The primitives of the frame at `t`, in points, and the work they took in the units of
+    /// the per-frame budget (node evaluations and primitives placed, at most `FileScene.budget`):
+    /// what a preflight counts against `Limits.preflightWork`.
+    ///
+    /// - Throws: a `badData` error naming the node, the value, the frame's time and the parameters.
+    public func evaluate(at t: Double, work: Void) throws -> (primitives: [PlacedPrimitive], work: Int) {
+        let env = parameterEnvironment()
+        var evaluator = FileSceneEvaluator(scene: self, clocks: try clocks(in: env), t: t, environment: env)
+        let primitives = try evaluator.run()
+        return (primitives, FileScene.budget - evaluator.budget)
+    }
+}
