@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layout follows the data flow (README "How it works"): scene model and timing → draw list → renderers →
+// Layout follows the data flow (docs/architecture.md): scene model and timing → draw list → renderers →
 // image → encoders. Only ThrobberGL touches GL and only ThrobberPNG touches libpng, libdeflate and
 // ISA-L; the core and the CPU renderer build and test with no C library at all.
 let package = Package(

@@ -52,7 +52,7 @@ public enum PNGCodec {
     /// 2²⁵ = 33,554,432, e.g. 8192×4096 or 5792×5792, 128 MiB as RGBA8. It is checked on the
     /// IHDR before any pixel memory is allocated, so a small file that declares a huge image (a
     /// "PNG bomb") is refused at once. `throbber compare` reads in bands, except interlaced files,
-    /// which are decoded whole within this budget. The README (Parity and comparison) documents it.
+    /// which are decoded whole within this budget. docs/parity.md ("Comparing two files") documents it.
     public static let pixelBudget = 1 << 25
 
     /// The widest or tallest PNG any reader accepts (libpng's user limits), which also bounds one

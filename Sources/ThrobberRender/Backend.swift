@@ -25,7 +25,7 @@ public enum Backend: String, CaseIterable, Sendable, Codable {
 /// which reports the same choice without opening anything twice.
 public enum BackendChoice {
     /// Why `auto` draws with the CPU renderer where no GPU opens: measured with `throbber bench
-    /// --scenes all --sizes 64,512 --stages frame` (README "Backends"), llvmpipe takes 1.4–300×
+    /// --scenes all --sizes 64,512 --stages frame` (docs/backends.md), llvmpipe takes 1.4–300×
     /// the CPU renderer's time per frame for five scenes and 0.7–0.9× for the pull-wave, whose
     /// frames cost well under a PNG encode either way — and it adds a context and shader
     /// compiles before the first frame.

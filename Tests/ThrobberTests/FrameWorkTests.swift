@@ -98,7 +98,7 @@ struct FrameWorkTests {
     }
 
     /// What users legitimately do still renders: every built-in at its defaults on the largest
-    /// canvas (16,384 px a side), and the wave ball's 10,000 ticks (the README's limit).
+    /// canvas (16,384 px a side), and the wave ball's 10,000 ticks (docs/limits.md).
     @Test func builtInsAtTheirLargestCanvasesAreWithinTheBudget() throws {
         for model in SceneRegistry.defaults {
             let side = max(model.canvasSize.width, model.canvasSize.height)

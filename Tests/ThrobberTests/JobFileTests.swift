@@ -145,7 +145,7 @@ struct JobFileTests {
         }
     }
 
-    /// The lengths the README and `throbber scenes` list, at 60 fps.
+    /// The lengths docs/batches.md ("Loops") and `throbber scenes` list, at 60 fps.
     @Test func defaultLoopLengths() throws {
         var lengths: [String: Int] = [:]
         for id in SceneRegistry.ids { lengths[id] = try SceneRegistry.model(id).defaultLoop(fps: 60).frames }

@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Throbber used as a library: this package depends on the repository two levels up by path and
-// uses its "Throbber" product (README "As a library").
+// uses its "Throbber" product (docs/library.md).
 let package = Package(
     name: "ThrobberLibraryExample",
     dependencies: [

@@ -2,8 +2,8 @@ import Foundation
 
 /// The finite bounds every number a user can give is checked against where it is parsed, and the
 /// budgets every quantity derived from them (frame counts, canvas and sheet sizes, painted area)
-/// is checked against before the first frame is rendered. The README's "Limits" section lists
-/// the same values; change both together.
+/// is checked against before the first frame is rendered. docs/limits.md ("Limits") lists the
+/// same values; change both together.
 ///
 /// Why bounds at all: a value such as `1e308` is a valid number, but converting what it implies
 /// (a frame count, a pixel count, a loop cycle count) to an integer traps, and a value merely
