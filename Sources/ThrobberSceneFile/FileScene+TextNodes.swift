@@ -3,7 +3,7 @@ import Throbber
 /// The text nodes of a scene file as its values make them, for checks made when the file is read.
 extension FileScene {
     /// One text node's content at this model's parameter values, with where the node stands.
-    public struct TextNode: Sendable, Equatable {
+    public struct PaintedText: Sendable, Equatable {
         /// The node's place, `FILE:LINE:COLUMN`.
         public var place: String
         /// The node's id.
@@ -15,23 +15,19 @@ extension FileScene {
     /// Every text node, in or out of groups and replicators, with the content it paints at this
     /// model's parameter values; a node whose content cannot be evaluated is left to the frame's
     /// own checks.
-    public var textNodes: [TextNode] {
+    public var textNodes: [PaintedText] {
         guard paintsText else { return [] }
         let env = parameterEnvironment()
         var budget = FileScene.budget
-        var found: [TextNode] = []
-        func walk(_ nodes: [SceneDefinition.Node]) {
+        var found: [PaintedText] = []
+        func walk(_ nodes: [any SceneNode]) {
             for node in nodes {
-                switch node {
-                case let .text(info, text, role, _, _, _):
-                    if case .string(let content)? = try? text.evaluate(env, budget: &budget) {
-                        found.append(TextNode(place: info.place, id: info.id, content: content, role: role))
+                if let text = node as? TextNode {
+                    if case .string(let content)? = try? text.text.evaluate(env, budget: &budget) {
+                        found.append(PaintedText(place: text.info.place, id: text.info.id, content: content, role: text.role))
                     }
-                case let .group(_, _, _, content), let .replicator(_, _, _, _, _, _, _, _, _, content):
-                    walk(content)
-                default:
-                    continue
                 }
+                walk(node.content)
             }
         }
         walk(definition.content)

@@ -269,7 +269,7 @@ public struct FileScene: SceneModel {
 
     /// A frame: the primitives in points, or why the frame cannot be drawn.
     public struct FrameState: Sendable {
-        public var primitives: [PlacedPrimitive]
+        var primitives: [PlacedPrimitive]
         public var failure: ThrobberError?
     }
 
@@ -313,22 +313,20 @@ public struct FileScene: SceneModel {
         let env = parameterEnvironment()
         var budget = FileScene.budget
         var blocks: [PlacedPrimitive] = []
-        func walk(_ nodes: [SceneDefinition.Node], scale: Double) throws {
+        func walk(_ nodes: [any SceneNode], scale: Double) throws {
             for node in nodes {
-                switch node {
-                case let .text(info, text, role, size, _, _):
-                    guard case .string(let content) = try text.evaluate(env, budget: &budget),
-                          case .number(let points) = try size.evaluate(env, budget: &budget) else { continue }
-                    blocks.append(PlacedPrimitive(node: info.id, primitive: .text(content: content, role: role, size: points * scale,
-                                                                                   centerX: 0, centerY: 0, color: .clear), replicated: false))
-                case let .group(_, transform, _, content):
-                    let factor = try transform?.scale.map { source -> Double in
+                if let text = node as? TextNode {
+                    guard case .string(let content) = try text.text.evaluate(env, budget: &budget),
+                          case .number(let points) = try text.size.evaluate(env, budget: &budget) else { continue }
+                    blocks.append(PlacedPrimitive(node: text.info.id, primitive: TextNode.Shape(content: content, role: text.role, size: points * scale,
+                                                                                               centerX: 0, centerY: 0, color: .clear),
+                                                  replicated: false))
+                } else if let group = node as? GroupNode {
+                    let factor = try group.transform?.scale.map { source -> Double in
                         guard case .number(let x) = try source.evaluate(env, budget: &budget) else { return 1 }
                         return x
                     } ?? 1
-                    try walk(content, scale: scale * factor)
-                default:
-                    continue
+                    try walk(group.content, scale: scale * factor)
                 }
             }
         }
@@ -355,7 +353,7 @@ public struct FileScene: SceneModel {
     }
 
     /// The primitives of the frame at `t`, in points.
-    public func evaluate(at t: Double) throws -> [PlacedPrimitive] {
+    func evaluate(at t: Double) throws -> [PlacedPrimitive] {
         try evaluate(at: t, work: ()).primitives
     }
 
@@ -364,7 +362,7 @@ public struct FileScene: SceneModel {
     /// what a preflight counts against `Limits.preflightWork`.
     ///
     /// - Throws: a `badData` error naming the node, the value, the frame's time and the parameters.
-    public func evaluate(at t: Double, work: Void) throws -> (primitives: [PlacedPrimitive], work: Int) {
+    func evaluate(at t: Double, work: Void) throws -> (primitives: [PlacedPrimitive], work: Int) {
         let env = parameterEnvironment()
         var evaluator = FileSceneEvaluator(scene: self, clocks: try clocks(in: env), t: t, environment: env)
         let primitives = try evaluator.run()

@@ -1,47 +1,50 @@
 import Foundation
 import Throbber
 
-/// One primitive of a file scene's frame, evaluated in points with every transform, opacity and
-/// tint folded in: what a DrawList row receives once scaled to pixels (docs/scene-files.md §8).
+/// One primitive of a file scene's frame as its node evaluated it (docs/scene-files.md §8): in
+/// points, in its node's coordinates until `placed(at:by:place:)` folds in every transform,
+/// opacity and tint, then lowered to DrawList rows. Each node kind has its own (`DiscNode.Shape`,
+/// `BoxNode.Shape` …), beside its node in Nodes/.
 ///
 /// Angles are radians: a box's rotation clockwise from +x, an arc's start and mask rotation as
 /// clock angles (0 at 12 o'clock, clockwise).
-public enum ScenePrimitive: Sendable, Equatable {
-    /// A filled circle.
-    case disc(centerX: Double, centerY: Double, radius: Double, color: RGBA)
-    /// A rounded box (one instance of a quad batch).
-    case box(centerX: Double, centerY: Double, halfX: Double, halfY: Double, rotation: Double, cornerRadius: Double, color: RGBA)
-    /// A round-capped arc, or a closed circle when the sweep reaches a turn; `maskRotation` is
-    /// SVProgressHUD's angle mask when given.
-    case arc(centerX: Double, centerY: Double, radius: Double, width: Double, start: Double, sweep: Double,
-             maskRotation: Double?, color: RGBA)
-    /// A sine band: filled below y = amplitude·sin(2π(x − originX)/wavelength + phase) + baseline,
-    /// down to `bottom` (or the canvas edge), optionally clipped to a circle.
-    case wave(originX: Double, amplitude: Double, wavelength: Double, phase: Double, baseline: Double, bottom: Double?,
-              clip: Circle?, color: RGBA)
-    /// A polyline of 2 or 3 points stroked as one shape with round caps and join: its points as
-    /// x0, y0, x1, y1[, x2, y2].
-    case polyline(points: [Double], width: Double, color: RGBA)
-    /// One box turned about a centre by whole steps of a turn, drawn in `slots` (the ring row,
-    /// `BoxRing`): the box at angle 0 as an offset from the centre, half extents, rotation and
-    /// corner; the angle of slot 0; steps in a turn; a colour per slot.
-    case ring(centerX: Double, centerY: Double, offsetX: Double, offsetY: Double, halfX: Double, halfY: Double, boxRotation: Double,
-              cornerRadius: Double, start: Double, steps: Int, slots: [Int], colors: [RGBA])
-    /// Text in one role and size, its block of lines centred on (centerX, centerY): painted from
-    /// the glyphs the text module laid out for the frame.
-    case text(content: String, role: FontRole, size: Double, centerX: Double, centerY: Double, color: RGBA)
+protocol ScenePrimitive: Sendable {
+    /// This primitive at `placement`: its transform applied, its alpha times the opacity, its
+    /// colour times the tint (docs/scene-files.md §9).
+    ///
+    /// - Throws: a data error at `place` for a placement the primitive cannot take (text or a
+    ///   wave turned by a rotation).
+    func placed(at placement: Placement, by evaluator: FileSceneEvaluator, place: String) throws -> Self
 
-    /// A circle a wave is clipped to.
-    public struct Circle: Sendable, Equatable {
-        public var centerX: Double
-        public var centerY: Double
-        public var radius: Double
+    /// Appends its rows to `lowering`, scaled to pixels (`placed` says its id and whether it
+    /// is a replicator's copy).
+    func lower(_ placed: PlacedPrimitive, into lowering: inout Lowering)
 
-        public init(centerX: Double, centerY: Double, radius: Double) {
-            self.centerX = centerX
-            self.centerY = centerY
-            self.radius = radius
-        }
+    /// Whether `other` is the same primitive.
+    func isEqual(to other: any ScenePrimitive) -> Bool
+}
+
+extension ScenePrimitive where Self: Equatable {
+    func isEqual(to other: any ScenePrimitive) -> Bool { (other as? Self) == self }
+}
+
+/// Where a node paints: the transform of its groups and copies, their opacity and tint, and the
+/// copy of each enclosing replicator it is.
+struct Placement: Sendable {
+    var transform: SceneTransform
+    var opacity: Double
+    /// Multipliers of r, g, b, a.
+    var tint: [Double]
+    /// Whether it is inside a replicator.
+    var replicated: Bool
+    var copies: CopyPath
+
+    /// The content's placement: no transform, opacity 1, no tint.
+    static let root = Placement(transform: .identity, opacity: 1, tint: [1, 1, 1, 1], replicated: false, copies: CopyPath())
+
+    /// `c` with its alpha times the opacity and its components times the tint.
+    func painted(_ c: RGBA) -> RGBA {
+        RGBA(c.r * tint[0], c.g * tint[1], c.b * tint[2], c.a * tint[3] * opacity)
     }
 }
 
@@ -68,18 +71,17 @@ public struct CopyPath: Sendable, Equatable {
 
 /// A primitive with the node that made it and the copy it is: its id (`hud`, `dots#2`) names
 /// the DrawList item.
-public struct PlacedPrimitive: Sendable, Equatable {
+struct PlacedPrimitive: Sendable, Equatable {
     /// The node's id.
-    public var node: String
+    var node: String
     /// The copy of each enclosing replicator.
-    public var copies: CopyPath
-    public var primitive: ScenePrimitive
-    /// Whether it came from a replicator: a replicated disc is drawn as a box with its corner
-    /// radius equal to its half side (the same distance, |p − c| − r), so copies share one
-    /// instanced batch (docs/scene-files.md §9.3).
-    public var replicated: Bool
+    var copies: CopyPath
+    var primitive: any ScenePrimitive
+    /// Whether it came from a replicator (lowering draws a replicated disc as a box, so copies
+    /// share one instanced batch: docs/scene-files.md §9.3).
+    var replicated: Bool
 
-    public init(node: String, copies: CopyPath = CopyPath(), primitive: ScenePrimitive, replicated: Bool) {
+    init(node: String, copies: CopyPath = CopyPath(), primitive: any ScenePrimitive, replicated: Bool) {
         self.node = node
         self.copies = copies
         self.primitive = primitive
@@ -87,82 +89,85 @@ public struct PlacedPrimitive: Sendable, Equatable {
     }
 
     /// The DrawList item's id: the node's, with the copy (`dots#2`).
-    public var id: String { copies.outer < 0 ? node : node + copies.text }
+    var id: String { copies.outer < 0 ? node : node + copies.text }
 
-    /// The DrawList items of a frame's primitives at `scale` (pixels per point), in paint order:
-    /// consecutive boxes (and replicated discs) become one quad batch named after the first.
-    public static func drawItems(_ placed: [PlacedPrimitive], scale s: Double, width w: Int, height h: Int,
-                                 text: LaidOutText? = nil) -> [DrawItem] {
-        var items: [DrawItem] = []
-        var batch: [QuadInstance] = []
-        var batchID = ""
-        func flush() {
-            if !batch.isEmpty { items.append(DrawItem(ItemID(batchID), Boxes(batch, width: w, height: h))) }
-            batch = []
-        }
-        for item in placed {
-            var quad: QuadInstance?
-            switch item.primitive {
-            case let .box(x, y, hx, hy, rotation, corner, color):
-                quad = QuadInstance(centerX: x * s, centerY: y * s, halfX: hx * s, halfY: hy * s, rotation: rotation,
-                                    cornerRadius: corner * s, color: color)
-            case let .disc(x, y, r, color) where item.replicated:
-                quad = QuadInstance(centerX: x * s, centerY: y * s, halfX: r * s, halfY: r * s, rotation: 0,
-                                    cornerRadius: r * s, color: color)
-            case let .disc(x, y, r, color):
-                flush()
-                items.append(DrawItem(ItemID(item.id), Disc(centerX: x * s, centerY: y * s, radius: r * s, color: color, width: w, height: h)))
-            case let .arc(x, y, r, lineWidth, start, sweep, mask, color):
-                flush()
-                items.append(DrawItem(ItemID(item.id), Arc(centerX: x * s, centerY: y * s, radius: r * s, lineWidth: lineWidth * s,
-                                                           start: start, sweep: sweep, maskRotation: mask, color: color, width: w, height: h)))
-            case let .ring(cx, cy, ox, oy, hx, hy, boxRotation, corner, start, steps, slots, colors):
-                flush()
-                // One colour for the ring when every slot has it, as the built-ins give it.
-                let shared = colors.allSatisfy { $0 == colors[0] } ? [colors[0]] : colors
-                items.append(DrawItem(ItemID(item.id), BoxRing(centerX: cx * s, centerY: cy * s, offsetX: ox * s, offsetY: oy * s,
-                                                               halfX: hx * s, halfY: hy * s, boxRotation: boxRotation, cornerRadius: corner * s,
-                                                               start: start, steps: steps, slots: slots, colors: shared, width: w, height: h)))
-            case let .text(_, _, _, _, _, color):
-                flush()
-                if let item = text?.item(ItemID(item.id), color: color, width: w, height: h) { items.append(item) }
-            case let .polyline(points, lineWidth, color):
-                flush()
-                let segments = stride(from: 0, to: points.count - 2, by: 2).map {
-                    (x0: points[$0] * s, y0: points[$0 + 1] * s, x1: points[$0 + 2] * s, y1: points[$0 + 3] * s)
-                }
-                items.append(DrawItem(ItemID(item.id), Strokes(segments: segments, lineWidth: lineWidth * s, color: color, width: w, height: h)))
-            case let .wave(originX, amplitude, wavelength, phase, baseline, bottom, clip, color):
-                flush()
-                let k = 2 * Double.pi / (wavelength * s)
-                let wave = clip.map {
-                    Wave(originX: originX * s, amplitude: amplitude * s, k: k, phase: phase, baseline: baseline * s,
-                         clipCenterX: $0.centerX * s, clipCenterY: $0.centerY * s, clipRadius: $0.radius * s, color: color,
-                         width: w, height: h)
-                } ?? Wave(originX: originX * s, amplitude: amplitude * s, k: k, phase: phase, baseline: baseline * s,
-                          bottom: bottom.map { $0 * s }, color: color, width: w, height: h)
-                items.append(DrawItem(ItemID(item.id), wave))
-            }
-            if let quad {
-                if batch.isEmpty { batchID = item.id }
-                batch.append(quad)
-            }
-        }
-        flush()
-        return items
+    static func == (a: PlacedPrimitive, b: PlacedPrimitive) -> Bool {
+        a.node == b.node && a.copies == b.copies && a.replicated == b.replicated && a.primitive.isEqual(to: b.primitive)
     }
-}
 
-extension PlacedPrimitive {
+    /// The DrawList items of a frame's primitives at `scale` (pixels per point), in paint order.
+    static func drawItems(_ placed: [PlacedPrimitive], scale: Double, width: Int, height: Int,
+                          text: LaidOutText? = nil) -> [DrawItem] {
+        var lowering = Lowering(scale: scale, width: width, height: height, text: text)
+        for item in placed { item.primitive.lower(item, into: &lowering) }
+        return lowering.finished()
+    }
+
     /// The text request of a frame's text primitives, nil when it paints none.
     static func textRequest(_ placed: [PlacedPrimitive], scale: Double) -> TextRequest? {
         let blocks = placed.compactMap { item -> TextBlock? in
-            guard case let .text(content, role, size, x, y, _) = item.primitive else { return nil }
-            let lines = content.split(separator: "\n", omittingEmptySubsequences: false).map {
-                [TextPiece(String($0), role: role, size: size, textField: item.node, sizeField: item.node)]
+            guard let text = item.primitive as? TextNode.Shape else { return nil }
+            let lines = text.content.split(separator: "\n", omittingEmptySubsequences: false).map {
+                [TextPiece(String($0), role: text.role, size: text.size, textField: item.node, sizeField: item.node)]
             }
-            return TextBlock(ItemID(item.id), lines: lines, centreX: x, centreY: y)
+            return TextBlock(ItemID(item.id), lines: lines, centreX: text.centerX, centreY: text.centerY)
         }
         return blocks.isEmpty ? nil : TextRequest(blocks: blocks, scale: scale)
+    }
+}
+
+/// A frame's DrawList items as its primitives are lowered, in paint order, and the batching
+/// decisions lowering makes (docs/scene-files.md §9.3): consecutive boxes — and discs a
+/// replicator made, drawn as boxes whose corner radius is their half side — become one
+/// instanced quad batch named after its first; copies of one box turned by whole steps of a turn
+/// (`BoxCopiesRing`) become the ring row.
+struct Lowering {
+    /// Pixels per point.
+    let scale: Double
+    let width: Int
+    let height: Int
+    /// The frame's text laid out, for its glyph rows.
+    let text: LaidOutText?
+    private var items: [DrawItem] = []
+    private var batch: [QuadInstance] = []
+    private var batchID = ""
+
+    init(scale: Double, width: Int, height: Int, text: LaidOutText?) {
+        self.scale = scale
+        self.width = width
+        self.height = height
+        self.text = text
+    }
+
+    /// Appends one item after the batch in progress.
+    mutating func append(_ item: DrawItem) {
+        flush()
+        items.append(item)
+    }
+
+    /// Adds a quad (in pixels) to the batch in progress, or starts one named `id`.
+    mutating func appendQuad(_ quad: QuadInstance, id: String) {
+        if batch.isEmpty { batchID = id }
+        batch.append(quad)
+    }
+
+    /// A box or a replicated disc as a quad, in points scaled to pixels.
+    mutating func appendQuad(id: String, centerX x: Double, centerY y: Double, halfX hx: Double, halfY hy: Double, rotation: Double,
+                             cornerRadius corner: Double, color: RGBA) {
+        let s = scale
+        appendQuad(QuadInstance(centerX: x * s, centerY: y * s, halfX: hx * s, halfY: hy * s, rotation: rotation,
+                                cornerRadius: corner * s, color: color), id: id)
+    }
+
+    /// Ends the batch in progress: what follows starts a new one.
+    mutating func flush() {
+        if !batch.isEmpty { items.append(DrawItem(ItemID(batchID), Boxes(batch, width: width, height: height))) }
+        batch = []
+    }
+
+    /// Every item, the last batch flushed.
+    mutating func finished() -> [DrawItem] {
+        flush()
+        return items
     }
 }

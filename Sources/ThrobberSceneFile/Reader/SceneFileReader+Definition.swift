@@ -133,12 +133,12 @@ extension SceneFileReader {
         let content = try nodes(m["content"]!.value, field: "content", groupDepth: 0, aliases: [])
         // Each replicator's copies were checked against a frame's budget as it was read; the
         // whole tree is checked here (many replicators side by side).
-        let shapes = SceneDefinition.Node.leastShapes(content)
+        let shapes = NodeWork.leastShapes(content)
         guard shapes <= Limits.shapesPerFrame else {
             throw fail(m["content"]!.value, "content draws at least \(shapes) shapes a frame (copies counted); a frame may draw at most "
                        + "\(Limits.shapesPerFrame) (each costs \(Limits.pixelsPerShape) px of the \(Limits.pixelsPerFrame) px a frame may cost)")
         }
-        let work = SceneDefinition.Node.leastWork(content)
+        let work = NodeWork.leastWork(content)
         guard work <= FileScene.budget else {
             throw fail(m["content"]!.value, "content is at least \(work > FileScene.budget ? "more than \(FileScene.budget)" : "\(work)") node "
                        + "evaluations a frame (copies counted); a frame may spend at most \(FileScene.budget) (fewer copies, or fewer nodes)")
@@ -149,9 +149,9 @@ extension SceneFileReader {
                                background: background, loopSeconds: loopSeconds, loopFrom: loopFrom, loopPreview: loopPreview,
                                content: content, tSlot: tSlot, indexSlots: indexSlots, countSlots: countSlots,
                                slotCount: slotCount, firstReadOfT: firstReadOfT)
-        SceneDefinition.Node.primitiveReads(content, into: &definition.primitiveReads)
+        NodeWork.primitiveReads(content, into: &definition.primitiveReads)
         definition.parameterSlots = parameterSlots
-        definition.paintsText = SceneDefinition.Node.hasText(content)
+        definition.paintsText = NodeWork.hasText(content)
         return definition
     }
 
