@@ -1,6 +1,6 @@
 """What every family draws from: the numbers and strings that have broken parsers before, the
 structural and textual mutations of a JSON file, and the seed jobs (the job-file family's, which
-the command-line and scene families borrow)."""
+the command-line family borrows)."""
 
 import json
 import os
