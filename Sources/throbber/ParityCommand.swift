@@ -116,7 +116,7 @@ enum ParityCommand: Subcommand {
         """)
     static let quiet = OptionSpec.quiet.with(help: "print only failures and the summary")
 
-    static let options: [OptionSpec] = DiffOptions.all + BackendOptions.all + [
+    static let options: [OptionSpec] = [DiffOptions.maxDiff, maxPixels] + BackendOptions.all + [
         scenes, scales, times, at, random, seed, set, dryRun, json, out, overwrite, quiet,
     ]
 

@@ -16,8 +16,7 @@ enum PreviewCommand: Subcommand {
 
         OPTIONS:
         \(OptionSpec.helpTable([output, frames, columns, duration, start] + SceneOptions.all + BackendOptions.all
-                                + [encoderName, PNGOptions.level.with(help: "the encoder's level (not with a named setting)"),
-                                   overwrite, OptionSpec.quiet, OptionSpec.helpFlag]))
+                                + [encoderName, level, overwrite, OptionSpec.quiet, OptionSpec.helpFlag]))
 
         A sheet path that is a character device or FIFO (/dev/null, a named pipe) is written into
         and needs no --overwrite. Stopped by SIGINT or SIGTERM, it exits 130 and writes nothing.
@@ -40,9 +39,10 @@ enum PreviewCommand: Subcommand {
         as render takes it; the default here is {default} (zlib 8 on
         every core: within 10 % of small's files in 1/30 of its time)
         """, default: PNGEncoderCatalog.sheetDefaultName)
+    static let level = PNGOptions.level.with(help: "the encoder's level (not with a named setting)")
     static let overwrite = OptionSpec("--overwrite", help: "replace an existing sheet")
 
-    static let options = SceneOptions.all + BackendOptions.all + PNGOptions.all + [
+    static let options = SceneOptions.all + BackendOptions.all + [encoderName, level] + [
         output, frames, columns, duration, start, overwrite, OptionSpec.quiet,
     ]
 

@@ -1,10 +1,25 @@
 import Throbber
 import ThrobberRender
 
-/// What `throbber` without a command answers: its help, and the two options it takes alone.
+/// What `throbber` answers before a command: its help, the two options it takes alone, and the
+/// commands it runs.
 enum TopLevel {
     static let helpFlag = OptionSpec.helpFlag.with(help: "show this help (also: throbber COMMAND --help)")
     static let version = OptionSpec("--version", help: "show the version")
+
+    /// Every command by its name.
+    static let commands: [String: any Subcommand.Type] = [
+        "render": RenderCommand.self,
+        "scenes": ScenesCommand.self,
+        "preview": PreviewCommand.self,
+        "bench": BenchCommand.self,
+        "parity": ParityCommand.self,
+        "compare": CompareCommand.self,
+        "batch": BatchCommand.self,
+        "verify": VerifyCommand.self,
+        "info": InfoCommand.self,
+        "reproduce": ReproduceCommand.self,
+    ]
 
     /// `throbber --help`: the commands, the scenes, the options and the exit codes.
     static var help: String { """

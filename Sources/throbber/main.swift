@@ -31,18 +31,6 @@ Interrupts.shared.install()
 Clip.preflightObserver.observe(report: { FileHandle.standardError.write(Data("throbber: \($0)\n".utf8)) },
                                cancellation: Interrupts.shared)
 var arguments = Array(CommandLine.arguments.dropFirst())
-let commands: [String: ([String]) throws -> Void] = [
-    "render": RenderCommand.run,
-    "scenes": ScenesCommand.run,
-    "preview": PreviewCommand.run,
-    "bench": BenchCommand.run,
-    "parity": ParityCommand.run,
-    "compare": CompareCommand.run,
-    "batch": BatchCommand.run,
-    "verify": VerifyCommand.run,
-    "info": InfoCommand.run,
-    "reproduce": ReproduceCommand.run,
-]
 do {
     guard let command = arguments.first else {
         print(TopLevel.help)
@@ -54,11 +42,11 @@ do {
     case _ where TopLevel.version.names.contains(command) || command == "version":
         print("throbber \(throbberVersion)")
     default:
-        guard let run = commands[command] else {
-            throw ThrobberError.unknown("command", command, known: commands.keys.sorted())
+        guard let subcommand = TopLevel.commands[command] else {
+            throw ThrobberError.unknown("command", command, known: TopLevel.commands.keys.sorted())
         }
         Interrupts.shared.doing(command)
-        try run(Array(arguments.dropFirst()))
+        try subcommand.run(Array(arguments.dropFirst()))
     }
 } catch let error as ThrobberError {
     fail(error)

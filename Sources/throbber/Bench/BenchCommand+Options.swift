@@ -78,7 +78,7 @@ extension BenchCommand {
         """)
     static let allowDebug = OptionSpec("--allow-debug", help: "run from a debug build anyway (figures are marked)")
 
-    static let options = PNGOptions.all + [
+    static let options = [encoderName, level] + [
         scenes, sizes, backends, stages, BackendOptions.device, frames, repeats, warmup, noStartup, pngSweep,
         sweepEncoders, sweepFilters, sheets, json, plot, overwrite, baseline, allowDebug,
     ]

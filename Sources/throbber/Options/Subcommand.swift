@@ -1,5 +1,5 @@
 /// One `throbber` command: its help text, its options, and what it does with them.
-protocol Subcommand {
+protocol Subcommand: Sendable {
     /// The text `throbber COMMAND --help` prints: its own prose around an `OPTIONS:` section
     /// generated from the declarations (`OptionSpec.helpTable`).
     static var help: String { get }
