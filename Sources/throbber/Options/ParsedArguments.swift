@@ -1,6 +1,4 @@
 import Throbber
-import ThrobberBatch
-import ThrobberRender
 
 /// A command line split into options and positional arguments against a subcommand's options.
 /// Unknown options are usage errors that suggest the nearest known one.
