@@ -6,7 +6,7 @@ import ThrobberRender
 
 /// `throbber compare`: two PNGs, decoded pixels (never bytes), under the parity rule of SPEC §0.
 enum CompareCommand: Subcommand {
-    static let help = """
+    static var help: String { """
         USAGE: throbber compare EXPECTED.png OBSERVED.png [options]
 
         Compares decoded pixels (never file bytes): every channel may differ by at most D, except
@@ -25,15 +25,8 @@ enum CompareCommand: Subcommand {
         in JSON). --json gives both, as psnr and psnrRGB.
 
         OPTIONS:
-          --max-diff D           allowed difference per channel in 8-bit steps (default 2)
-          --max-pixels K         pixels allowed beyond D (default 0)
-          --diff FILE.png        write a heat map of the differences
-          --overwrite            replace an existing --diff file (default: refuse, exit 73)
-          --psnr rgba|rgb        which PSNR the line prints: over every compared channel,
-                                 alpha included (rgba, the default), or colour only (rgb)
-          --json                 print the figures as JSON
-          -h, --help             show this help
-        """
+        \(OptionSpec.helpTable(DiffOptions.all + [diff, overwrite, psnr, json, OptionSpec.helpFlag]))
+        """ }
 
     struct Report: Codable {
         var expected: String
@@ -44,9 +37,16 @@ enum CompareCommand: Subcommand {
         var firstFailures: [String]
     }
 
-    static let options: [OptionSpec] = DiffOptions.specs + [
-            OptionSpec("--diff"), OptionSpec("--psnr"), OptionSpec("--json", value: false), OptionSpec("--overwrite", value: false),
-        ]
+    static let diff = OptionSpec("--diff", value: "FILE.png", help: "write a heat map of the differences")
+    static let overwrite = OptionSpec("--overwrite", help: "replace an existing --diff file (default: refuse, exit 73)")
+    /// rgba or rgb, checked as it is read (its message says "rgba or rgb").
+    static let psnr = OptionSpec("--psnr", value: "rgba|rgb", default: "rgba", help: """
+        which PSNR the line prints: over every compared channel,
+        alpha included ({default}, the default), or colour only (rgb)
+        """)
+    static let json = OptionSpec("--json", help: "print the figures as JSON")
+
+    static let options: [OptionSpec] = DiffOptions.all + [diff, psnr, json, overwrite]
 
     static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 2 else {
@@ -54,10 +54,10 @@ enum CompareCommand: Subcommand {
         }
         let (maxDiff, maxPixels) = try DiffOptions.bounds(arguments)
         let rgbOnly: Bool
-        switch arguments.value("--psnr") ?? "rgba" {
+        switch arguments.text(Self.psnr) {
         case "rgba": rgbOnly = false
         case "rgb": rgbOnly = true
-        case let other: throw ThrobberError.invalid("--psnr", other, allowed: "rgba or rgb")
+        case let other: throw ThrobberError.invalid(psnr.canonical, other, allowed: "rgba or rgb")
         }
         let paths = arguments.positionals
         // The heat map must not land on either image it was computed from, nor on a file that
@@ -65,8 +65,8 @@ enum CompareCommand: Subcommand {
         var claims = OutputClaims()
         try claims.claimInput(paths[0], role: "the expected image", source: .commandLine)
         try claims.claimInput(paths[1], role: "the observed image", source: .commandLine)
-        let heatMapFile = try arguments.value("--diff").map {
-            try ReportFile($0, role: "the --diff heat map", overwrite: arguments.has("--overwrite"), claims: &claims)
+        let heatMapFile = try arguments.value(Self.diff).map {
+            try ReportFile($0, role: "the --diff heat map", overwrite: arguments.has(Self.overwrite), claims: &claims)
         }
         // Both headers first: a PNG over the budget (a "PNG bomb") or a size mismatch is refused
         // before a pixel of either file is decoded. Each read is bounded (InputFile.readPNG).
@@ -84,7 +84,7 @@ enum CompareCommand: Subcommand {
                                                           heatMap: heatMapFile != nil)
         let figures = DiffFigures(diff, maxPixels: maxPixels)
         if let heatMapFile, let heatMap { try heatMapFile.write(try PNGCodec.encode(heatMap)) }
-        if arguments.has("--json") {
+        if arguments.has(Self.json) {
             print(try JSONOutput.text(Report(expected: paths[0], observed: paths[1], width: width,
                                               height: height, figures: figures, firstFailures: diff.failureLines)))
         } else {

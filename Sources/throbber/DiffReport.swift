@@ -52,13 +52,3 @@ struct RendererStrings: Codable {
     var version: String
     var platform: String
 }
-
-/// Options shared by `parity` and `compare`: the pass bound.
-enum DiffOptions {
-    static let specs = [OptionSpec("--max-diff"), OptionSpec("--max-pixels")]
-
-    static func bounds(_ arguments: ParsedArguments) throws -> (maxDiff: Int, maxPixels: Int) {
-        (try arguments.integer("--max-diff", default: 2, range: 0...255),
-         try arguments.integer("--max-pixels", default: 0, range: 0...Int(Int32.max)))
-    }
-}

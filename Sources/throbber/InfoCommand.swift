@@ -7,7 +7,7 @@ import ThrobberBatch
 
 /// `throbber info`: every backend this machine can open, or why not.
 enum InfoCommand: Subcommand {
-    static let help = """
+    static var help: String { """
         USAGE: throbber info [--json]
 
         Tries every backend — OSMesa, each EGL device, EGL surfaceless, the CPU renderer — and
@@ -19,17 +19,18 @@ enum InfoCommand: Subcommand {
         Slurm) and its cgroup's CPU quota (Kubernetes, Docker) — which is the default --threads.
 
         OPTIONS:
-          --json                 machine-readable output
-          -h, --help             show this help
-        """
+        \(OptionSpec.helpTable([json, OptionSpec.helpFlag]))
+        """ }
 
-    static let options: [OptionSpec] = [OptionSpec("--json", value: false)]
+    static let json = OptionSpec("--json", help: "machine-readable output")
+
+    static let options = [json]
 
     static func execute(_ arguments: ParsedArguments) throws {
         // Each backend opened once; auto's choice read from those results.
         let report = BackendProbe.run()
         let entries = report.entries
-        if arguments.has("--json") {
+        if arguments.has(Self.json) {
             print(try JSONOutput.text(report))
             return
         }

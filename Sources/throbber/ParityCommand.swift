@@ -8,7 +8,7 @@ import ThrobberRender
 /// `throbber parity`: a backend against the CPU reference over scenes × scales × times, or over
 /// random cases drawn from every parameter's sampling range.
 enum ParityCommand: Subcommand {
-    static let help = """
+    static var help: String { """
         USAGE: throbber parity [options]
 
         Renders cases with the chosen backend and with the CPU reference and compares decoded
@@ -29,35 +29,14 @@ enum ParityCommand: Subcommand {
         command that reproduces it.
 
         OPTIONS:
-          --scenes all|A,B       scenes (default all): ids, or scene files (a path with '/'
-                                 or ending in .json; docs/scene-files.md)
-          --scales 1,2,3         pixel scales (default 1,2,3; with --random: drawn from these)
-          --times N              N times spread over each scene's loop (default 6; matrix only)
-          --at T1,T2,…           explicit times in seconds instead of --times (with --random:
-                                 drawn from these)
-          --random N             N random cases per scene instead of the matrix
-          --seed S               seed of the random cases, an integer ≥ 0 (default 1)
-          --set NAME=VALUE       fix a parameter in every case, matrix or random (repeatable);
-                                 applies to the chosen scenes that have it; scale and background
-                                 too (see `throbber scenes`)
-        \(BackendOptions.help)
-          --max-diff D           allowed difference per channel in 8-bit steps (default 2)
-          --max-pixels K         pixels allowed beyond D per case (default 0)
-          --dry-run              list the cases and their commands without rendering (to
-                                 reproduce a case that crashes a renderer)
-          --json FILE            write every case (settings and command included) and the
-                                 summary as JSON
-          --out DIR              where failing cases' images go (default parity-failures)
-          --overwrite            replace an existing --json file and failing cases' images
-                                 (default: refuse before rendering, exit 73)
-          -q, --quiet            print only failures and the summary
-          -h, --help             show this help
+        \(OptionSpec.helpTable([scenes, scales, times, at, random, seed, set] + BackendOptions.all
+                                + [DiffOptions.maxDiff, maxPixels, dryRun, json, out, overwrite, quiet, OptionSpec.helpFlag]))
 
         EXAMPLES:
           throbber parity --backend gl
           throbber parity --random 100 --seed 7 --scenes wave-ball --backend gl
           throbber parity --random 50 --set progress=1 --set fillFrom=1 --at 5 --scenes wave-ball
-        """
+        """ }
 
     struct Case: Codable {
         var scene: String
@@ -96,57 +75,91 @@ enum ParityCommand: Subcommand {
         var seconds: Double
     }
 
-    static let options: [OptionSpec] = DiffOptions.specs + BackendOptions.specs + [
-            OptionSpec("--scenes"), OptionSpec("--scales"), OptionSpec("--times"), OptionSpec("--at"),
-            OptionSpec("--random"), OptionSpec("--seed"), OptionSpec("--set"), OptionSpec("--dry-run", value: false),
-            OptionSpec("--json"), OptionSpec("--out"), OptionSpec("--overwrite", value: false), OptionSpec("-q", "--quiet", value: false),
-            ]
+    /// Ids or scene files, comma-separated; `all` is every built-in.
+    static let scenes = OptionSpec("--scenes", value: "all|A,B", default: "all", help: """
+        scenes (default {default}): ids, or scene files (a path with '/'
+        or ending in .json; docs/scene-files.md)
+        """)
+    /// Comma-separated, each in `Limits.scaleRange`; without it, `ParityMatrix.defaultScales`.
+    static let scales = OptionSpec("--scales", value: "1,2,3", help: """
+        pixel scales (default \(ParityMatrix.defaultScales.map(formatNumber).joined(separator: ",")); with --random: drawn from these)
+        """)
+    static let times = OptionSpec("--times", value: "N", .integer(1...1000), default: "6",
+                                  help: "N times spread over each scene's loop (default {default}; matrix only)")
+    /// Comma-separated, each in `Limits.timeRange`.
+    static let at = OptionSpec("--at", value: "T1,T2,…", help: """
+        explicit times in seconds instead of --times (with --random:
+        drawn from these)
+        """)
+    static let random = OptionSpec("--random", value: "N", .integer(1...1_000_000), help: "N random cases per scene instead of the matrix")
+    static let seed = OptionSpec("--seed", value: "S", .seed, default: "1",
+                                 help: "seed of the random cases, an integer ≥ {min} (default {default})")
+    static let set = SceneOptions.set.with(help: """
+        fix a parameter in every case, matrix or random (repeatable);
+        applies to the chosen scenes that have it; scale and background
+        too (see `throbber scenes`)
+        """)
+    static let maxPixels = DiffOptions.maxPixels.with(help: "pixels allowed beyond D per case (default {default})")
+    static let dryRun = OptionSpec("--dry-run", help: """
+        list the cases and their commands without rendering (to
+        reproduce a case that crashes a renderer)
+        """)
+    static let json = OptionSpec("--json", value: "FILE", help: """
+        write every case (settings and command included) and the
+        summary as JSON
+        """)
+    static let out = OptionSpec("--out", value: "DIR", default: "parity-failures",
+                                help: "where failing cases' images go (default {default})")
+    static let overwrite = OptionSpec("--overwrite", help: """
+        replace an existing --json file and failing cases' images
+        (default: refuse before rendering, exit 73)
+        """)
+    static let quiet = OptionSpec.quiet.with(help: "print only failures and the summary")
+
+    static let options: [OptionSpec] = [DiffOptions.maxDiff, maxPixels] + BackendOptions.all + [
+        scenes, scales, times, at, random, seed, set, dryRun, json, out, overwrite, quiet,
+    ]
 
     static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.isEmpty else {
             throw ThrobberError("parity takes no positional arguments: \(arguments.positionals.joined(separator: " "))", kind: .usage)
         }
-        let (maxDiff, maxPixels) = try DiffOptions.bounds(arguments)
-        var scenes = (arguments.value("--scenes") ?? "all").split(separator: ",").map(String.init)
+        let (maxDiff, maxPixels) = try DiffOptions.bounds(arguments, maxPixels: Self.maxPixels)
+        var scenes = arguments.text(Self.scenes).split(separator: ",").map(String.init)
         if scenes == ["all"] { scenes = SceneRegistry.ids }
         // Ids of built-ins, or scene files (docs/scene-files.md), each read once.
         let models = try scenes.map { try SceneReference.model($0) }
-        let explicitScales = try arguments.value("--scales").map { list in
+        let explicitScales = try arguments.value(Self.scales).map { list in
             try list.split(separator: ",").map { text -> Double in
                 guard let scale = Double(text), Limits.scaleRange.contains(scale) else {
-                    throw ThrobberError.invalid("--scales", String(text), allowed: "numbers > 0 and ≤ \(formatNumber(Limits.scale)), comma-separated")
+                    throw ThrobberError.invalid(scales.canonical, String(text), allowed: "numbers > 0 and ≤ \(formatNumber(Limits.scale)), comma-separated")
                 }
                 return scale
             }
         }
-        let explicitTimes = try arguments.value("--at").map { list in
+        let explicitTimes = try arguments.value(Self.at).map { list in
             try list.split(separator: ",").map { text -> Double in
                 guard let t = Double(text), Limits.timeRange.contains(t) else {
-                    throw ThrobberError.invalid("--at", String(text), allowed: "times ≥ 0 and ≤ \(formatNumber(Limits.time)) s, comma-separated")
+                    throw ThrobberError.invalid(at.canonical, String(text), allowed: "times ≥ 0 and ≤ \(formatNumber(Limits.time)) s, comma-separated")
                 }
                 return t
             }
         }
-        if explicitTimes != nil && arguments.has("--times") {
+        if explicitTimes != nil && arguments.has(Self.times) {
             throw ThrobberError("--times and --at exclude each other", kind: .usage)
         }
-        let timeCount = try arguments.integer("--times", default: 6, range: 1...1000)
-        let randomCount = try arguments.value("--random").map { _ in try arguments.integer("--random", default: 1, range: 1...1_000_000) }
-        if randomCount == nil && arguments.has("--seed") {
+        let timeCount = try arguments.integer(Self.times)
+        let randomCount = try arguments.integerIfGiven(Self.random)
+        if randomCount == nil && arguments.has(Self.seed) {
             throw ThrobberError("--seed applies to --random only", kind: .usage)
         }
-        if randomCount != nil && arguments.has("--times") {
+        if randomCount != nil && arguments.has(Self.times) {
             throw ThrobberError("--times spreads the matrix's times; with --random, times are drawn (or taken from --at)", kind: .usage)
         }
-        let seed = try arguments.value("--seed").map { text -> UInt64 in
-            guard let seed = UInt64(text) else {
-                throw ThrobberError.invalid("--seed", text, allowed: "an integer in [0, \(UInt64.max)]")
-            }
-            return seed
-        } ?? 1
-        let fixed = try arguments.all("--set").map { assignment -> SampledCase.Setting in
+        let seed = try arguments.seed(Self.seed)
+        let fixed = try arguments.all(Self.set).map { assignment -> SampledCase.Setting in
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
-                throw ThrobberError.invalid("--set", assignment, allowed: "NAME=VALUE, e.g. --set progress=0.7")
+                throw ThrobberError.invalid(Self.set.canonical, assignment, allowed: "NAME=VALUE, e.g. --set progress=0.7")
             }
             return SampledCase.Setting(String(assignment[..<equals]).trimmingCharacters(in: .whitespaces),
                                        String(assignment[assignment.index(after: equals)...]))
@@ -156,8 +169,8 @@ enum ParityCommand: Subcommand {
             throw ThrobberError("--set scale=… and --scales exclude each other", kind: .usage)
         }
         let (backend, device) = try BackendOptions.parse(arguments)
-        let outDirectory = URL(fileURLWithPath: arguments.value("--out") ?? "parity-failures", isDirectory: true)
-        let quiet = arguments.has("--quiet")
+        let outDirectory = URL(fileURLWithPath: arguments.text(Self.out), isDirectory: true)
+        let quiet = arguments.has(Self.quiet)
 
         let matrixScales = fixed.last(where: { $0.name == "scale" }).map { [Double($0.value)!] } ?? explicitScales ?? ParityMatrix.defaultScales
         // Every case is built before the first render, so a setting no case can take is a usage
@@ -167,7 +180,7 @@ enum ParityCommand: Subcommand {
         } ?? ParityMatrix.cases(models: models, scales: matrixScales, times: explicitTimes, timeCount: timeCount, fixed: fixed)
 
         let program = CommandLine.arguments.first ?? "throbber"
-        if arguments.has("--dry-run") {
+        if arguments.has(Self.dryRun) {
             // Renders nothing: the cases and their commands, e.g. to reproduce one that crashes.
             for planned in plan {
                 let (width, height) = planned.scene.pixelSize
@@ -179,8 +192,8 @@ enum ParityCommand: Subcommand {
         // Every file this run may write is looked at before the first render: the report, and
         // the three images of each case that could fail; one that exists is refused unless
         // --overwrite, as `render` refuses an existing frame.
-        let overwrite = arguments.has("--overwrite")
-        let jsonFile = try arguments.value("--json").map { try ReportFile($0, role: "the --json report", overwrite: overwrite) }
+        let overwrite = arguments.has(Self.overwrite)
+        let jsonFile = try arguments.value(Self.json).map { try ReportFile($0, role: "the --json report", overwrite: overwrite) }
         if !overwrite {
             for planned in plan {
                 for path in failureFiles(scene: planned.id, index: planned.index, scale: planned.scene.scale, t: planned.t,

@@ -6,7 +6,7 @@ import ThrobberRender
 
 /// `throbber render`: a clip of one scene as a PNG sequence.
 enum RenderCommand: Subcommand {
-    static let help = """
+    static var help: String { """
         USAGE: throbber render SCENE -o DIR [options]
 
         Renders frames of SCENE and writes DIR/SCENE_00000.png, SCENE_00001.png, …
@@ -15,20 +15,8 @@ enum RenderCommand: Subcommand {
         Frame k is sampled at t = start + k / fps seconds.
 
         OPTIONS:
-          -o, --output DIR       directory for the frames (created if missing)
-          --frames N             number of frames (default 1)
-          --fps F                frames per second (default 60)
-          --start T              time of frame 0 in seconds, ≥ 0 (default 0)
-        \(SceneOptions.help)
-        \(BackendOptions.help)
-          --shader-dir DIR       load the GLSL from DIR instead of the copy built in (GL backends)
-        \(PNGOptions.help)
-          --threads N            threads rendering and encoding, 1 to 1024 (default: the CPUs
-                                 this process may use, after its affinity mask and cgroup
-                                 quota; see throbber info)
-          --overwrite            replace frames that exist already (default: refuse)
-          -q, --quiet            print nothing on success
-          -h, --help             show this help
+        \(OptionSpec.helpTable([output, frames, fps, start] + SceneOptions.all + BackendOptions.all + [BackendOptions.shaderDirectory]
+                                + PNGOptions.all + [threads, overwrite, OptionSpec.quiet, OptionSpec.helpFlag]))
 
         Existing frames are refused before anything is rendered unless --overwrite; a frame path
         that is a character device or FIFO is written into (never replaced), a directory, block
@@ -37,11 +25,23 @@ enum RenderCommand: Subcommand {
 
         EXAMPLE:
           throbber render wave-ball --frames 120 --scale 2 --progress 0.7 -o out
-        """
+        """ }
 
-    static let options = SceneOptions.specs + BackendOptions.specs + PNGOptions.specs + [
-        OptionSpec("-o", "--output"), OptionSpec("--frames"), OptionSpec("--fps"), OptionSpec("--start"),
-        OptionSpec("--shader-dir"), OptionSpec("--threads"), OptionSpec("--overwrite", value: false), OptionSpec("-q", "--quiet", value: false),
+    static let output = OptionSpec("-o", "--output", value: "DIR", help: "directory for the frames (created if missing)")
+    static let frames = OptionSpec("--frames", value: "N", .integer(1...1_000_000), default: "1", help: "number of frames (default {default})")
+    static let fps = OptionSpec("--fps", value: "F", .number(Limits.fpsRange), default: "60", help: "frames per second (default {default})")
+    static let start = OptionSpec("--start", value: "T", .number(Limits.timeRange), default: "0",
+                                  help: "time of frame 0 in seconds, ≥ {min} (default {default})")
+    /// Its default, the CPUs this process may use, is worked out as it is read.
+    static let threads = OptionSpec("--threads", value: "N", .integer(BatchCommand.threadRange), help: """
+        threads rendering and encoding, {min} to {max} (default: the CPUs
+        this process may use, after its affinity mask and cgroup
+        quota; see throbber info)
+        """)
+    static let overwrite = OptionSpec("--overwrite", help: "replace frames that exist already (default: refuse)")
+
+    static let options = SceneOptions.all + BackendOptions.all + PNGOptions.all + [
+        output, frames, fps, start, BackendOptions.shaderDirectory, threads, overwrite, OptionSpec.quiet,
     ]
 
     static func execute(_ arguments: ParsedArguments) throws {
@@ -53,23 +53,23 @@ enum RenderCommand: Subcommand {
             throw ThrobberError("render takes one SCENE, got: \(arguments.positionals.joined(separator: " "))", kind: .usage)
         }
         let scene = try SceneOptions.scene(sceneID, arguments)
-        guard let output = arguments.value("--output") else {
+        guard let output = arguments.value(Self.output) else {
             throw ThrobberError("render needs an output directory: -o DIR", kind: .usage)
         }
-        let frames = try arguments.integer("--frames", default: 1, range: 1...1_000_000)
-        let fps = try arguments.number("--fps", default: 60, range: .above(0))
-        let start = try arguments.number("--start", default: 0, range: .atLeast(0))
-        try Limits.checkTimeline(start: start, fps: fps, frames: frames, fpsField: "--fps")
+        let frames = try arguments.integer(Self.frames)
+        let fps = try arguments.number(Self.fps)
+        let start = try arguments.number(Self.start)
+        try Limits.checkTimeline(start: start, fps: fps, frames: frames, fpsField: Self.fps.canonical)
         let (backend, device) = try BackendOptions.parse(arguments)
         let encoder = try PNGOptions.encoder(arguments)
-        let threads = try arguments.integer("--threads", default: UsableCPUs.current.usable, range: BatchCommand.threadRange)
-        let overwrite = arguments.has("--overwrite")
-        let quiet = arguments.has("--quiet")
+        let threads = try arguments.integer(Self.threads, default: UsableCPUs.current.usable)
+        let overwrite = arguments.has(Self.overwrite)
+        let quiet = arguments.has(OptionSpec.quiet)
 
         // Everything the user can get wrong is checked before the first frame is rendered: the
         // canvas against the backend here, the files by the batch pipeline's preflight.
         let directory = URL(fileURLWithPath: output, isDirectory: true)
-        let renderer = try FrameRenderer(backend, device: device, shaders: BackendOptions.shaders(arguments.value("--shader-dir"), backend: backend),
+        let renderer = try FrameRenderer(backend, device: device, shaders: BackendOptions.shaders(arguments, backend: backend),
                                          cpuThreads: threads)
         let (width, height) = scene.pixelSize
         try renderer.checkCanvas(width: width, height: height)

@@ -5,7 +5,7 @@ import ThrobberRender
 
 /// `throbber reproduce`: a PNG Throbber wrote, rendered again from its own tEXt and compared.
 enum ReproduceCommand: Subcommand {
-    static let help = """
+    static var help: String { """
         USAGE: throbber reproduce FILE.png [options]
 
         Renders FILE.png again from nothing but its tEXt chunks — the scene, every parameter as
@@ -20,30 +20,39 @@ enum ReproduceCommand: Subcommand {
         that file, or from --scene-file, only when the bytes are the same (else exit 65).
 
         OPTIONS:
-          --backend B            draw with B instead of the backend the file records
-                                 (gl, egl, cpu)
-          --max-diff D           allowed difference per channel in 8-bit steps (default 0:
-                                 identical); 2 is the GL-against-CPU bound of `parity`
-          --scene-file FILE      the scene file a frame of a file scene was drawn from, when
-                                 it is no longer where the frame's tEXt says
-          -h, --help             show this help
+        \(OptionSpec.helpTable([backend, maxDiff, sceneFile, OptionSpec.helpFlag]))
 
         EXAMPLE:
           throbber render ring --start 0.3 --scale 2 -o out && throbber reproduce out/ring_00000.png
-        """
+        """ }
 
-    static let options: [OptionSpec] = [OptionSpec("--backend"), OptionSpec("--max-diff"), OptionSpec("--scene-file")]
+    /// Unlike `BackendOptions.backend`, no default (the file's) and no `auto`: an unknown name is
+    /// refused with the known ones.
+    static let backend = OptionSpec("--backend", value: "B", help: """
+        draw with B instead of the backend the file records
+        (gl, egl, cpu)
+        """)
+    static let maxDiff = DiffOptions.maxDiff.with(help: """
+        allowed difference per channel in 8-bit steps (default {default}:
+        identical); 2 is the GL-against-CPU bound of `parity`
+        """, default: "0")
+    static let sceneFile = OptionSpec("--scene-file", value: "FILE", help: """
+        the scene file a frame of a file scene was drawn from, when
+        it is no longer where the frame's tEXt says
+        """)
+
+    static let options = [backend, maxDiff, sceneFile]
 
     static func execute(_ arguments: ParsedArguments) throws {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw ThrobberError("reproduce takes one PNG file, got \(arguments.positionals.count)", kind: .usage)
         }
-        let backend = try arguments.value("--backend").map { name -> Backend in
-            guard let backend = Backend(rawValue: name) else { throw ThrobberError.unknown("--backend", name, known: Backend.names) }
+        let backend = try arguments.value(Self.backend).map { name -> Backend in
+            guard let backend = Backend(rawValue: name) else { throw ThrobberError.unknown(Self.backend.canonical, name, known: Backend.names) }
             return backend
         }
-        let maxDiff = try arguments.integer("--max-diff", default: 0, range: 0...255)
-        let result = try Reproduction(file: path, backend: backend, tolerance: maxDiff, sceneFile: arguments.value("--scene-file"))
+        let maxDiff = try arguments.integer(Self.maxDiff)
+        let result = try Reproduction(file: path, backend: backend, tolerance: maxDiff, sceneFile: arguments.value(Self.sceneFile))
         let p = result.provenance
         let (width, height) = (result.image.width, result.image.height)
         let what = p.columns.map { "\(p.times.count) cells in \($0) columns" } ?? "t = \(formatNumber(p.times[0])) s"

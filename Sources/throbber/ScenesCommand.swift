@@ -5,7 +5,7 @@ import ThrobberRender
 
 /// `throbber scenes`: every scene with its parameters, defaults, units and ranges.
 enum ScenesCommand: Subcommand {
-    static let help = """
+    static var help: String { """
         USAGE: throbber scenes [FILE.scene.json ...] [--json]
 
         Lists every built-in scene, or the scene files given (docs/scene-files.md), with
@@ -16,9 +16,8 @@ enum ScenesCommand: Subcommand {
         (docs/schemas/scenes.schema.json).
 
         OPTIONS:
-          --json                 machine-readable output
-          -h, --help             show this help
-        """
+        \(OptionSpec.helpTable([json, OptionSpec.helpFlag]))
+        """ }
 
     /// What `--json` prints for a scene: typed values (numbers as numbers, colours as
     /// [r, g, b, a] arrays, ranges as bounds), the rules between parameters, the default loop.
@@ -36,7 +35,9 @@ enum ScenesCommand: Subcommand {
         var relations: [String]
     }
 
-    static let options: [OptionSpec] = [OptionSpec("--json", value: false)]
+    static let json = OptionSpec("--json", help: "machine-readable output")
+
+    static let options = [json]
 
     /// The built-ins at their defaults, or the files named on the command line.
     static func models(_ arguments: ParsedArguments) throws -> [any SceneModel] {
@@ -58,7 +59,7 @@ enum ScenesCommand: Subcommand {
     }
 
     static func execute(_ arguments: ParsedArguments) throws {
-        if arguments.has("--json") {
+        if arguments.has(Self.json) {
             let typed = try models(arguments).map { model -> TypedListing in
                 let loop = defaultLoop(model)
                 let source = model.origin.map { ["path": $0.path, "sha256": $0.digest] }

@@ -7,7 +7,7 @@ import ThrobberDigest
 
 /// `throbber batch`: every render of a job file, on the usable cores, optionally one shard of many.
 enum BatchCommand: Subcommand {
-    static let help = """
+    static var help: String { """
         USAGE: throbber batch JOB.json [options]
 
         Renders every clip of a job file (see examples/): scenes with parameters at one or more
@@ -20,23 +20,8 @@ enum BatchCommand: Subcommand {
         pixels; `throbber verify` checks shards together.
 
         OPTIONS:
-          --shard K/N            render shard K (0-based) of N
-          --shards N             the shard count, the index K from the environment:
-                                 SLURM_ARRAY_TASK_ID (a 0-based array, --array=0-<N-1>) or
-                                 JOB_COMPLETION_INDEX (Kubernetes Indexed Job); N is never taken
-                                 from the array, so a resubmitted task K renders shard K again
-          --shard-mode M         contiguous (default: each shard a run of frames) or strided
-          --skip-existing        keep frames and files that exist (resume an interrupted run)
-          --overwrite            replace existing files (default: refuse before rendering)
-        \(BackendOptions.help.replacingOccurrences(of: "(default auto)", with: "(default: the job's, else auto)"))
-          --base DIR             resolve relative output paths against DIR (default: the job file's directory)
-          --manifest FILE        where the manifest goes (default: beside the job file,
-                                 JOB.manifest.json or JOB.shard-K-of-N.manifest.json)
-          --threads N            encoding threads, 1 to 1024 (default: the CPUs this process
-                                 may use, after its affinity mask and cgroup quota; see info)
-          --progress             print progress even when stderr is not a terminal
-          -q, --quiet            print nothing on success
-          -h, --help             show this help
+        \(OptionSpec.helpTable([shard, shards, shardMode, skipExisting, overwrite, backend, BackendOptions.device, base, manifest, threads,
+                                 progress, OptionSpec.quiet, OptionSpec.helpFlag]))
 
         Before anything is written, every output path (frames, sheets and atlases, streams,
         videos, the manifest) is resolved and refused if two are one file or one is the job file
@@ -47,12 +32,38 @@ enum BatchCommand: Subcommand {
         Stopped by SIGINT or SIGTERM, it finishes the frames in flight, leaves no partial file and
         exits 130; rerun with --skip-existing to complete the job. Stopped while planning, it
         exits 130 at once, having written nothing.
-        """
+        """ }
+
+    /// Checked by `ShardPlan.parse`.
+    static let shard = OptionSpec("--shard", value: "K/N", help: "render shard K (0-based) of N")
+    static let shards = OptionSpec("--shards", value: "N", .integer(1...1_000_000), help: """
+        the shard count, the index K from the environment:
+        SLURM_ARRAY_TASK_ID (a 0-based array, --array=0-<N-1>) or
+        JOB_COMPLETION_INDEX (Kubernetes Indexed Job); N is never taken
+        from the array, so a resubmitted task K renders shard K again
+        """)
+    static let shardMode = OptionSpec("--shard-mode", value: "M", .choice(ShardPlan.Mode.allCases.map(\.rawValue)), default: "contiguous",
+                                      help: "{default} (default: each shard a run of frames) or strided")
+    static let skipExisting = OptionSpec("--skip-existing", help: "keep frames and files that exist (resume an interrupted run)")
+    static let overwrite = OptionSpec("--overwrite", help: "replace existing files (default: refuse before rendering)")
+    /// Its default is the job's backend, else auto.
+    static let backend = BackendOptions.backend.with(help: BackendOptions.backend.help.replacingOccurrences(
+        of: "(default {default})", with: "(default: the job's, else auto)"), default: .some(nil))
+    static let base = OptionSpec("--base", value: "DIR",
+                                 help: "resolve relative output paths against DIR (default: the job file's directory)")
+    static let manifest = OptionSpec("--manifest", value: "FILE", help: """
+        where the manifest goes (default: beside the job file,
+        JOB.manifest.json or JOB.shard-K-of-N.manifest.json)
+        """)
+    /// Its default, the CPUs this process may use, is worked out as it is read.
+    static let threads = OptionSpec("--threads", value: "N", .integer(threadRange), help: """
+        encoding threads, {min} to {max} (default: the CPUs this process
+        may use, after its affinity mask and cgroup quota; see info)
+        """)
+    static let progress = OptionSpec("--progress", help: "print progress even when stderr is not a terminal")
 
     static let options = [
-        OptionSpec("--shard"), OptionSpec("--shards"), OptionSpec("--shard-mode"), OptionSpec("--skip-existing", value: false),
-        OptionSpec("--overwrite", value: false), OptionSpec("--backend"), OptionSpec("--device"), OptionSpec("--base"), OptionSpec("--manifest"),
-        OptionSpec("--threads"), OptionSpec("--progress", value: false), OptionSpec("-q", "--quiet", value: false),
+        shard, shards, shardMode, skipExisting, overwrite, backend, BackendOptions.device, base, manifest, threads, progress, OptionSpec.quiet,
     ]
 
     static func execute(_ arguments: ParsedArguments) throws {
@@ -60,29 +71,28 @@ enum BatchCommand: Subcommand {
             throw ThrobberError("batch takes one job file; see throbber batch --help", kind: .usage)
         }
         Interrupts.shared.doing("batch planning")
-        let overwrite = arguments.has("--overwrite")
-        let skipExisting = arguments.has("--skip-existing")
+        let overwrite = arguments.has(Self.overwrite)
+        let skipExisting = arguments.has(Self.skipExisting)
         if overwrite && skipExisting {
             throw ThrobberError("--overwrite and --skip-existing exclude each other", kind: .usage)
         }
-        let mode = ShardPlan.Mode(rawValue: try arguments.choice("--shard-mode", default: "contiguous",
-                                                                 among: ShardPlan.Mode.allCases.map(\.rawValue)))!
-        let shardsOption = try arguments.value("--shards").map { _ in try arguments.integer("--shards", default: 1, range: 1...1_000_000) }
+        let mode = ShardPlan.Mode(rawValue: try arguments.choice(Self.shardMode))!
+        let shardsOption = try arguments.integerIfGiven(Self.shards)
         var shard = ShardPlan.whole
-        if let text = arguments.value("--shard") {
-            shard = try ShardPlan.parse(text, mode: mode, field: "--shard")
+        if let text = arguments.value(Self.shard) {
+            shard = try ShardPlan.parse(text, mode: mode, field: Self.shard.canonical)
         } else if let fromEnvironment = try ShardPlan.fromEnvironment(ProcessInfo.processInfo.environment, shards: shardsOption, mode: mode,
-                                                                      countField: "--shards") {
+                                                                      countField: shards.canonical) {
             shard = fromEnvironment
         } else if shardsOption != nil {
             throw ThrobberError("--shards needs a shard index: --shard K/N, or SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment",
                                 kind: .usage)
         }
-        let threads = try arguments.integer("--threads", default: UsableCPUs.current.usable, range: BatchCommand.threadRange)
-        let job = try Job.load(path: jobPath, baseDirectory: arguments.value("--base"))
+        let threads = try arguments.integer(Self.threads, default: UsableCPUs.current.usable)
+        let job = try Job.load(path: jobPath, baseDirectory: arguments.value(Self.base))
         let (backend, device) = try BackendOptions.parse(arguments, default: job.backend?.rawValue ?? "auto")
-        let manifestPath = arguments.value("--manifest") ?? defaultManifest(jobPath, shard)
-        let quiet = arguments.has("--quiet")
+        let manifestPath = arguments.value(Self.manifest) ?? defaultManifest(jobPath, shard)
+        let quiet = arguments.has(OptionSpec.quiet)
         if !quiet {
             // Before rendering: a loop that changes a part's speed more than the default bound is
             // worth knowing before minutes of frames, not only in the summary.
@@ -90,10 +100,10 @@ enum BatchCommand: Subcommand {
                 if let note = clip.loop?.closestNote { FileHandle.standardError.write(Data("batch: note: \(clip.label): \(note)\n".utf8)) }
             }
         }
-        let line = ProgressLine(total: shard.runs(of: job).reduce(0) { $0 + $1.frames.count }, forced: arguments.has("--progress"), quiet: quiet)
+        let line = ProgressLine(total: shard.runs(of: job).reduce(0) { $0 + $1.frames.count }, forced: arguments.has(Self.progress), quiet: quiet)
         let run = BatchRun(job: job, shard: shard, backend: backend, device: device, overwrite: overwrite,
                            skipExisting: skipExisting, threads: threads, manifestPath: manifestPath,
-                           manifestSource: arguments.value("--manifest") == nil ? .job : .commandLine,
+                           manifestSource: arguments.value(Self.manifest) == nil ? .job : .commandLine,
                            cancellation: Interrupts.shared, progress: { line.advance($0) })
         let summary: BatchRun.Summary
         do {

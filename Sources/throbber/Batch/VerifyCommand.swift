@@ -4,7 +4,7 @@ import ThrobberBatch
 
 /// `throbber verify`: the manifests of a job's shards, together, complete and intact.
 enum VerifyCommand: Subcommand {
-    static let help = """
+    static var help: String { """
         USAGE: throbber verify MANIFEST.json... [options]
 
         Checks that the manifests written by `throbber batch` (one per shard) belong to one job,
@@ -16,14 +16,15 @@ enum VerifyCommand: Subcommand {
         all holds, 1 when anything is missing or damaged.
 
         OPTIONS:
-          --quick                check presence only, not the hashes
-          -h, --help             show this help
-        """
+        \(OptionSpec.helpTable([quick, OptionSpec.helpFlag]))
+        """ }
 
-    static let options: [OptionSpec] = [OptionSpec("--quick", value: false)]
+    static let quick = OptionSpec("--quick", help: "check presence only, not the hashes")
+
+    static let options = [quick]
 
     static func execute(_ arguments: ParsedArguments) throws {
-        let quick = arguments.has("--quick")
+        let quick = arguments.has(Self.quick)
         let result = try ManifestVerification(manifests: arguments.positionals, checkHashes: !quick)
         let shards = "\(result.manifestCount) manifest\(result.manifestCount == 1 ? "" : "s") (\(result.shardCount) shard\(result.shardCount == 1 ? "" : "s"))"
         if result.isIntact {

@@ -1,8 +1,10 @@
 /// One `throbber` command: its help text, its options, and what it does with them.
-protocol Subcommand {
-    /// The text `throbber COMMAND --help` prints.
+protocol Subcommand: Sendable {
+    /// The text `throbber COMMAND --help` prints: its own prose around an `OPTIONS:` section
+    /// generated from the declarations (`OptionSpec.helpTable`).
     static var help: String { get }
-    /// The options it accepts (`-h`/`--help` is added for every command).
+    /// The options it accepts, in the order an unknown option's message lists them (`-h`/`--help`
+    /// is added for every command); its help lists the same ones.
     static var options: [OptionSpec] { get }
     /// Runs the command on parsed arguments.
     ///
@@ -15,8 +17,8 @@ extension Subcommand {
     ///
     /// - Throws: a usage error for an unknown option, or what `execute` throws.
     static func run(_ argv: [String]) throws {
-        let arguments = try ParsedArguments(argv, options: options + [OptionSpec("-h", "--help", value: false)])
-        if arguments.has("--help") {
+        let arguments = try ParsedArguments(argv, options: options + [OptionSpec.helpFlag])
+        if arguments.has(OptionSpec.helpFlag) {
             print(help)
             return
         }

@@ -1,0 +1,143 @@
+import Throbber
+
+/// A command line split into options and positional arguments against a subcommand's options.
+/// Unknown options are usage errors that suggest the nearest known one.
+struct ParsedArguments {
+    private var values: [String: [String]] = [:]
+    private(set) var positionals: [String] = []
+
+    /// - Throws: a usage error for an unknown option or a missing value.
+    init(_ arguments: [String], options: [OptionSpec]) throws {
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" || Double(argument) != nil {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = argument
+            var inline: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            guard let spec = options.first(where: { $0.names.contains(name) }) else {
+                throw ThrobberError.unknown("option", name, known: options.map(\.canonical))
+            }
+            if spec.takesValue {
+                if let inline {
+                    values[spec.canonical, default: []].append(inline)
+                } else {
+                    guard index < arguments.count else {
+                        throw ThrobberError("option \(name) needs a value", kind: .usage)
+                    }
+                    values[spec.canonical, default: []].append(arguments[index])
+                    index += 1
+                }
+            } else {
+                guard inline == nil else { throw ThrobberError("option \(name) takes no value", kind: .usage) }
+                values[spec.canonical, default: []].append("")
+            }
+        }
+    }
+
+    /// Whether an option was given.
+    func has(_ option: OptionSpec) -> Bool { values[option.canonical] != nil }
+
+    /// The last value given to an option.
+    func value(_ option: OptionSpec) -> String? { values[option.canonical]?.last }
+
+    /// Every value of a repeatable option, in order.
+    func all(_ option: OptionSpec) -> [String] { values[option.canonical] ?? [] }
+
+    /// The value given, else the declared default.
+    func text(_ option: OptionSpec) -> String {
+        guard let text = value(option) ?? option.defaultValue else { preconditionFailure("\(option.canonical) declares no default") }
+        return text
+    }
+
+    /// An integer option within its declared range (or `range`, where the range depends on
+    /// another option), else its declared default (or `fallback`, where the command works it out).
+    ///
+    /// - Throws: a usage error naming the option, the value and the range.
+    func integer(_ option: OptionSpec, default fallback: Int? = nil, range: ClosedRange<Int>? = nil) throws -> Int {
+        guard let range = range ?? option.integerRange else { preconditionFailure("\(option.canonical) declares no integer range") }
+        guard let text = value(option) else {
+            guard let fallback = fallback ?? option.defaultValue.flatMap({ Int($0) }) else {
+                preconditionFailure("\(option.canonical) declares no default")
+            }
+            return fallback
+        }
+        guard let number = Int(text), range.contains(number) else {
+            throw ThrobberError.invalid(option.canonical, text, allowed: "an integer in [\(range.lowerBound), \(range.upperBound)]")
+        }
+        return number
+    }
+
+    /// An integer option within its declared range when given, else nil (an option without a
+    /// default: `--device`, `--shards`, `--random`).
+    ///
+    /// - Throws: a usage error naming the option, the value and the range.
+    func integerIfGiven(_ option: OptionSpec) throws -> Int? {
+        try value(option).map { _ in try integer(option, default: 0) }
+    }
+
+    /// A number option within its declared range, else its declared default (or `fallback`).
+    ///
+    /// - Throws: a usage error naming the option, the value and the range in words.
+    func number(_ option: OptionSpec, default fallback: Double? = nil) throws -> Double {
+        guard case .number(let range) = option.kind else { preconditionFailure("\(option.canonical) is not a number option") }
+        guard let text = value(option) else {
+            guard let fallback = fallback ?? option.defaultValue.flatMap({ Double($0) }) else {
+                preconditionFailure("\(option.canonical) declares no default")
+            }
+            return fallback
+        }
+        guard let number = Double(text), range.contains(number) else {
+            throw ThrobberError.invalid(option.canonical, text, allowed: range.text)
+        }
+        return number
+    }
+
+    /// A choice option among its declared words, else its declared default (or `fallback`).
+    ///
+    /// - Throws: a usage error naming the option and the words, with the nearest one.
+    func choice(_ option: OptionSpec, default fallback: String? = nil) throws -> String {
+        guard case .choice(let words) = option.kind else { preconditionFailure("\(option.canonical) is not a choice option") }
+        guard let text = value(option) else {
+            guard let fallback = fallback ?? option.defaultValue else { preconditionFailure("\(option.canonical) declares no default") }
+            return fallback
+        }
+        guard words.contains(text) else {
+            var allowed = "one of " + words.joined(separator: ", ")
+            if let nearest = nearestName(to: text, in: words) { allowed += "; did you mean '\(nearest)'?" }
+            throw ThrobberError.invalid(option.canonical, text, allowed: allowed)
+        }
+        return text
+    }
+
+    /// A seed option, any unsigned 64-bit integer, else its declared default.
+    ///
+    /// - Throws: a usage error naming the option, the value and the range.
+    func seed(_ option: OptionSpec) throws -> UInt64 {
+        let text = self.text(option)
+        guard let seed = UInt64(text) else {
+            throw ThrobberError.invalid(option.canonical, text, allowed: "an integer in [0, \(UInt64.max)]")
+        }
+        return seed
+    }
+}
+
+extension OptionSpec {
+    /// The declared range of an integer option.
+    var integerRange: ClosedRange<Int>? {
+        if case .integer(let range) = kind { return range }
+        return nil
+    }
+}

@@ -1,0 +1,43 @@
+import Throbber
+import ThrobberText
+import ThrobberBatch
+import ThrobberRender
+
+/// The options that pick and shape a scene, shared by every command that renders one.
+enum SceneOptions {
+    /// Checked by the scene as its `scale` parameter (`invalid scale …`), within `Limits.scaleRange`.
+    static let scale = OptionSpec("--scale", value: "S", help: "pixels per point: 1, 2, 3 for @1x/@2x/@3x (default 1)")
+    /// Checked by the scene as its `background` parameter.
+    static let background = OptionSpec("--background", value: "C|none",
+                                       help: "canvas colour 'r,g,b,a' or '#rrggbb[aa]', or none (transparent)")
+    static let set = OptionSpec("--set", value: "NAME=VALUE",
+                                help: "any scene parameter by its SPEC name (repeatable); see `throbber scenes`")
+    /// Checked by the scene as its `progress` parameter.
+    static let progress = OptionSpec("--progress", value: "P", help: "shorthand for --set progress=P")
+
+    /// The group, in the order the help lists it.
+    static let all = [scale, background, set, progress]
+
+    /// Builds and validates the scene `id` with the options' settings applied in order.
+    ///
+    /// - Throws: a usage error naming the scene, parameter or option at fault.
+    static func scene(_ id: String, _ arguments: ParsedArguments) throws -> Scene {
+        var scene = Scene(try SceneReference.model(id))
+        if let scale = arguments.value(scale) { scene = try scene.setting("scale", to: scale) }
+        if let background = arguments.value(background) { scene = try scene.setting("background", to: background) }
+        for assignment in arguments.all(set) {
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw ThrobberError.invalid(set.canonical, assignment, allowed: "NAME=VALUE, e.g. --set progress=0.7")
+            }
+            let name = String(assignment[..<equals]).trimmingCharacters(in: .whitespaces)
+            scene = try scene.setting(name, to: String(assignment[assignment.index(after: equals)...]))
+        }
+        if let progress = arguments.value(progress) {
+            guard scene.model.value(of: "progress") != nil else {
+                throw ThrobberError("--progress: scene \(id) has no progress parameter", kind: .usage)
+            }
+            scene = try scene.setting("progress", to: progress)
+        }
+        return try scene.validated().layingOutText()
+    }
+}
