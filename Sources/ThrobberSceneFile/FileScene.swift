@@ -11,13 +11,51 @@ public struct FileScene: SceneModel {
     /// The file, compiled.
     public let definition: SceneDefinition
     /// Each parameter's value by declaration order; nil for an optional one left unset.
-    public var settings: [ExpressionValue?]
+    public var settings: [ExpressionValue?] { didSet { statics = Statics(self) } }
     public var speeds = PartSpeeds()
+    /// What the static expressions give at these settings, evaluated once when the file is read
+    /// and again whenever a parameter is set, never per frame.
+    private(set) var statics: Statics
 
     /// The scene at the file's defaults.
     public init(_ definition: SceneDefinition) {
         self.definition = definition
         settings = definition.parameters.map(\.defaultValue)
+        statics = Statics.unset
+        statics = Statics(self)
+    }
+
+    /// The static expressions' values at one set of parameters: the parameter environment every
+    /// frame starts from, the clocks, the canvas and the loop's numbers.
+    struct Statics: Sendable {
+        var environment: ExpressionEnvironment
+        var clocks: Result<[SceneClock], ThrobberError>
+        var canvas: (width: Double, height: Double)
+        var loopSeconds: Double?
+        var loopFrom: Double?
+        var loopPreview: Double?
+
+        static let unset = Statics(environment: ExpressionEnvironment(), clocks: .success([]), canvas: (0, 0))
+
+        init(environment: ExpressionEnvironment, clocks: Result<[SceneClock], ThrobberError>, canvas: (width: Double, height: Double)) {
+            self.environment = environment
+            self.clocks = clocks
+            self.canvas = canvas
+        }
+
+        init(_ scene: FileScene) {
+            let env = scene.environment()
+            let definition = scene.definition
+            func number(_ expression: SceneExpression?) -> Double? { (try? scene.staticNumber(expression, in: env)) ?? nil }
+            environment = env
+            do { clocks = .success(try scene.clocks(in: env)) } catch let error as ThrobberError { clocks = .failure(error) } catch {
+                clocks = .failure(ThrobberError("\(ThrobberError.shownPath(definition.path)): \(error)", kind: .badData))
+            }
+            canvas = (number(definition.canvasWidth) ?? 0, number(definition.canvasHeight) ?? 0)
+            loopSeconds = number(definition.loopSeconds)
+            loopFrom = number(definition.loopFrom)
+            loopPreview = number(definition.loopPreview)
+        }
     }
 
     /// Reads a scene file's text at its defaults.
@@ -103,8 +141,12 @@ public struct FileScene: SceneModel {
     /// Node evaluations allowed per frame (docs/scene-files.md §6.3).
     public static let budget = 10_000_000
 
-    /// The environment with every parameter's slot set (an unset optional one derived).
-    func parameterEnvironment() -> ExpressionEnvironment {
+    /// The environment with every parameter's slot set (an unset optional one derived), as
+    /// evaluated when the parameters were last set.
+    func parameterEnvironment() -> ExpressionEnvironment { statics.environment }
+
+    /// The environment with every parameter's slot set, evaluated now (`Statics`).
+    private func environment() -> ExpressionEnvironment {
         var env = ExpressionEnvironment(slotCount: definition.slotCount)
         for (k, p) in definition.parameters.enumerated() {
             if let second = p.secondSlot {
@@ -146,13 +188,13 @@ public struct FileScene: SceneModel {
     // MARK: - Canvas, clocks, loops
 
     public var canvasSize: (width: Double, height: Double) {
-        (((try? staticNumber(definition.canvasWidth)) ?? nil) ?? 0, ((try? staticNumber(definition.canvasHeight)) ?? nil) ?? 0)
+        statics.canvas
     }
 
     public var defaultBackground: RGBA { definition.background }
 
     /// The clocks at these parameters.
-    func clocks() throws -> [SceneClock] { try clocks(in: parameterEnvironment()) }
+    func clocks() throws -> [SceneClock] { try statics.clocks.get() }
 
     /// The clocks at the parameters `env` holds.
     func clocks(in env: ExpressionEnvironment) throws -> [SceneClock] {
@@ -173,19 +215,19 @@ public struct FileScene: SceneModel {
     public var periodicParts: [PeriodicPart] { ((try? clocks()) ?? []).compactMap(\.periodicPart) }
 
     public var loopDuration: Double? {
-        if let seconds = try? staticNumber(definition.loopSeconds) { return Limits.periodRange.contains(seconds) ? seconds : nil }
+        if let seconds = statics.loopSeconds { return Limits.periodRange.contains(seconds) ? seconds : nil }
         let periods = periodicParts.map(\.period)
         return periods.isEmpty ? nil : ClockLoop.commonPeriod(of: periods)
     }
 
     public var periodicFrom: Double? {
-        if let from = try? staticNumber(definition.loopFrom) { return Limits.timeRange.contains(from) ? from : nil }
+        if let from = statics.loopFrom { return Limits.timeRange.contains(from) ? from : nil }
         guard definition.firstReadOfT == nil else { return nil }
         return ClockLoop.periodicStart(of: (try? clocks()) ?? [])
     }
 
     public var previewDuration: Double {
-        if let preview = try? staticNumber(definition.loopPreview), Limits.spanRange.contains(preview) { return preview }
+        if let preview = statics.loopPreview, Limits.spanRange.contains(preview) { return preview }
         return loopDuration ?? periodicParts.map(\.period).max() ?? 2
     }
 
@@ -363,8 +405,7 @@ public struct FileScene: SceneModel {
     ///
     /// - Throws: a `badData` error naming the node, the value, the frame's time and the parameters.
     func evaluate(at t: Double, work: Void) throws -> (primitives: [PlacedPrimitive], work: Int) {
-        let env = parameterEnvironment()
-        var evaluator = FileSceneEvaluator(scene: self, clocks: try clocks(in: env), t: t, environment: env)
+        var evaluator = FileSceneEvaluator(scene: self, clocks: try clocks(), t: t, environment: statics.environment)
         let primitives = try evaluator.run()
         return (primitives, FileScene.budget - evaluator.budget)
     }
