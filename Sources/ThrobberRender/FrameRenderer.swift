@@ -6,8 +6,21 @@ import ThrobberGL
 /// A renderer of any backend behind one type, opened by `Backend`; owned by the thread that made
 /// it (a GL context is current on one thread).
 public final class FrameRenderer: Renderer {
-    private let gl: GLRenderer?
-    private let cpu: CPURenderer?
+    /// The one renderer that draws: a GL backend's, or the CPU renderer.
+    private enum Drawing {
+        case gl(GLRenderer)
+        case cpu(CPURenderer)
+
+        /// The renderer itself, which every `Renderer` call is handed on to.
+        var renderer: any Renderer {
+            switch self {
+            case .gl(let gl): gl
+            case .cpu(let cpu): cpu
+            }
+        }
+    }
+
+    private let drawing: Drawing
     /// The backend actually used (never `auto`).
     public let backend: Backend
     /// What renders, in the words of `GL_RENDERER`, with the platform, and for `auto` why.
@@ -44,7 +57,7 @@ public final class FrameRenderer: Renderer {
         func openGL(_ platform: GLPlatform) throws -> GLRenderer {
             try GLRenderer(platform: platform, shaders: shaders ?? .embedded)
         }
-        var chosen: (Backend, GLRenderer?)?
+        let chosen: (backend: Backend, gl: GLRenderer?)
         var reason: String?
         switch requested {
         case .gl:
@@ -73,12 +86,15 @@ public final class FrameRenderer: Renderer {
             chosen = (choice.backend, choice.opened)
             reason = choice.reason
         }
-        backend = chosen!.0
-        gl = chosen!.1
-        cpu = gl == nil ? CPURenderer(threadCount: cpuThreads ?? UsableCPUs.current.usable) : nil
+        backend = chosen.backend
+        if let gl = chosen.gl {
+            drawing = .gl(gl)
+        } else {
+            drawing = .cpu(CPURenderer(threadCount: cpuThreads ?? UsableCPUs.current.usable))
+        }
         self.skipped = skipped
         self.reason = reason
-        description = "\(backend.rawValue): \(gl?.rendererDescription ?? cpu!.rendererDescription)"
+        description = "\(backend.rawValue): \(drawing.renderer.rendererDescription)"
         if let reason { description += " [auto: \(reason)]" }
     }
 
@@ -86,40 +102,43 @@ public final class FrameRenderer: Renderer {
 
     /// The renderer itself, without the backend or `auto`'s reasons: GL_RENDERER with its
     /// platform, or the CPU renderer's description (what a frame's provenance records).
-    public var driver: String { gl?.rendererDescription ?? cpu!.rendererDescription }
+    public var driver: String { drawing.renderer.rendererDescription }
 
     /// The largest canvas side this backend renders.
-    public var maxCanvasSide: Int { gl?.maxCanvasSide ?? Scene.maximumPixelSide }
+    public var maxCanvasSide: Int { drawing.renderer.maxCanvasSide }
 
     public func render(_ list: DrawList) throws -> Image {
-        if let gl { return try gl.render(list) }
-        return cpu!.render(list)
+        try drawing.renderer.render(list)
     }
 
     /// Renders frames in order, as many per draw as the backend takes (GL: a stack per draw).
     public func render(_ lists: [DrawList]) throws -> [Image] {
-        if let gl { return try gl.render(lists) }
-        return cpu!.render(lists)
+        try drawing.renderer.render(lists)
     }
 
     /// How many frames of `width` × `height` px to hand `render(_:)` at once: a GL stack's worth,
     /// or 1 for the CPU renderer (which gains nothing from more).
     public func framesPerDraw(width: Int, height: Int) -> Int {
-        gl?.framesPerDraw(width: width, height: height) ?? 1
+        drawing.renderer.framesPerDraw(width: width, height: height)
     }
 
     /// The backend's own way of drawing a pipeline's frames (`Renderer.render(_:on:)`).
     public func render(_ sequence: FrameSequence, on executor: some FrameExecutor) throws -> Int {
-        if let gl { return try gl.render(sequence, on: executor) }
-        return try cpu!.render(sequence, on: executor)
+        try drawing.renderer.render(sequence, on: executor)
     }
 
     /// What the CPU renderer (and the workers it drew with) did with its bands; nil for GL.
-    public var reuseStatistics: ReuseStatistics? { cpu?.reuseStatistics }
+    public var reuseStatistics: ReuseStatistics? { cpuRenderer?.reuseStatistics }
 
     /// The GL renderer, for the benchmark's per-stage timings; nil for the CPU backend.
-    public var glRenderer: GLRenderer? { gl }
+    public var glRenderer: GLRenderer? {
+        if case .gl(let gl) = drawing { return gl }
+        return nil
+    }
 
     /// The CPU renderer; nil for the GL backends.
-    public var cpuRenderer: CPURenderer? { cpu }
+    public var cpuRenderer: CPURenderer? {
+        if case .cpu(let cpu) = drawing { return cpu }
+        return nil
+    }
 }
