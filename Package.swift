@@ -128,14 +128,18 @@ let package = Package(
         ),
 
         .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberDigest", "ThrobberText"]),
-        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberText",
-                                                         "ThrobberTestSupport"]),
+        // One test target per library with tests: the core, the CPU renderer, the PNG writers, the
+        // render library (with the CPU goldens), the batch library, the benchmarks.
+        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberText"]),
+        .testTarget(name: "ThrobberCPUTests", dependencies: ["Throbber", "ThrobberCPU", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"]),
+        .testTarget(name: "ThrobberPNGTests", dependencies: ["Throbber", "ThrobberBenchmarks", "ThrobberCPU", "ThrobberPNG"]),
         .testTarget(
             name: "ThrobberRenderTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberBenchmarks", "ThrobberTestSupport",
-                           "ThrobberText"],
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"],
             exclude: ["Goldens"]
         ),
+        .testTarget(name: "ThrobberBatchTests", dependencies: ["Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport", "ThrobberText"]),
+        .testTarget(name: "ThrobberBenchmarksTests", dependencies: ["Throbber", "ThrobberBenchmarks", "ThrobberCPU", "ThrobberRender"]),
         .testTarget(
             name: "ThrobberGLTests",
             dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"]
