@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layout follows the data flow (docs/architecture.md): scene model and timing → draw list → renderers →
+// Layout follows the data flow (README "How it works"): scene model and timing → draw list → renderers →
 // image → encoders. Only ThrobberGL touches GL and only ThrobberPNG touches libpng, libdeflate and
 // ISA-L; the core and the CPU renderer build and test with no C library at all.
 let package = Package(
@@ -130,19 +130,23 @@ let package = Package(
             dependencies: ["ShaderEmbedder"]
         ),
 
-        .testTarget(name: "ThrobberSceneFileTests", dependencies: ["Throbber", "ThrobberSceneFile"]),
+        .testTarget(name: "ThrobberSceneFileTests", dependencies: ["Throbber", "ThrobberSceneFile", "ThrobberCPU", "ThrobberText"]),
         .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberDigest", "ThrobberText"]),
-        .testTarget(name: "ThrobberTests", dependencies: ["ThrobberSceneFile", "Throbber", "ThrobberBatch", "ThrobberDigest", "ThrobberRender", "ThrobberText",
-                                                         "ThrobberTestSupport"]),
+        // One test target per library with tests: the core, the CPU renderer, the PNG writers, the
+        // render library (with the CPU goldens), the batch library, the benchmarks.
+        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberSceneFile", "ThrobberText"]),
+        .testTarget(name: "ThrobberCPUTests", dependencies: ["Throbber", "ThrobberCPU", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"]),
+        .testTarget(name: "ThrobberPNGTests", dependencies: ["Throbber", "ThrobberBenchmarks", "ThrobberCPU", "ThrobberPNG"]),
         .testTarget(
             name: "ThrobberRenderTests",
-            dependencies: ["ThrobberSceneFile", "Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberBenchmarks", "ThrobberTestSupport",
-                           "ThrobberText"],
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"],
             exclude: ["Goldens"]
         ),
+        .testTarget(name: "ThrobberBatchTests", dependencies: ["Throbber", "ThrobberSceneFile", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport", "ThrobberText"]),
+        .testTarget(name: "ThrobberBenchmarksTests", dependencies: ["Throbber", "ThrobberBenchmarks", "ThrobberCPU", "ThrobberRender"]),
         .testTarget(
             name: "ThrobberGLTests",
-            dependencies: ["ThrobberSceneFile", "Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"]
+            dependencies: ["Throbber", "ThrobberSceneFile", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"]
         ),
         .testTarget(
             name: "ThrobberCLITests",

@@ -156,3 +156,29 @@ final class FFmpegChild: @unchecked Sendable {
     /// What it said last on standard error, on one line.
     var lastLine: String { errorText.lastLine }
 }
+
+/// The last bytes a child wrote to stderr, for error messages.
+final class ErrorTail: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ chunk: Data) {
+        lock.lock()
+        data.append(chunk)
+        if data.count > 4096 { data = data.suffix(4096) }
+        lock.unlock()
+    }
+
+    /// What the child said last, on one line: its last three non-empty lines joined with " / "
+    /// (ffmpeg gives the reason on the lines before a closing "Error initializing output
+    /// stream 0:0 --"), at most 600 characters, the end kept.
+    var lastLine: String {
+        lock.lock()
+        defer { lock.unlock() }
+        let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "--" }
+        guard !lines.isEmpty else { return "no message" }
+        let text = lines.suffix(3).joined(separator: " / ")
+        return text.count > 600 ? "…" + text.suffix(600) : text
+    }
+}
