@@ -78,6 +78,15 @@ class Harness:
             self.help[command] = found
         return self.help[command]
 
+    def job_directory(self, name, job):
+        """A directory `name` under the fuzzer's work directory holding `job` as job.json: what a
+        family's reference run is made in."""
+        work = os.path.join(self.work, name)
+        os.makedirs(work)
+        with open(os.path.join(work, "job.json"), "w") as f:
+            json.dump(job, f)
+        return work
+
     def setup_run(self, argv, directory):
         subprocess.run([self.throbber] + argv, cwd=directory, check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)

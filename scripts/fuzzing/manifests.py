@@ -94,15 +94,12 @@ class ManifestFamily:
         """A real job's outputs and its manifests: whole, and as two shards."""
         if getattr(self, "manifest_files", None) is not None:
             return
-        work = os.path.join(self.work, "manifest")
-        os.makedirs(work)
-        with open(os.path.join(work, "job.json"), "w") as f:
-            json.dump({"renders": [
-                {"scene": "ring", "frames": 3, "outputs": [
-                    {"type": "png", "pattern": "f_%03d.png"}, {"type": "sheet", "path": "sh.png", "json": "sh.json"},
-                    {"type": "rgba", "path": "s.rgba"}, {"type": "y4m", "path": "s.y4m"}]},
-                {"scene": "wave-ball", "loop": True, "fps": 2, "scale": 0.3, "outputs": [
-                    {"type": "png", "pattern": "w_%03d.png"}]}]}, f)
+        work = self.job_directory("manifest", {"renders": [
+            {"scene": "ring", "frames": 3, "outputs": [
+                {"type": "png", "pattern": "f_%03d.png"}, {"type": "sheet", "path": "sh.png", "json": "sh.json"},
+                {"type": "rgba", "path": "s.rgba"}, {"type": "y4m", "path": "s.y4m"}]},
+            {"scene": "wave-ball", "loop": True, "fps": 2, "scale": 0.3, "outputs": [
+                {"type": "png", "pattern": "w_%03d.png"}]}]})
         self.setup_run(["batch", "job.json", "-q", "--backend", "cpu"], work)
         for shard in ("0/2", "1/2"):
             self.setup_run(["batch", "job.json", "-q", "--backend", "cpu", "--skip-existing", "--shard", shard], work)

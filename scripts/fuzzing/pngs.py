@@ -19,14 +19,11 @@ class PngFamily:
         frame), their pixels, their tEXt keys, and a one-frame manifest to list a file in."""
         if self.png_bases is not None:
             return
-        work = os.path.join(self.work, "png")
-        os.makedirs(work)
-        with open(os.path.join(work, "job.json"), "w") as f:
-            json.dump({"renders": [
-                {"scene": "activity", "frames": 3, "outputs": [
-                    {"type": "sheet", "path": "grid.png", "json": "grid.json", "columns": 2}]},
-                {"scene": "wave-ball", "loop": True, "fps": 2, "scale": 0.3, "outputs": [
-                    {"type": "png", "pattern": "loop_%03d.png"}]}]}, f)
+        work = self.job_directory("png", {"renders": [
+            {"scene": "activity", "frames": 3, "outputs": [
+                {"type": "sheet", "path": "grid.png", "json": "grid.json", "columns": 2}]},
+            {"scene": "wave-ball", "loop": True, "fps": 2, "scale": 0.3, "outputs": [
+                {"type": "png", "pattern": "loop_%03d.png"}]}]})
         with open(os.path.join(work, "one.json"), "w") as f:
             json.dump({"renders": [{"scene": "ring", "frames": 1, "outputs": [
                 {"type": "png", "pattern": "one_%03d.png"}]}]}, f)

@@ -121,14 +121,11 @@ public protocol SceneModel: Sendable {
 /// SHA-256 provenance records (the batch library computes it; the core has no digest).
 public struct SceneOrigin: Sendable, Equatable {
     /// The file's name as messages show it and as it was given.
-    public var path: String
+    public let path: String
     /// The file's bytes as text.
-    public var text: String
+    public let text: String
 
-    public init(path: String, text: String) {
-        self.path = path
-        self.text = text
-    }
+    public init(path: String, text: String) { (self.path, self.text) = (path, text) }
 }
 
 /// How a scene's frames are held to their cost (`Limits.pixelsPerFrame`) and their numbers.
