@@ -16,7 +16,7 @@ public struct Scene: Sendable {
     /// The scene's text laid out (`withText`), when it paints any: what its draw lists' glyphs and
     /// atlas come from. Kept only while it answers the scene's `textRequest`.
     public private(set) var text: LaidOutText?
-    /// Lays out the text of frames that paint other text than the scene's own (`SceneModel.textRequest(for:scale:)`),
+    /// Lays out the text of frames that paint other text than the scene's own (`SceneWithText.textRequest(for:scale:)`),
     /// set with `text`.
     public private(set) var textEngine: (any TextLayoutEngine)?
 
@@ -27,14 +27,18 @@ public struct Scene: Sendable {
         self.background = background
     }
 
-    /// The text the scene paints (`SceneModel.textRequest`), nil when it paints none.
-    public var textRequest: TextRequest? { model.textRequest(scale: scale) }
+    /// The model's text requirements, when it is a scene that paints text.
+    public var textModel: (any SceneWithText)? { model as? any SceneWithText }
+
+    /// The text the scene paints (`SceneWithText.textRequest(scale:)`), nil when it paints none.
+    public var textRequest: TextRequest? { textModel?.textRequest(scale: scale) }
 
     /// Whether the scene's text (if it paints any) is laid out: what `drawList(at:)` needs.
     public var hasTextLaidOut: Bool {
-        guard model.hasMeasuredText else { return false }
+        guard let textModel else { return true }
+        guard textModel.hasMeasuredText else { return false }
         guard let request = textRequest else { return true }
-        return text?.request == request && (model.textCheckTimes.isEmpty || textEngine != nil)
+        return text?.request == request && (textModel.textCheckTimes.isEmpty || textEngine != nil)
     }
 
     /// This scene with `text`, the text module's answer to `textRequest`, and the engine that lays
@@ -49,10 +53,13 @@ public struct Scene: Sendable {
         return copy
     }
 
-    /// The text the frame at `t` paints when it is not the scene's own (`SceneModel.textRequest(for:scale:)`).
-    public func frameTextRequest(at t: Double) -> TextRequest? { Scene.frameTextRequest(model, at: t, scale: scale) }
+    /// The text the frame at `t` paints when it is not the scene's own (`SceneWithText.textRequest(for:scale:)`).
+    public func frameTextRequest(at t: Double) -> TextRequest? {
+        guard let textModel else { return nil }
+        return Scene.frameTextRequest(textModel, at: t, scale: scale)
+    }
 
-    private static func frameTextRequest<Model: SceneModel>(_ model: Model, at t: Double, scale: Double) -> TextRequest? {
+    private static func frameTextRequest<Model: SceneWithText>(_ model: Model, at t: Double, scale: Double) -> TextRequest? {
         model.textRequest(for: model.frameState(at: t), scale: scale)
     }
 
@@ -161,7 +168,7 @@ public struct Scene: Sendable {
     /// - Precondition: `hasTextLaidOut` (the text module's `Scene.layingOutText()`).
     public func drawList(at t: Double) -> DrawList {
         precondition(hasTextLaidOut, "scene \(model.id) paints text that is not laid out: use layingOutText() first")
-        return drawList(model, at: t)
+        return frame(at: t).draw()
     }
 
     /// The draw list of the frame at `t` seconds, or the reason it cannot be drawn: what a
@@ -173,35 +180,55 @@ public struct Scene: Sendable {
     ///   the time).
     public func checkedDrawList(at t: Double) throws -> DrawList {
         precondition(hasTextLaidOut, "scene \(model.id) paints text that is not laid out: use layingOutText() first")
-        return try checkedDrawList(model, at: t)
-    }
-
-    private func checkedDrawList<Model: SceneModel>(_ model: Model, at t: Double) throws -> DrawList {
-        let state = model.frameState(at: t)
-        if let failure = model.failure(in: state) { throw failure }
-        let list = drawList(model, state: state, at: t)
+        let frame = frame(at: t)
+        if let failure = frame.failure { throw failure }
+        let list = frame.draw()
         // A scene file's frames differ in cost (a count may change with time): each is measured
         // before it is drawn. A built-in's cost was bounded by `validate`.
         if model.preflight == .eachFrame, case let work = FrameWork(list), !work.isWithin() { throw frameWorkError(work, at: t) }
         return list
     }
 
-    private func drawList<Model: SceneModel>(_ model: Model, at t: Double) -> DrawList {
-        drawList(model, state: model.frameState(at: t), at: t)
+    /// One frame's state evaluated: why it cannot be drawn (the model's `failure(in:)`), and its
+    /// draw list, made when asked.
+    private struct Frame {
+        var failure: ThrobberError?
+        var draw: () -> DrawList
     }
 
-    private func drawList<Model: SceneModel>(_ model: Model, state: Model.FrameState, at t: Double) -> DrawList {
-        let (width, height) = pixelSize
-        var text = textRequest == nil ? nil : self.text
-        if let request = model.textRequest(for: state, scale: scale), request != text?.request {
-            guard let textEngine else { preconditionFailure("scene \(model.id) paints per-frame text without a text engine") }
-            // The sizes a frame can ask for were laid out up front (`textCheckTimes`): what is
-            // left to fail is the machine (memory), not the input.
-            do { text = try textEngine.layOut(request) } catch { preconditionFailure("laying out the text of \(model.id) at t = \(t): \(error)") }
+    /// The frame at `t` of the model, opened as a scene with text when it is one.
+    private func frame(at t: Double) -> Frame {
+        if let textModel { return frame(textModel, at: t) }
+        return frame(model, at: t)
+    }
+
+    private func frame<Model: SceneModel>(_ model: Model, at t: Double) -> Frame {
+        let state = model.frameState(at: t)
+        return Frame(failure: model.failure(in: state)) {
+            let (width, height) = pixelSize
+            return drawList(items: model.drawItems(for: state, scale: scale, width: width, height: height), text: nil)
         }
-        return DrawList(width: width, height: height,
-                        background: PaintColor(background ?? model.defaultBackground),
-                        items: model.drawItems(for: state, scale: scale, width: width, height: height, text: text),
+    }
+
+    private func frame<Model: SceneWithText>(_ model: Model, at t: Double) -> Frame {
+        let state = model.frameState(at: t)
+        return Frame(failure: model.failure(in: state)) {
+            let (width, height) = pixelSize
+            var text = textRequest == nil ? nil : self.text
+            if let request = model.textRequest(for: state, scale: scale), request != text?.request {
+                guard let textEngine else { preconditionFailure("scene \(model.id) paints per-frame text without a text engine") }
+                // The sizes a frame can ask for were laid out up front (`textCheckTimes`): what is
+                // left to fail is the machine (memory), not the input.
+                do { text = try textEngine.layOut(request) } catch { preconditionFailure("laying out the text of \(model.id) at t = \(t): \(error)") }
+            }
+            return drawList(items: model.drawItems(for: state, scale: scale, width: width, height: height, text: text), text: text)
+        }
+    }
+
+    /// A frame's draw list of `items`, with the atlas of `text` its glyphs come from.
+    private func drawList(items: [DrawItem], text: LaidOutText?) -> DrawList {
+        let (width, height) = pixelSize
+        return DrawList(width: width, height: height, background: PaintColor(background ?? model.defaultBackground), items: items,
                         resources: DrawResources(atlases: text.map { [LaidOutText.atlasID: $0.atlas] } ?? [:]))
     }
 
@@ -209,7 +236,7 @@ public struct Scene: Sendable {
     func drawListWithoutText(at t: Double) -> DrawList {
         let (width, height) = pixelSize
         return DrawList(width: width, height: height, background: PaintColor(background ?? model.defaultBackground),
-                        items: model.drawItems(at: t, scale: scale, width: width, height: height, text: nil))
+                        items: model.drawItems(at: t, scale: scale, width: width, height: height))
     }
 
     /// A copy with one setting applied by name: a scene parameter, or `scale` or `background`.

@@ -3,7 +3,7 @@ import Foundation
 /// SVProgressHUD whole (SPEC §7, seed 004): the spinner, the progress ring, the success, error
 /// and info glyphs or text alone, with a status under them that the HUD grows around, optionally
 /// on a screen behind a mask, popping in at 1.3× and fading out.
-public struct HUD: BuiltInScene {
+public struct HUD: BuiltInScene, SceneWithText {
     public static let id = "hud"
     public static let summary = "SVProgressHUD: ring, progress, success, error, info or text with a status, on a screen behind a mask, shown and dismissed"
 
@@ -50,7 +50,7 @@ public struct HUD: BuiltInScene {
     public var uiFont = ""
     public var cjkFont = ""
     public var speeds = PartSpeeds()
-    /// The status as the text module wrapped and measured it (`SceneModel.measuring`): what the
+    /// The status as the text module wrapped and measured it (`SceneWithText.measuring`): what the
     /// HUD's size and the lines' places come from.
     public var measuredStatus: MeasuredText?
 
@@ -186,7 +186,7 @@ public struct HUD: BuiltInScene {
 
     public var hasMeasuredText: Bool { !hasStatus || measuredStatus?.request == textToMeasure }
 
-    public func measuring(_ measured: MeasuredText) -> any SceneModel {
+    public func measuring(_ measured: MeasuredText) -> HUD {
         var copy = self
         copy.measuredStatus = measured
         return copy
