@@ -1,7 +1,9 @@
 import Foundation
 
-/// A validated scene: which indicator with which parameters, at which pixel scale, on which
-/// background. `Scene()` is the original wave ball at @1x.
+/// A scene: which indicator with which parameters, at which pixel scale, on which background,
+/// checked by `validated()`. `Scene()` is the original wave ball at @1x. It has no draw list:
+/// laying out its text (the text module's `Scene.layingOutText()`) makes the `LaidOutScene`
+/// that draws it.
 public struct Scene: Sendable {
     /// The indicator and its parameters.
     public var model: any SceneModel { didSet { isValidated = false } }
@@ -13,12 +15,6 @@ public struct Scene: Sendable {
     /// passes through several checkpoints (the command line, a job file's scale, `Clip.init`) is
     /// validated — two draw lists built for its box work — once.
     public private(set) var isValidated = false
-    /// The scene's text laid out (`withText`), when it paints any: what its draw lists' glyphs and
-    /// atlas come from. Kept only while it answers the scene's `textRequest`.
-    public private(set) var text: LaidOutText?
-    /// Lays out the text of frames that paint other text than the scene's own (`SceneWithText.textRequest(for:scale:)`),
-    /// set with `text`.
-    public private(set) var textEngine: (any TextLayoutEngine)?
 
     /// Creates a scene.
     public init(_ model: any SceneModel = WaveBall(), scale: Double = 1, background: RGBA? = nil) {
@@ -32,26 +28,6 @@ public struct Scene: Sendable {
 
     /// The text the scene paints (`SceneWithText.textRequest(scale:)`), nil when it paints none.
     public var textRequest: TextRequest? { textModel?.textRequest(scale: scale) }
-
-    /// Whether the scene's text (if it paints any) is laid out: what `drawList(at:)` needs.
-    public var hasTextLaidOut: Bool {
-        guard let textModel else { return true }
-        guard textModel.hasMeasuredText else { return false }
-        guard let request = textRequest else { return true }
-        return text?.request == request && (textModel.textCheckTimes.isEmpty || textEngine != nil)
-    }
-
-    /// This scene with `text`, the text module's answer to `textRequest`, and the engine that lays
-    /// out the text of frames that paint other text.
-    ///
-    /// - Precondition: `text.request == textRequest`.
-    public func withText(_ text: LaidOutText, engine: (any TextLayoutEngine)? = nil) -> Scene {
-        precondition(text.request == textRequest, "the text laid out is not the scene's")
-        var copy = self
-        copy.text = text
-        copy.textEngine = engine
-        return copy
-    }
 
     /// The text the frame at `t` paints when it is not the scene's own (`SceneWithText.textRequest(for:scale:)`).
     public func frameTextRequest(at t: Double) -> TextRequest? {
@@ -119,7 +95,7 @@ public struct Scene: Sendable {
     /// bounds, so their sum is the work of a frame.
     /// Frames at t = 0 and at the latest time are measured (lit ticks grow as the water rises);
     /// a scene file's other frames are measured as the preflight evaluates them and as they are
-    /// drawn (`checkedDrawList(at:)`).
+    /// drawn (`LaidOutScene.checkedDrawList(at:)`).
     ///
     /// - Throws: for a built-in, a usage error naming the parameters that set the work; for a
     ///   scene file, a data error naming the file, the frame's time and its parameters. Either
@@ -161,75 +137,6 @@ public struct Scene: Sendable {
         // names a field.
         let fields = names.isEmpty ? "scale \(formatNumber(scale))" : names.joined(separator: ", ") + " at scale \(formatNumber(scale))"
         return ThrobberError("invalid \(fields): \(work.text()) \(advice)", kind: .usage, field: names.isEmpty ? "scale" : nil)
-    }
-
-    /// The draw list of the frame at `t` seconds.
-    ///
-    /// - Precondition: `hasTextLaidOut` (the text module's `Scene.layingOutText()`).
-    public func drawList(at t: Double) -> DrawList {
-        precondition(hasTextLaidOut, "scene \(model.id) paints text that is not laid out: use layingOutText() first")
-        return frame(at: t).draw()
-    }
-
-    /// The draw list of the frame at `t` seconds, or the reason it cannot be drawn: what a
-    /// pipeline asks, so that a frame a scene file cannot draw stops the run instead of being
-    /// drawn empty.
-    ///
-    /// - Precondition: `hasTextLaidOut`.
-    /// - Throws: the model's `failure(in:)` for the frame (bad data naming the node, the value and
-    ///   the time).
-    public func checkedDrawList(at t: Double) throws -> DrawList {
-        precondition(hasTextLaidOut, "scene \(model.id) paints text that is not laid out: use layingOutText() first")
-        let frame = frame(at: t)
-        if let failure = frame.failure { throw failure }
-        let list = frame.draw()
-        // A scene file's frames differ in cost (a count may change with time): each is measured
-        // before it is drawn. A built-in's cost was bounded by `validate`.
-        if model.preflight == .eachFrame, case let work = FrameWork(list), !work.isWithin() { throw frameWorkError(work, at: t) }
-        return list
-    }
-
-    /// One frame's state evaluated: why it cannot be drawn (the model's `failure(in:)`), and its
-    /// draw list, made when asked.
-    private struct Frame {
-        var failure: ThrobberError?
-        var draw: () -> DrawList
-    }
-
-    /// The frame at `t` of the model, opened as a scene with text when it is one.
-    private func frame(at t: Double) -> Frame {
-        if let textModel { return frame(textModel, at: t) }
-        return frame(model, at: t)
-    }
-
-    private func frame<Model: SceneModel>(_ model: Model, at t: Double) -> Frame {
-        let state = model.frameState(at: t)
-        return Frame(failure: model.failure(in: state)) {
-            let (width, height) = pixelSize
-            return drawList(items: model.drawItems(for: state, scale: scale, width: width, height: height), text: nil)
-        }
-    }
-
-    private func frame<Model: SceneWithText>(_ model: Model, at t: Double) -> Frame {
-        let state = model.frameState(at: t)
-        return Frame(failure: model.failure(in: state)) {
-            let (width, height) = pixelSize
-            var text = textRequest == nil ? nil : self.text
-            if let request = model.textRequest(for: state, scale: scale), request != text?.request {
-                guard let textEngine else { preconditionFailure("scene \(model.id) paints per-frame text without a text engine") }
-                // The sizes a frame can ask for were laid out up front (`textCheckTimes`): what is
-                // left to fail is the machine (memory), not the input.
-                do { text = try textEngine.layOut(request) } catch { preconditionFailure("laying out the text of \(model.id) at t = \(t): \(error)") }
-            }
-            return drawList(items: model.drawItems(for: state, scale: scale, width: width, height: height, text: text), text: text)
-        }
-    }
-
-    /// A frame's draw list of `items`, with the atlas of `text` its glyphs come from.
-    private func drawList(items: [DrawItem], text: LaidOutText?) -> DrawList {
-        let (width, height) = pixelSize
-        return DrawList(width: width, height: height, background: PaintColor(background ?? model.defaultBackground), items: items,
-                        resources: DrawResources(atlases: text.map { [LaidOutText.atlasID: $0.atlas] } ?? [:]))
     }
 
     /// The draw list of the frame at `t` without its text, for checks of the frame's other work.
