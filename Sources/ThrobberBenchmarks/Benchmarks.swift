@@ -99,7 +99,7 @@ public enum Benchmarks {
 
     /// The scene `spec` (an id, or `SceneSpec`'s `ID:NAME=VALUE…`) scaled so its longer side is
     /// `size` px, with its text laid out.
-    public static func scene(_ spec: String, size: Int) throws -> Scene {
+    public static func scene(_ spec: String, size: Int) throws -> LaidOutScene {
         try SceneSpec(spec).scene(size: size).layingOutText()
     }
 

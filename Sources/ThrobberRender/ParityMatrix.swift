@@ -22,10 +22,18 @@ public enum ParityMatrix {
         /// again); nil for a case of the matrix.
         public var index: Int?
         public var scene: Scene
+        /// The scene with its text laid out when the case was drawn (a random case); nil: it is
+        /// laid out when it is compared (`laidOutScene()`).
+        public var laidOut: LaidOutScene?
         public var t: Double
         /// `scale` first, then `background` when set, then parameters in order: as `render`
         /// applies them.
         public var settings: [SampledCase.Setting]
+
+        /// The case's scene ready to draw: `laidOut`, else `scene` laid out.
+        ///
+        /// - Throws: as `Scene.layingOutText()`.
+        public func laidOutScene() throws -> LaidOutScene { try laidOut ?? scene.layingOutText() }
     }
 
     /// The largest canvas side of a random case: large enough for every edge, small enough
@@ -78,9 +86,9 @@ public enum ParityMatrix {
                     scene = try scene.setting(setting.name, to: setting.value)
                     settings.append(setting)
                 }
-                try scene.validate()
+                scene = try scene.validated()
                 for t in times ?? self.times(scene.model, count: timeCount) {
-                    cases.append(Case(id: id, reference: reference(of: model), index: nil, scene: scene, t: t, settings: settings))
+                    cases.append(Case(id: id, reference: reference(of: model), index: nil, scene: scene, laidOut: nil, t: t, settings: settings))
                 }
             }
         }
@@ -109,7 +117,7 @@ public enum ParityMatrix {
             let sampler = ParameterSampler(seed: seed, maximumPixelSide: randomPixelCap)
             for index in 0..<count {
                 let item = try sampler.draw(model, index: index, fixed: shared, times: times, scales: scales) { try $0.layingOutText() }
-                cases.append(Case(id: model.id, reference: reference(of: model), index: index, scene: item.scene, t: item.time,
+                cases.append(Case(id: model.id, reference: reference(of: model), index: index, scene: item.scene, laidOut: item.laidOut, t: item.time,
                                   settings: item.settings))
             }
         }
@@ -146,9 +154,9 @@ public enum ParityMatrix {
     ///
     /// - Returns: the reference image, the observed image, their difference, and whether the
     ///   observed image is one drawn in the stack (the frame alone matched better).
-    public static func compare(_ scene: Scene, at t: Double, renderer: some Renderer, reference: some Renderer,
+    public static func compare(_ scene: LaidOutScene, at t: Double, renderer: some Renderer, reference: some Renderer,
                                tolerance: Int = defaultTolerance) throws -> (expected: Image, observed: Image, diff: ImageDiff, stacked: Bool) {
-        let list = try scene.layingOutText().drawList(at: t)
+        let list = scene.drawList(at: t)
         let expected = try reference.render(list)
         var observed = try renderer.render(list)
         var diff = ImageDiff(expected: expected, observed: observed, tolerance: tolerance)

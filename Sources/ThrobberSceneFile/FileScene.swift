@@ -7,7 +7,7 @@ import Throbber
 /// Everything is evaluated in Swift double before the renderers — parameters, clocks, tracks,
 /// expressions, group and replicator transforms — and lowered to the existing DrawList rows, so
 /// GL/CPU parity is the rows' own.
-public struct FileScene: SceneModel {
+public struct FileScene: SceneWithText {
     /// The file, compiled.
     public let definition: SceneDefinition
     /// Each parameter's value by declaration order; nil for an optional one left unset.

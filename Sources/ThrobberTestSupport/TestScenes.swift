@@ -5,7 +5,8 @@ import ThrobberSceneFile
 public enum TestScenes {
     /// A scene file of `count` overlapping translucent boxes on a `side` pt canvas, turning with
     /// time: a frame whose work grows as count² where the boxes overlap (issue 46's stops).
-    public static func overlappingBoxes(_ count: Int, side: Double = 120) throws -> Scene {
+    /// Validated and ready to draw (it paints no text).
+    public static func overlappingBoxes(_ count: Int, side: Double = 120) throws -> LaidOutScene {
         let text = """
             {"format": "throbber-scene/1", "id": "boxes", "canvas": {"width": \(side), "height": \(side), "background": "none"},
              "clocks": [{"name": "spin", "duration": 2, "repeat": "forever"}],
@@ -13,7 +14,7 @@ public enum TestScenes {
                {"type": "box", "center": [\(side / 2), \(side / 2)], "size": [\(side * 0.6), \(side * 0.6)],
                 "rotation": "spin.u * 360 + i * 7.3", "color": [0.2, 0.4, 0.8, 0.1]}]}]}
             """
-        return Scene(try FileScene(text: text, path: "boxes.scene.json"))
+        return try LaidOutScene(Scene(try FileScene(text: text, path: "boxes.scene.json")))
     }
 
     /// The chunks of a RIFF file (a WebP): four-character name, payload offset and size.

@@ -102,24 +102,25 @@ public final class CachedTextLayout: TextLayoutEngine, @unchecked Sendable {
 }
 
 extension Scene {
-    /// This scene with its text measured and laid out (`TextLayout`), ready for `drawList(at:)`;
-    /// itself when it paints no text or its text is laid out already. A scene whose layout
-    /// depends on its text (`SceneModel.textToMeasure`) is measured first and validated again,
-    /// since its canvas and relations change with it.
+    /// This scene validated, with its text measured and laid out (`TextLayout`): the
+    /// `LaidOutScene` that draws it. A scene whose layout depends on its text
+    /// (`SceneWithText.textToMeasure`) is measured first and validated again, since its canvas and
+    /// relations change with it.
     ///
-    /// - Throws: as `TextLayout.measure`, `Scene.validate` and `TextLayout.layOut`.
-    public func layingOutText() throws -> Scene {
-        var scene = self
-        if let measure = model.textToMeasure, !model.hasMeasuredText {
-            scene.model = model.measuring(try TextLayout.measure(measure))
+    /// - Throws: as `Scene.validate`, `TextLayout.measure` and `TextLayout.layOut`.
+    public func layingOutText() throws -> LaidOutScene {
+        var scene = try validated()
+        guard let textModel else { return try LaidOutScene(scene) }
+        if let measure = textModel.textToMeasure, !textModel.hasMeasuredText {
+            scene.model = textModel.measuring(try TextLayout.measure(measure))
             scene = try scene.validated()
         }
-        guard let request = scene.textRequest, !scene.hasTextLaidOut else { return scene }
+        guard let request = scene.textRequest else { return try LaidOutScene(scene) }
         let engine = CachedTextLayout()
         let text = try engine.layOut(request)
-        for t in scene.model.textCheckTimes {
+        for t in scene.textModel?.textCheckTimes ?? [] {
             if let frameRequest = scene.frameTextRequest(at: t) { _ = try engine.layOut(frameRequest) }
         }
-        return scene.withText(text, engine: engine)
+        return try LaidOutScene(scene, text: text, engine: engine)
     }
 }

@@ -224,7 +224,7 @@ enum ParityCommand: Subcommand {
         let began = clock.now
         var cases: [Case] = []
         for planned in plan {
-            let (expected, observed, diff, stacked) = try ParityMatrix.compare(planned.scene, at: planned.t, renderer: renderer, reference: reference,
+            let (expected, observed, diff, stacked) = try ParityMatrix.compare(try planned.laidOutScene(), at: planned.t, renderer: renderer, reference: reference,
                                                                       tolerance: maxDiff)
             let (width, height) = (expected.width, expected.height)
             let command = reproCommand(program: program, planned, backend: renderer.backend, device: device)

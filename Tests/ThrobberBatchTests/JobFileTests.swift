@@ -230,7 +230,7 @@ struct JobFileTests {
     /// The loop check compares every field: a change in any one of them (the colour's green, a
     /// stroke's width, a tick's corner) shows, and an angle a full turn away does not.
     @Test func drawListDifferenceSeesEveryField() throws {
-        let list = Scene(try SceneRegistry.model("wave-ball")).drawList(at: 0.5)
+        let list = try LaidOutScene(Scene(try SceneRegistry.model("wave-ball"))).drawList(at: 0.5)
         #expect(maxDifference(list, list) == 0)
         var changed = list
         guard let index = changed.items.firstIndex(where: { $0.primitive is Wave }),

@@ -20,12 +20,13 @@ struct ProvenanceTests {
                 for part in scene.model.periodicParts { scene.model.speeds.factors[part.name] = 0.5 + random.nextUnit() }
             }
             let t = try sampler.draw(id, index: index).time
-            let chunks = FrameText(scene, backend: "cpu", driver: "test").chunks(t: t)
+            let laidOut = try scene.layingOutText()
+            let chunks = FrameText(laidOut, backend: "cpu", driver: "test").chunks(t: t)
             let back = try FrameText.provenance(chunks, name: "case \(index)")
             #expect(back.times == [t])
             // A scene that measures its text (the hud's status) knows its size once laid out.
-            #expect(try back.scene.layingOutText().pixelSize == scene.pixelSize)
-            #expect(try back.scene.layingOutText().drawList(at: t) == scene.drawList(at: t), "\(id) #\(index): \(chunks)")
+            #expect(try back.scene.layingOutText().pixelSize == laidOut.pixelSize)
+            #expect(try back.scene.layingOutText().drawList(at: t) == laidOut.drawList(at: t), "\(id) #\(index): \(chunks)")
             // No placeholder --set does not take (waveLength=width, ringColor=style) and one background.
             // (`mask=none` is one of the hud's masks, a value, not a placeholder.)
             let parameters = chunks.first { $0.0 == FrameText.Key.parameters }!.1.replacingOccurrences(of: "mask=none", with: "")
@@ -39,14 +40,14 @@ struct ProvenanceTests {
     @Test func sheetChunksCarryEveryCell() throws {
         let scene = Scene(try SceneRegistry.model("activity"), scale: 1.5)
         let times = [0, 0.125, 0.25, 1e5 + 0.1]
-        let chunks = FrameText(scene, backend: "gl", driver: "llvmpipe").chunks(columns: 3, times: times, layout: .contact)
+        let chunks = FrameText(try LaidOutScene(scene), backend: "gl", driver: "llvmpipe").chunks(columns: 3, times: times, layout: .contact)
         let back = try FrameText.provenance(chunks, name: "sheet")
         #expect(back.times == times && back.columns == 3 && back.layout == .contact && back.backend == "gl")
     }
 
     /// Chunks that are missing or do not make a scene are bad data, named.
     @Test func badChunksAreNamed() throws {
-        let good = FrameText(Scene(), backend: "cpu", driver: "x").chunks(t: 1)
+        let good = FrameText(try LaidOutScene(Scene()), backend: "cpu", driver: "x").chunks(t: 1)
         func failure(_ chunks: [(String, String)]) -> String {
             do {
                 _ = try FrameText.provenance(chunks, name: "f.png")

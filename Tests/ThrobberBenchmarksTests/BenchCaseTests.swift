@@ -44,7 +44,7 @@ struct BenchCaseTests {
         #expect(spec.settings.map(\.name) == ["label", "caption"])
         let scene = try Benchmarks.scene("wave-ball:label=on:caption=Done", size: 512)
         #expect(scene.pixelSize.width == 512 && scene.pixelSize.height == 512)
-        #expect(scene.hasTextLaidOut && scene.textRequest != nil)
+        #expect(scene.text != nil && scene.textRequest != nil)
         #expect(try Benchmarks.scene("wave-ball", size: 512).textRequest == nil)
         // The size is the longer side of the canvas the settings make: a phone screen at @3x, a
         // HUD grown around its status.

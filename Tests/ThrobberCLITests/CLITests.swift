@@ -91,7 +91,7 @@ struct CLITests {
         var model = WaveBall()
         model.tickCount = 60
         model.progress = 0.8
-        let scene = Scene(model, scale: 0.5)
+        let scene = try LaidOutScene(Scene(model, scale: 0.5))
         for k in 0..<3 {
             let data = try Data(contentsOf: directory.appendingPathComponent(String(format: "wave-ball_%05d.png", k)))
             let image = try PNGCodec.decode(data)

@@ -10,7 +10,7 @@ import ThrobberTestSupport
 struct ComparisonTests {
     /// A rendered frame and a copy with one pixel's green channel moved by `delta`.
     func perturbedPair(delta: Int, in directory: URL) throws -> (URL, URL) {
-        let image = CPURenderer().render(Scene(Ring()).drawList(at: 0.25))
+        let image = CPURenderer().render(try LaidOutScene(Scene(Ring())).drawList(at: 0.25))
         var pixels = image.pixels
         let i = (40 * image.width + 12) * 4 + 1
         pixels[i] = UInt8(Int(pixels[i]) + (pixels[i] > 128 ? -delta : delta))
@@ -103,7 +103,7 @@ struct ComparisonTests {
     @Test func aSixteenBitCopyComparesEqual() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let frame = CPURenderer().render(Scene(WaveBall()).drawList(at: 0.7))
+        let frame = CPURenderer().render(try LaidOutScene(Scene(WaveBall())).drawList(at: 0.7))
         let png = TestPNG(width: frame.width, height: frame.height, bitDepth: 16, colorType: 6)
         let a = directory.appendingPathComponent("frame.png"), b = directory.appendingPathComponent("frame16.png")
         try PNGCodec.encode(frame).write(to: a)

@@ -50,7 +50,7 @@ struct PNGReaderTests {
     /// 16-bit data without a gAMA chunk as linear. With or without gAMA it is the frame itself.
     @Test(arguments: [false, true], [false, true])
     func sixteenBitCopyOfAFrameDecodesToTheFrame(interlaced: Bool, gamma: Bool) throws {
-        let frame = CPURenderer().render(Scene(WaveBall()).drawList(at: 0.7))
+        let frame = CPURenderer().render(try LaidOutScene(Scene(WaveBall())).drawList(at: 0.7))
         var png = TestPNG(width: frame.width, height: frame.height, bitDepth: 16, colorType: 6, interlaced: interlaced)
         if gamma { png.extraChunks = [("gAMA", TestPNG.be32(45455))] }
         let copy = try PNGCodec.decode(Data(png.bytes { x, y in
@@ -204,7 +204,7 @@ struct PNGReaderTests {
     }
 
     @Test func truncatedAndCorruptPNGsSayWhy() throws {
-        let frame = CPURenderer().render(Scene(Ring()).drawList(at: 0.25))
+        let frame = CPURenderer().render(try LaidOutScene(Scene(Ring())).drawList(at: 0.25))
         let whole = try PNGCodec.encode(frame, settings: .init(level: 0))
         let cut = whole.prefix(whole.count / 2)
         #expect(throws: ThrobberError.self) { try PNGCodec.decode(cut) }

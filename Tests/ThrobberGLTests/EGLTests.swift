@@ -21,7 +21,7 @@ struct EGLTests {
             let gl = try GLRenderer(platform: platform)
             // The matrix `throbber parity` runs, on this platform.
             for item in try ParityMatrix.cases(scenes: [id]) {
-                let diff = try ParityMatrix.compare(item.scene, at: item.t, renderer: gl, reference: cpu).diff
+                let diff = try ParityMatrix.compare(try item.laidOutScene(), at: item.t, renderer: gl, reference: cpu).diff
                 #expect(diff.pixelsOverTolerance == 0,
                         "\(platform) \(id) @\(item.scene.scale)x t=\(item.t): \(diff.failureLines.joined(separator: "; "))")
             }
@@ -30,7 +30,7 @@ struct EGLTests {
 
     @Test func pipelinedReadbackReturnsTheFramesInOrder() throws {
         let gl = try GLRenderer(platform: .eglSurfaceless)
-        let scene = Scene(Ring(), scale: 2)
+        let scene = try LaidOutScene(Scene(Ring(), scale: 2))
         let lists = (0..<7).map { scene.drawList(at: Double($0) / 7) }
         let expected = try lists.map { try gl.render($0) }
         var observed: [Image] = []
@@ -42,7 +42,7 @@ struct EGLTests {
         #expect(observed == expected)
         // A new size needs the ring drained first.
         _ = try gl.renderPipelined(lists[0])
-        #expect(throws: ThrobberError.self) { try gl.renderPipelined(Scene(Ring(), scale: 1).drawList(at: 0)) }
+        #expect(throws: ThrobberError.self) { try gl.renderPipelined(LaidOutScene(Scene(Ring(), scale: 1)).drawList(at: 0)) }
         _ = try gl.drainPipelined()
     }
 

@@ -13,13 +13,13 @@ struct FrameStackTests {
         var lists: [DrawList] = []
         for id in SceneRegistry.ids {
             for scale in [0.37, 1, 1.7] {
-                let scene = Scene(try SceneRegistry.model(id), scale: scale)
+                let scene = try LaidOutScene(Scene(try SceneRegistry.model(id), scale: scale))
                 lists += [0, 0.61, 1.9].map { scene.drawList(at: $0) }
             }
         }
         for count in [1, 3, 6, 13, 26] {
-            let scene = try Scene(WaveBall(), scale: 1.3).setting("tickCount", to: "\(count)")
-                .setting("progress", to: "1").setting("fillFrom", to: "1")
+            let scene = try LaidOutScene(Scene(WaveBall(), scale: 1.3).setting("tickCount", to: "\(count)")
+                .setting("progress", to: "1").setting("fillFrom", to: "1"))
             lists.append(scene.drawList(at: 5))
         }
         return lists
@@ -56,8 +56,8 @@ struct FrameStackTests {
         #expect(LayerPlan(FrameStackTests.scatteredBoxes(count: Boxes.maximumSingleBoxes)).boxItems.isEmpty)
     }
 
-    @Test func aRingWithAGapInItsStepsGoesToTheBoxesPass() {
-        let list = Scene(WaveBall()).drawList(at: 1)
+    @Test func aRingWithAGapInItsStepsGoesToTheBoxesPass() throws {
+        let list = try LaidOutScene(Scene(WaveBall())).drawList(at: 1)
         guard var ring = list.items[3].primitive(as: BoxRing.self) else {
             Issue.record("the wave ball's fourth item is not its tick ring")
             return
@@ -72,7 +72,7 @@ struct FrameStackTests {
     /// the clips one radius; the two tick rings one centre (so the shader computes one distance
     /// and one angle for them): 27 vec4s where each layer on its own reads 33.
     @Test func equalCentresAndRadiiAreReadFromOnePlace() throws {
-        let list = try Scene(WaveBall()).setting("progress", to: "1").setting("fillFrom", to: "1").drawList(at: 2)
+        let list = try LaidOutScene(Scene(WaveBall()).setting("progress", to: "1").setting("fillFrom", to: "1")).drawList(at: 2)
         let plan = LayerPlan(list)
         let all = Array(plan.layers.indices)
         #expect(plan.layers.count == 6)
@@ -99,7 +99,7 @@ struct FrameStackTests {
     /// Numbers that differ in a single bit are not shared, and the program's key says so: a
     /// program compiled for a shared place is never used for numbers that do not share it.
     @Test func onlyEqualBitsShareAPlace() throws {
-        let list = Scene(WaveBall()).drawList(at: 2)
+        let list = try LaidOutScene(Scene(WaveBall())).drawList(at: 2)
         var nudged = list
         guard var wave = nudged.items[1].primitive(as: Wave.self) else {
             Issue.record("the wave ball's second item is not its front wave")

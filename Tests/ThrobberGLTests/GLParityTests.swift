@@ -19,7 +19,7 @@ struct GLParityTests {
     @Test(arguments: registryCases)
     func everySceneMatchesTheCPUReference(id: String, scale: Double) throws {
         let matrix = try ParityMatrix.cases(scenes: [id], scales: [scale])
-        let scene = matrix[0].scene
+        let scene = try matrix[0].laidOutScene()
         let between = (0..<6).map { scene.model.previewDuration * (Double($0) + 0.37) / 6 }
         try assertParity(scene, label: "\(id) @\(formatNumber(scale))x", times: matrix.map(\.t) + between + [86_400.25])
     }
@@ -34,10 +34,10 @@ struct GLParityTests {
         small.tickCount = 48
         // Rising fill (the default level parks at t = 1.656 s), then parked.
         let times: [Double] = [0, 0.4, 0.9, 1.3, 1.7, 2.6, 5.0]
-        try assertParity(Scene(WaveBall(), scale: 97.0 / 300), label: "wave-ball 97px", times: times)
-        try assertParity(Scene(small), label: "wave-ball 97pt", times: times)
-        try assertParity(Scene(Activity(), scale: 97.0 / 240), label: "activity 97px", times: [0, 0.3, 0.7])
-        try assertParity(Scene(Ring(), scale: 97.0 / 84), label: "ring 97px", times: [0, 0.3, 0.7])
+        try assertParity(try LaidOutScene(Scene(WaveBall(), scale: 97.0 / 300)), label: "wave-ball 97px", times: times)
+        try assertParity(try LaidOutScene(Scene(small)), label: "wave-ball 97pt", times: times)
+        try assertParity(try LaidOutScene(Scene(Activity(), scale: 97.0 / 240)), label: "activity 97px", times: [0, 0.3, 0.7])
+        try assertParity(try LaidOutScene(Scene(Ring(), scale: 97.0 / 84)), label: "ring 97px", times: [0, 0.3, 0.7])
     }
 
     @Test func settingsThatChangeTheDrawingStayInParity() throws {
@@ -50,7 +50,7 @@ struct GLParityTests {
             ("wave-ball background", try Scene(WaveBall()).setting("background", to: "0.1,0.2,0.3,0.5")),
         ]
         for (label, scene) in scenes {
-            try assertParity(scene, label: label, times: [0, 0.2, 0.45, 0.8, 1.0, 1.6])
+            try assertParity(try LaidOutScene(scene), label: label, times: [0, 0.2, 0.45, 0.8, 1.0, 1.6])
         }
     }
 
@@ -86,13 +86,13 @@ struct GLParityTests {
     @Test func framesRenderedInStacksMatchTheCPUReference() throws {
         var lists: [DrawList] = []
         for (id, scale) in [("wave-ball", 0.3), ("ring", 1.0), ("wave-ball", 0.3), ("activity", 0.5)] {
-            let scene = Scene(try SceneRegistry.model(id), scale: scale)
+            let scene = try LaidOutScene(Scene(try SceneRegistry.model(id), scale: scale))
             lists += (0..<70).map { scene.drawList(at: 0.9 + Double($0) / 60) }
         }
         // Canvases of a few pixels whose HUD box reaches past the frame: its instanced quad
         // crosses into the frame above in the stack, which it must leave alone.
         for (scale, background) in [(1.39, "none"), (2.97, "0.2,0.3,0.4,0.5")] {
-            let scene = try Scene(Activity(), scale: scale).setting("size", to: "1").setting("background", to: background)
+            let scene = try LaidOutScene(Scene(Activity(), scale: scale).setting("size", to: "1").setting("background", to: background))
             lists += (0..<5).map { scene.drawList(at: 37.1 + Double($0) / 60) }
         }
         let gl = try GLRenderer()
@@ -105,7 +105,7 @@ struct GLParityTests {
         }
     }
 
-    func assertParity(_ scene: Scene, label: String, times: [Double],
+    func assertParity(_ scene: LaidOutScene, label: String, times: [Double],
                       sourceLocation: SourceLocation = #_sourceLocation) throws {
         let gl = try GLRenderer()
         let cpu = CPURenderer()
@@ -160,7 +160,7 @@ struct GLParityTests {
             try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         let library = try ShaderLibrary(directory: directory)
-        let list = Scene().drawList(at: 1)
+        let list = try LaidOutScene(Scene()).drawList(at: 1)
         #expect(try GLRenderer(shaders: library).render(list) == GLRenderer().render(list))
         try FileManager.default.removeItem(at: directory.appendingPathComponent("layers.frag"))
         #expect(throws: ThrobberError.self) { try ShaderLibrary(directory: directory) }

@@ -37,7 +37,7 @@ struct GLRenderStopTests {
                {"type": "wave", "function": "sin", "wavelength": "40 + i", "amplitude": 10, "baseline": 45,
                 "color": [0.2, 0.4, 0.8, 0.02]}]}]}
             """
-        let list = try Scene(try FileScene(text: text, path: "waves.scene.json")).checkedDrawList(at: 0)
+        let list = try LaidOutScene(Scene(try FileScene(text: text, path: "waves.scene.json"))).checkedDrawList(at: 0)
         let renderer = try GLRenderer(platform: .osmesa)
         guard count > LayersPass.maximumLayersPerTile else {
             #expect(try renderer.render([list]).count == 1)

@@ -52,10 +52,10 @@ struct RingCoverageTests {
 
     @Test func aFrameSeenOnceMakesNoTexture() throws {
         let gl = try GLRenderer()
-        _ = try gl.render(Scene(WaveBall()).drawList(at: 1))
+        _ = try gl.render(LaidOutScene(Scene(WaveBall())).drawList(at: 1))
         #expect(gl.coverageTextureCount == 0)
         // The same ring in a later frame is its second sighting.
-        _ = try gl.render(Scene(WaveBall()).drawList(at: 2))
+        _ = try gl.render(LaidOutScene(Scene(WaveBall())).drawList(at: 2))
         #expect(gl.coverageTextureCount >= 1)
     }
 
@@ -63,7 +63,7 @@ struct RingCoverageTests {
         let gl = try GLRenderer()
         // 12 sizes up to 1,200 px: 4 bytes a pixel would pass 64 MiB without eviction.
         for side in stride(from: 300, through: 1200, by: 80) {
-            let list = Scene(WaveBall(), scale: Double(side) / 300).drawList(at: 3)
+            let list = try LaidOutScene(Scene(WaveBall(), scale: Double(side) / 300)).drawList(at: 3)
             _ = try gl.render([list, list])
             #expect(gl.coverageBytes <= RingCoverageCache.maximumBytes)
         }
@@ -73,7 +73,7 @@ struct RingCoverageTests {
     /// A canvas whose rings' textures do not both fit the budget: the first keeps its texture
     /// for the stack, the other is drawn in the shader, and the frame is the same.
     @Test func ringsBeyondTheBudgetAreDrawnInTheShader() throws {
-        let list = try Scene(WaveBall(), scale: 10).setting("progress", to: "1").setting("fillFrom", to: "1").drawList(at: 2)
+        let list = try LaidOutScene(Scene(WaveBall(), scale: 10).setting("progress", to: "1").setting("fillFrom", to: "1")).drawList(at: 2)
         #expect(list.width * list.height * 4 * 2 > RingCoverageCache.maximumBytes)
         let inShader = try GLRenderer()
         inShader.cachesRingCoverage = false

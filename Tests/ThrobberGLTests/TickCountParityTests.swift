@@ -30,8 +30,7 @@ struct TickCountParityTests {
             ball.tickCount = tickCount
             ball.progress = progress
             ball.fillFrom = progress
-            let scene = Scene(ball, scale: scale)
-            try scene.validate()
+            let scene = try LaidOutScene(Scene(ball, scale: scale))
             let list = scene.drawList(at: 5)
             let diff = ImageDiff(expected: cpu.render(list), observed: try gl.render(list), tolerance: 2)
             if diff.pixelsOverTolerance > 0 { failing.append(tickCount) }

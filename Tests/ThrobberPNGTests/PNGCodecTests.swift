@@ -8,7 +8,7 @@ import ThrobberPNG
 struct PNGCodecTests {
     @Test(arguments: [0, 6, 9])
     func roundTripKeepsEveryPixel(level: Int) throws {
-        let image = CPURenderer().render(Scene(WaveBall(), scale: 0.5).drawList(at: 0.7))
+        let image = CPURenderer().render(try LaidOutScene(Scene(WaveBall(), scale: 0.5)).drawList(at: 0.7))
         let decoded = try PNGCodec.decode(PNGCodec.encode(image, settings: .init(level: level)))
         #expect(decoded == image)
     }
@@ -30,7 +30,7 @@ struct PNGCodecTests {
     }
 
     @Test func higherLevelsAreNotLarger() throws {
-        let image = CPURenderer().render(Scene().drawList(at: 1))
+        let image = CPURenderer().render(try LaidOutScene(Scene()).drawList(at: 1))
         let fast = try PNGCodec.encode(image, settings: .init(level: 1)).count
         let small = try PNGCodec.encode(image, settings: .init(level: 9)).count
         #expect(small <= fast)

@@ -84,7 +84,7 @@ struct PNGEncoderTests {
     /// A rendered frame, every encoder at its default level and filter.
     @Test(arguments: PNGEncoder.names)
     func aRenderedFrameComesBackExactly(name: String) throws {
-        let frame = CPURenderer().render(Scene(WaveBall(), scale: 0.5).drawList(at: 1.2))
+        let frame = CPURenderer().render(try LaidOutScene(Scene(WaveBall(), scale: 0.5)).drawList(at: 1.2))
         let png = try PNGEncoder(name: name).encode(frame, text: Self.text)
         let same = try PNGCodec.decode(png) == frame
         #expect(same)

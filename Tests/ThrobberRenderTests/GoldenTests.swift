@@ -78,7 +78,7 @@ struct GoldenTests {
 
     @Test(arguments: cases)
     func cpuFrameMatchesGolden(scene id: String, t: Double, scale: Double) throws {
-        let scene = Scene(try SceneRegistry.model(id), scale: scale)
+        let scene = try LaidOutScene(Scene(try SceneRegistry.model(id), scale: scale))
         let image = CPURenderer().render(scene.drawList(at: t))
         try assertGolden(image, named: "\(id)_t\(formatNumber(t))_@\(formatNumber(scale))x", in: GoldenTests.directory)
     }

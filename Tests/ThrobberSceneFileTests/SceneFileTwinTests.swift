@@ -50,10 +50,10 @@ struct SceneFileTwinTests {
             let drawn = try sampler.draw(model, index: index)
             var twin = Scene(try SceneRegistry.model(builtIn))
             for setting in drawn.settings { twin = try twin.setting(setting.name, to: setting.value) }
-            try twin.validate()
+            let laidTwin = try LaidOutScene(twin), laidDrawn = try LaidOutScene(drawn.scene)
             for t in [drawn.time, 0, 0.37, 1.25] {
-                let expected = cpu.render(twin.drawList(at: t))
-                let observed = cpu.render(drawn.scene.drawList(at: t))
+                let expected = cpu.render(laidTwin.drawList(at: t))
+                let observed = cpu.render(laidDrawn.drawList(at: t))
                 let diff = ImageDiff(expected: expected, observed: observed, tolerance: tolerance)
                 #expect(diff.maxChannelDifference <= tolerance,
                         "\(file) case \(index) at t = \(t): \(drawn.settings.map { "\($0.name)=\($0.value)" }.joined(separator: " ")) max \(diff.maxChannelDifference)")
@@ -87,7 +87,7 @@ struct SceneFileTwinTests {
         #expect(model.loopDuration == 1.4)
         #expect(try Self.samePrimitives(model.evaluate(at: 84.0 / 60), model.evaluate(at: 0)))
         // Replicated discs become one instanced batch.
-        let items = Scene(model, scale: 2).drawList(at: 0.5).items
+        let items = try LaidOutScene(Scene(model, scale: 2)).drawList(at: 0.5).items
         #expect(items.count == 1 && items[0].primitive(as: Boxes.self)?.boxes.count == 3)
     }
 
@@ -283,7 +283,7 @@ struct SceneFileTwinTests {
         let text = try String(contentsOf: Self.examples.appendingPathComponent("three-bounce.scene.json"), encoding: .utf8)
             .replacingOccurrences(of: #""ease-in-out": "ease-in-out","#, with: #""ease-in-out": { "cubicBezier": [0.2, 1.6, 0.7, 1.6] },"#)
             .replacingOccurrences(of: #""default": 0.16"#, with: #""default": 0"#)
-        let scene = Scene(try FileScene(text: text, path: "over.scene.json"), scale: 2)
+        let scene = try LaidOutScene(Scene(try FileScene(text: text, path: "over.scene.json"), scale: 2))
         #expect(try scene.checkedDrawList(at: 0).items.count == 1)
         do {
             _ = try scene.checkedDrawList(at: 0.7)
@@ -292,6 +292,6 @@ struct SceneFileTwinTests {
             #expect(error.kind == .badData && error.message.contains("radius = -") && error.message.contains("t = 0.7 s"), "\(error.message)")
         }
         // A built-in draws every frame.
-        #expect(try Scene(try SceneRegistry.model("ring")).checkedDrawList(at: 0.7).items.count == 2)
+        #expect(try LaidOutScene(Scene(try SceneRegistry.model("ring"))).checkedDrawList(at: 0.7).items.count == 2)
     }
 }

@@ -149,7 +149,7 @@ struct FrameWorkTests {
     @Test func aFileFrameIsMeasuredAsItIsDrawn() throws {
         let grow = #"{"name": "grow", "duration": 10}"#
         let file = try Self.file(#"{"type": "replicator", "count": "floor(10000 * grow.u)", "content": [{"type": "arc", "center": [500, 500], "radius": 490, "width": 4, "sweep": 360, "color": [0, 0, 0, 0.01]}]}"#, clocks: grow)
-        let scene = try Scene(file).validated()
+        let scene = try LaidOutScene(Scene(file))
         _ = try scene.checkedDrawList(at: 0.5)
         #expect {
             _ = try scene.checkedDrawList(at: 9)

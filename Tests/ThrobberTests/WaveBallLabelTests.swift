@@ -5,7 +5,7 @@ import ThrobberText
 
 /// Issue 30: the wave ball's label (SPEC §8) as a scene paints it, and its bad input.
 struct WaveBallLabelTests {
-    func ball(_ settings: [(String, String)]) throws -> Scene {
+    func ball(_ settings: [(String, String)]) throws -> LaidOutScene {
         var scene = Scene(WaveBall(), scale: 2)
         for (name, value) in settings { scene = try scene.setting(name, to: value) }
         return try scene.validated().layingOutText()

@@ -69,8 +69,8 @@ struct WaveBallTimingTests {
         #expect(model.litTickAngles(count: state.litCount).count == 7)
     }
 
-    @Test func drawListFollowsThePaintOrder() {
-        let list = Scene().drawList(at: 1)
+    @Test func drawListFollowsThePaintOrder() throws {
+        let list = try LaidOutScene(Scene()).drawList(at: 1)
         #expect(list.width == 300 && list.height == 300)
         guard list.items.count == 6 else {
             Issue.record("expected 6 items, got \(list.items.count)")
@@ -85,8 +85,8 @@ struct WaveBallTimingTests {
         #expect(Set(list.items.map(\.id)).count == list.items.count, "identities are unique")
     }
 
-    @Test func phaseADayLaterIsReducedBeforeSinglePrecision() {
-        let late = Scene().drawList(at: 86_400)
+    @Test func phaseADayLaterIsReducedBeforeSinglePrecision() throws {
+        let late = try LaidOutScene(Scene()).drawList(at: 86_400)
         guard let wave = late.items[1].primitive(as: Wave.self) else {
             Issue.record("no wave")
             return

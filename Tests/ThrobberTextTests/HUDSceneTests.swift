@@ -8,7 +8,7 @@ import ThrobberText
 /// and the rules that tie its parameters together.
 struct HUDSceneTests {
     /// A hud scene with `settings` (`NAME=VALUE`), validated and laid out as `render` makes it.
-    static func scene(_ settings: [String], scale: Double = 1) throws -> Scene {
+    static func scene(_ settings: [String], scale: Double = 1) throws -> LaidOutScene {
         var scene = Scene(HUD(), scale: scale)
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
@@ -17,7 +17,7 @@ struct HUDSceneTests {
         return try scene.validated().layingOutText()
     }
 
-    static func hud(_ scene: Scene) throws -> HUD { try #require(scene.model as? HUD) }
+    static func hud(_ scene: LaidOutScene) throws -> HUD { try #require(scene.model as? HUD) }
 
     /// SPEC §7's check values: the HUD's size for each state, with and without a status, as the
     /// scene's canvas (margin 0) at @1x and @3x.
@@ -107,7 +107,7 @@ struct HUDSceneTests {
     @Test func statusIsRasterisedAtEachFramesScale() throws {
         let scene = try HUDSceneTests.scene(["showAt=0", "status=Loading"], scale: 2)
         let hud = try HUDSceneTests.hud(scene)
-        let first = try #require(scene.frameTextRequest(at: 1.0 / 60))
+        let first = try #require(scene.scene.frameTextRequest(at: 1.0 / 60))
         let k = hud.frameState(at: 1.0 / 60).hudScale
         #expect(abs(try #require(first.blocks[0].lines[0].first).size - 15 * k) < 1e-12)
         let rest = try #require(scene.textRequest)
@@ -115,7 +115,7 @@ struct HUDSceneTests {
         let pen = try #require(first.blocks[0].pens?.first), restPen = try #require(rest.blocks[0].pens?.first)
         #expect(abs(pen.x - (centre.x + k * (restPen.x - centre.x))) < 1e-9)
         #expect(abs(pen.baseline - (centre.y + k * (restPen.baseline - centre.y))) < 1e-9)
-        #expect(scene.frameTextRequest(at: 1) == nil, "at rest the scene's own text")
+        #expect(scene.scene.frameTextRequest(at: 1) == nil, "at rest the scene's own text")
         // The frame's own atlas comes with its draw list, a different one from the rest frame's.
         let moving = scene.drawList(at: 1.0 / 60), still = scene.drawList(at: 1)
         #expect(moving.resources != still.resources)

@@ -55,14 +55,15 @@ public struct ParameterSampler: Sendable {
     ///   - times: when given (and not empty), the time is drawn from these instead.
     ///   - scales: when given (and not empty), the scale is drawn from these instead; the
     ///     canvas must then fit `maximumPixelSide` at the scale drawn.
-    ///   - prepare: what readies a drawn scene to render (the text module's `layingOutText`):
-    ///     a scene whose layout comes from its text (the HUD's status) is only known valid, and
-    ///     its canvas only known, once prepared; a draw it rejects is drawn again.
+    ///   - prepare: what readies a drawn scene to render (the text module's `layingOutText`),
+    ///     kept as the case's `laidOut`: a scene whose layout comes from its text (the HUD's
+    ///     status) is only known valid, and its canvas only known, once prepared; a draw it
+    ///     rejects is drawn again.
     /// - Returns: a case whose scene is valid (and prepared) and whose canvas is at most `maximumPixelSide` px.
     /// - Throws: a usage error for an unknown scene, an unknown or invalid fixed setting, or
     ///   fixed settings no draw can satisfy within `maximumAttempts`.
     public func draw(_ id: String, index: Int, fixed: [SampledCase.Setting] = [], times: [Double]? = nil,
-                     scales: [Double]? = nil, prepare: (Scene) throws -> Scene = { $0 }) throws -> SampledCase {
+                     scales: [Double]? = nil, prepare: ((Scene) throws -> LaidOutScene)? = nil) throws -> SampledCase {
         try draw(try SceneRegistry.model(id), index: index, fixed: fixed, times: times, scales: scales, prepare: prepare)
     }
 
@@ -72,7 +73,7 @@ public struct ParameterSampler: Sendable {
     /// The parameters are those of `draw(_:index:fixed:times:scales:prepare:)`; the case's
     /// seed comes from the scene's id, so case `index` of a scene is the same in every run.
     public func draw(_ defaults: any SceneModel, index: Int, fixed: [SampledCase.Setting] = [], times: [Double]? = nil,
-                     scales: [Double]? = nil, prepare: (Scene) throws -> Scene = { $0 }) throws -> SampledCase {
+                     scales: [Double]? = nil, prepare: ((Scene) throws -> LaidOutScene)? = nil) throws -> SampledCase {
         let id = defaults.id
         // Checked once, before any draw, so a typo is reported as such, not as failed attempts.
         var check = Scene(defaults)
@@ -86,14 +87,15 @@ public struct ParameterSampler: Sendable {
                 // the command line, so the case and its reproducing command cannot disagree.
                 var scene = Scene(defaults)
                 for setting in settings { scene = try scene.setting(setting.name, to: setting.value) }
-                try scene.validate()
-                scene = try prepare(scene)
+                scene = try scene.validated()
+                let laidOut = try prepare?(scene)
+                if let laidOut { scene = laidOut.scene }
                 let (width, height) = scene.pixelSize
                 guard max(width, height) <= maximumPixelSide else {
                     throw ThrobberError.invalid("canvas", "\(width)×\(height) px",
                                                 allowed: "each side at most \(maximumPixelSide) px in a random case")
                 }
-                return SampledCase(sceneID: id, index: index, scene: scene, time: time, settings: settings)
+                return SampledCase(sceneID: id, index: index, scene: scene, laidOut: laidOut, time: time, settings: settings)
             } catch let error as ThrobberError {
                 lastError = error
             }

@@ -21,6 +21,9 @@ public struct SampledCase: Sendable {
     public var index: Int
     /// The scene, built by applying `settings` to the scene's defaults, and validated.
     public var scene: Scene
+    /// The scene as the sampler's `prepare` readied it to draw (its text laid out), when one was
+    /// given: `scene` is its scene.
+    public var laidOut: LaidOutScene?
     /// The time of the frame, in seconds.
     public var time: Double
     /// `scale` first, then `background` when set, then every parameter whose value differs from

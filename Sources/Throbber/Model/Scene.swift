@@ -1,7 +1,9 @@
 import Foundation
 
-/// A validated scene: which indicator with which parameters, at which pixel scale, on which
-/// background. `Scene()` is the original wave ball at @1x.
+/// A scene: which indicator with which parameters, at which pixel scale, on which background,
+/// checked by `validated()`. `Scene()` is the original wave ball at @1x. It has no draw list:
+/// laying out its text (the text module's `Scene.layingOutText()`) makes the `LaidOutScene`
+/// that draws it.
 public struct Scene: Sendable {
     /// The indicator and its parameters.
     public var model: any SceneModel { didSet { isValidated = false } }
@@ -13,12 +15,6 @@ public struct Scene: Sendable {
     /// passes through several checkpoints (the command line, a job file's scale, `Clip.init`) is
     /// validated — two draw lists built for its box work — once.
     public private(set) var isValidated = false
-    /// The scene's text laid out (`withText`), when it paints any: what its draw lists' glyphs and
-    /// atlas come from. Kept only while it answers the scene's `textRequest`.
-    public private(set) var text: LaidOutText?
-    /// Lays out the text of frames that paint other text than the scene's own (`SceneModel.textRequest(for:scale:)`),
-    /// set with `text`.
-    public private(set) var textEngine: (any TextLayoutEngine)?
 
     /// Creates a scene.
     public init(_ model: any SceneModel = WaveBall(), scale: Double = 1, background: RGBA? = nil) {
@@ -27,32 +23,19 @@ public struct Scene: Sendable {
         self.background = background
     }
 
-    /// The text the scene paints (`SceneModel.textRequest`), nil when it paints none.
-    public var textRequest: TextRequest? { model.textRequest(scale: scale) }
+    /// The model's text requirements, when it is a scene that paints text.
+    public var textModel: (any SceneWithText)? { model as? any SceneWithText }
 
-    /// Whether the scene's text (if it paints any) is laid out: what `drawList(at:)` needs.
-    public var hasTextLaidOut: Bool {
-        guard model.hasMeasuredText else { return false }
-        guard let request = textRequest else { return true }
-        return text?.request == request && (model.textCheckTimes.isEmpty || textEngine != nil)
+    /// The text the scene paints (`SceneWithText.textRequest(scale:)`), nil when it paints none.
+    public var textRequest: TextRequest? { textModel?.textRequest(scale: scale) }
+
+    /// The text the frame at `t` paints when it is not the scene's own (`SceneWithText.textRequest(for:scale:)`).
+    public func frameTextRequest(at t: Double) -> TextRequest? {
+        guard let textModel else { return nil }
+        return Scene.frameTextRequest(textModel, at: t, scale: scale)
     }
 
-    /// This scene with `text`, the text module's answer to `textRequest`, and the engine that lays
-    /// out the text of frames that paint other text.
-    ///
-    /// - Precondition: `text.request == textRequest`.
-    public func withText(_ text: LaidOutText, engine: (any TextLayoutEngine)? = nil) -> Scene {
-        precondition(text.request == textRequest, "the text laid out is not the scene's")
-        var copy = self
-        copy.text = text
-        copy.textEngine = engine
-        return copy
-    }
-
-    /// The text the frame at `t` paints when it is not the scene's own (`SceneModel.textRequest(for:scale:)`).
-    public func frameTextRequest(at t: Double) -> TextRequest? { Scene.frameTextRequest(model, at: t, scale: scale) }
-
-    private static func frameTextRequest<Model: SceneModel>(_ model: Model, at t: Double, scale: Double) -> TextRequest? {
+    private static func frameTextRequest<Model: SceneWithText>(_ model: Model, at t: Double, scale: Double) -> TextRequest? {
         model.textRequest(for: model.frameState(at: t), scale: scale)
     }
 
@@ -112,7 +95,7 @@ public struct Scene: Sendable {
     /// bounds, so their sum is the work of a frame.
     /// Frames at t = 0 and at the latest time are measured (lit ticks grow as the water rises);
     /// a scene file's other frames are measured as the preflight evaluates them and as they are
-    /// drawn (`checkedDrawList(at:)`).
+    /// drawn (`LaidOutScene.checkedDrawList(at:)`).
     ///
     /// - Throws: for a built-in, a usage error naming the parameters that set the work; for a
     ///   scene file, a data error naming the file, the frame's time and its parameters. Either
@@ -156,60 +139,11 @@ public struct Scene: Sendable {
         return ThrobberError("invalid \(fields): \(work.text()) \(advice)", kind: .usage, field: names.isEmpty ? "scale" : nil)
     }
 
-    /// The draw list of the frame at `t` seconds.
-    ///
-    /// - Precondition: `hasTextLaidOut` (the text module's `Scene.layingOutText()`).
-    public func drawList(at t: Double) -> DrawList {
-        precondition(hasTextLaidOut, "scene \(model.id) paints text that is not laid out: use layingOutText() first")
-        return drawList(model, at: t)
-    }
-
-    /// The draw list of the frame at `t` seconds, or the reason it cannot be drawn: what a
-    /// pipeline asks, so that a frame a scene file cannot draw stops the run instead of being
-    /// drawn empty.
-    ///
-    /// - Precondition: `hasTextLaidOut`.
-    /// - Throws: the model's `failure(in:)` for the frame (bad data naming the node, the value and
-    ///   the time).
-    public func checkedDrawList(at t: Double) throws -> DrawList {
-        precondition(hasTextLaidOut, "scene \(model.id) paints text that is not laid out: use layingOutText() first")
-        return try checkedDrawList(model, at: t)
-    }
-
-    private func checkedDrawList<Model: SceneModel>(_ model: Model, at t: Double) throws -> DrawList {
-        let state = model.frameState(at: t)
-        if let failure = model.failure(in: state) { throw failure }
-        let list = drawList(model, state: state, at: t)
-        // A scene file's frames differ in cost (a count may change with time): each is measured
-        // before it is drawn. A built-in's cost was bounded by `validate`.
-        if model.preflight == .eachFrame, case let work = FrameWork(list), !work.isWithin() { throw frameWorkError(work, at: t) }
-        return list
-    }
-
-    private func drawList<Model: SceneModel>(_ model: Model, at t: Double) -> DrawList {
-        drawList(model, state: model.frameState(at: t), at: t)
-    }
-
-    private func drawList<Model: SceneModel>(_ model: Model, state: Model.FrameState, at t: Double) -> DrawList {
-        let (width, height) = pixelSize
-        var text = textRequest == nil ? nil : self.text
-        if let request = model.textRequest(for: state, scale: scale), request != text?.request {
-            guard let textEngine else { preconditionFailure("scene \(model.id) paints per-frame text without a text engine") }
-            // The sizes a frame can ask for were laid out up front (`textCheckTimes`): what is
-            // left to fail is the machine (memory), not the input.
-            do { text = try textEngine.layOut(request) } catch { preconditionFailure("laying out the text of \(model.id) at t = \(t): \(error)") }
-        }
-        return DrawList(width: width, height: height,
-                        background: PaintColor(background ?? model.defaultBackground),
-                        items: model.drawItems(for: state, scale: scale, width: width, height: height, text: text),
-                        resources: DrawResources(atlases: text.map { [LaidOutText.atlasID: $0.atlas] } ?? [:]))
-    }
-
     /// The draw list of the frame at `t` without its text, for checks of the frame's other work.
     func drawListWithoutText(at t: Double) -> DrawList {
         let (width, height) = pixelSize
         return DrawList(width: width, height: height, background: PaintColor(background ?? model.defaultBackground),
-                        items: model.drawItems(at: t, scale: scale, width: width, height: height, text: nil))
+                        items: model.drawItems(at: t, scale: scale, width: width, height: height))
     }
 
     /// A copy with one setting applied by name: a scene parameter, or `scale` or `background`.

@@ -4,7 +4,8 @@
 ///
 /// A model is a plain value. The data flow is one way: `frameState(at:)` is a pure function of
 /// time (never a wall clock, never accumulated from an earlier frame), and
-/// `drawItems(for:scale:width:height:)` turns that state into primitives. The descriptions —
+/// `drawItems(for:scale:width:height:)` turns that state into primitives; a scene that paints
+/// text says so by adopting `SceneWithText` as well. The descriptions —
 /// id, summary, parameters, relations — are instance members, so a scene described by data (a
 /// scene file) is one more model, and the sampler, parity, provenance and every command see one
 /// kind of scene.
@@ -66,36 +67,9 @@ public protocol SceneModel: Sendable {
     /// time (a radius below 0). Built-in scenes draw every frame.
     func failure(in state: FrameState) -> ThrobberError?
 
-    /// The text the scene paints at `scale` (SPEC §6), nil when it paints none: laid out once per
-    /// scene by the text module (`Scene.text`).
-    func textRequest(scale: Double) -> TextRequest?
-
-    /// The primitives of one frame with its text laid out: `drawItems(for:scale:width:height:)`
-    /// unless the scene paints text.
-    ///
-    /// - Parameter text: the answer to `textRequest(scale:)`; nil when that is nil.
-    func drawItems(for state: FrameState, scale: Double, width: Int, height: Int, text: LaidOutText?) -> [DrawItem]
-
     /// The parameters that set how many boxes a frame has and how large they are, for the
     /// message when a frame's shapes cover more than `Limits.pixelsPerFrame`.
     var boxParameterNames: [String] { get }
-
-    /// Text whose shaped lines set the scene's own layout (the HUD grows around its status,
-    /// SPEC §7), nil when none: the text module measures it (`MeasuredText`) before the canvas
-    /// size, the relations and `textRequest(scale:)` are final.
-    var textToMeasure: TextMeasureRequest? { get }
-    /// Whether the model holds the answer to `textToMeasure` (true when there is nothing to measure).
-    var hasMeasuredText: Bool { get }
-    /// This model with `measured`, the text module's answer to `textToMeasure`.
-    func measuring(_ measured: MeasuredText) -> any SceneModel
-
-    /// The text the frame in `state` paints when it is not the scene's own `textRequest(scale:)`
-    /// (the HUD's status rasterised at the size it scales to while it shows or dismisses), nil
-    /// when it is the scene's own; laid out per frame (`TextLayoutEngine`).
-    func textRequest(for state: FrameState, scale: Double) -> TextRequest?
-    /// Times whose frames paint the scene's largest text, laid out before the first frame so a
-    /// size the atlas cannot hold is reported up front.
-    var textCheckTimes: [Double] { get }
 
     /// Where the scene was read from, nil for a built-in: what provenance records and `render`
     /// is given to draw it again.
@@ -182,19 +156,9 @@ extension SceneModel {
         try validateRelations()
     }
 
-    /// The primitives of the frame at `t` seconds, with `text` laid out for `textRequest(scale:)`.
-    public func drawItems(at t: Double, scale: Double, width: Int, height: Int, text: LaidOutText? = nil) -> [DrawItem] {
-        drawItems(for: frameState(at: t), scale: scale, width: width, height: height, text: text)
-    }
-
-    public func textRequest(scale: Double) -> TextRequest? { nil }
-    public var textToMeasure: TextMeasureRequest? { nil }
-    public var hasMeasuredText: Bool { true }
-    public func measuring(_ measured: MeasuredText) -> any SceneModel { self }
-    public func textRequest(for state: FrameState, scale: Double) -> TextRequest? { nil }
-    public var textCheckTimes: [Double] { [] }
-    public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int, text: LaidOutText?) -> [DrawItem] {
-        drawItems(for: state, scale: scale, width: width, height: height)
+    /// The primitives of the frame at `t` seconds, without text.
+    public func drawItems(at t: Double, scale: Double, width: Int, height: Int) -> [DrawItem] {
+        drawItems(for: frameState(at: t), scale: scale, width: width, height: height)
     }
 
     public var origin: SceneOrigin? { nil }

@@ -3,6 +3,9 @@ import Foundation
 /// SVProgressHUD whole (SPEC §7, seed 004): the spinner, the progress ring, the success, error
 /// and info glyphs or text alone, with a status under them that the HUD grows around, optionally
 /// on a screen behind a mask, popping in at 1.3× and fading out.
+///
+/// Here its parameters, timing and relations; where the HUD and its status lie in HUD+Layout
+/// (`HUDLayout` the frame's arithmetic), its status as text in HUD+Text, its items in HUD+Drawing.
 public struct HUD: BuiltInScene {
     public static let id = "hud"
     public static let summary = "SVProgressHUD: ring, progress, success, error, info or text with a status, on a screen behind a mask, shown and dismissed"
@@ -50,7 +53,7 @@ public struct HUD: BuiltInScene {
     public var uiFont = ""
     public var cjkFont = ""
     public var speeds = PartSpeeds()
-    /// The status as the text module wrapped and measured it (`SceneModel.measuring`): what the
+    /// The status as the text module wrapped and measured it (`SceneWithText.measuring`): what the
     /// HUD's size and the lines' places come from.
     public var measuredStatus: MeasuredText?
 
@@ -137,87 +140,6 @@ public struct HUD: BuiltInScene {
         case .text: .none
         }
     }
-
-    // MARK: - Layout and placement
-
-    /// The status's measured lines, when measured for the status the model holds.
-    var statusLines: [MeasuredText.Line] {
-        guard let measuredStatus, measuredStatus.request == textToMeasure else { return [] }
-        return measuredStatus.lines
-    }
-
-    /// The HUD's frame around its content and status (SPEC §7 "Layout"); before the status is
-    /// measured (`hasMeasuredText` false), the frame without it.
-    public var layout: HUDLayout {
-        HUDLayout(content: content, lineWidths: statusLines.map(\.width), fontSize: fontSize,
-                  minimumWidth: minimumSize?.first ?? 0, minimumHeight: minimumSize?.second ?? 0)
-    }
-
-    public var canvasSize: (width: Double, height: Double) {
-        if let screen { return (screen.first, screen.second) }
-        let hud = layout
-        return (hud.width + 2 * margin, hud.height + 2 * margin)
-    }
-
-    /// The HUD's centre on the canvas (pt, SPEC §7 "Placement"): on a screen at 45 % of its height.
-    public func hudCenter(_ hud: HUDLayout) -> (x: Double, y: Double) {
-        guard let screen else { return (margin + hud.width / 2, margin + hud.height / 2) }
-        return (screen.first / 2 + (offset?.first ?? 0), (0.45 * screen.second + 1e-9).rounded(.down) + (offset?.second ?? 0))
-    }
-
-    public var defaultBackground: RGBA { .clear }
-    public var boxParameterNames: [String] { ["screen", "minimumSize", "margin"] }
-
-    // MARK: - Text
-
-    var fonts: [FontRole: FontSource] {
-        var fonts: [FontRole: FontSource] = [:]
-        for (role, path) in [(FontRole.ui, uiFont), (.cjk, cjkFont)] where !path.isEmpty {
-            fonts[role] = try? FontSource(parsing: path, field: "\(role.rawValue)Font")
-        }
-        return fonts
-    }
-
-    public var textToMeasure: TextMeasureRequest? {
-        guard hasStatus else { return nil }
-        return TextMeasureRequest(status, role: .ui, size: fontSize, maxWidth: HUDLayout.wrapWidth, maximumLines: HUD.maximumStatusLines,
-                                  fonts: fonts, textField: "status", sizeField: "fontSize")
-    }
-
-    public var hasMeasuredText: Bool { !hasStatus || measuredStatus?.request == textToMeasure }
-
-    public func measuring(_ measured: MeasuredText) -> any SceneModel {
-        var copy = self
-        copy.measuredStatus = measured
-        return copy
-    }
-
-    /// The status item's identity.
-    public static let statusID: ItemID = "status"
-
-    /// The status's lines at HUD scale `hudScale` about the HUD's centre: glyphs at
-    /// fontSize · hudScale pt, each line's pen and baseline scaled with the HUD (SPEC §7 "Animation").
-    func statusRequest(hudScale: Double, scale: Double) -> TextRequest? {
-        let lines = statusLines
-        guard !lines.isEmpty else { return nil }
-        let hud = layout
-        let centre = hudCenter(hud)
-        let pieces = lines.map { [TextPiece($0.text, role: .ui, size: fontSize * hudScale, textField: "status", sizeField: "fontSize")] }
-        let pens = hud.lines.map { line in
-            TextPen(x: centre.x + hudScale * (line.penX - hud.width / 2), baseline: centre.y + hudScale * (line.baseline - hud.height / 2))
-        }
-        return TextRequest(blocks: [TextBlock(HUD.statusID, lines: pieces, pens: pens)], fonts: fonts, scale: scale)
-    }
-
-    public func textRequest(scale: Double) -> TextRequest? { statusRequest(hudScale: 1, scale: scale) }
-
-    public func textRequest(for state: FrameState, scale: Double) -> TextRequest? {
-        guard state.visible, state.hudScale != 1 else { return nil }
-        return statusRequest(hudScale: state.hudScale, scale: scale)
-    }
-
-    /// The show animation's first frame paints the largest status (1.3×).
-    public var textCheckTimes: [Double] { showAt.map { [$0] } ?? [] }
 
     // MARK: - Timing
 
@@ -357,104 +279,6 @@ public struct HUD: BuiltInScene {
                 throw ThrobberError.invalid("screen", screen.text(.size),
                                             allowed: "at least the HUD's \(formatNumber(hud.width))x\(formatNumber(hud.height)) pt")
             }
-        }
-    }
-
-    // MARK: - Drawing
-
-    public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int) -> [DrawItem] {
-        drawItems(for: state, scale: scale, width: width, height: height, text: nil)
-    }
-
-    public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int, text: LaidOutText?) -> [DrawItem] {
-        guard state.visible else { return [] }
-        let a = state.alpha, k = state.hudScale
-        let hud = layout
-        let centre = hudCenter(hud)
-        /// A point of the HUD's frame (pt, origin its top-left) on the canvas in px, scaled about the centre.
-        func place(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
-            ((centre.x + k * (x - hud.width / 2)) * s, (centre.y + k * (y - hud.height / 2)) * s)
-        }
-        func faded(_ color: RGBA) -> RGBA { color.withAlpha(color.a * a) }
-        var items: [DrawItem] = []
-
-        // SPEC §7 paint order: mask, body, content, label.
-        let canvas = canvasSize
-        switch mask {
-        case "black", "custom":
-            let color = mask == "black" ? HUD.blackMask : (maskColor ?? HUD.blackMask)
-            items.append(DrawItem("mask", Boxes([QuadInstance(centerX: canvas.width / 2 * s, centerY: canvas.height / 2 * s,
-                                                              halfX: canvas.width / 2 * s, halfY: canvas.height / 2 * s, rotation: 0,
-                                                              cornerRadius: 0, color: faded(color))], width: w, height: h)))
-        case "gradient":
-            items.append(DrawItem("mask", RadialGradient(centerX: canvas.width / 2 * s, centerY: canvas.height / 2 * s,
-                                                         reach: min(canvas.width, canvas.height) * s,
-                                                         color: RGBA(0, 0, 0, HUD.gradientAlpha * a), width: w, height: h)))
-        default:
-            break
-        }
-
-        let body = place(hud.width / 2, hud.height / 2)
-        let corner = min(hudCornerRadius, hud.width / 2, hud.height / 2)
-        items.append(DrawItem("hud", Boxes([QuadInstance(centerX: body.x, centerY: body.y, halfX: hud.width / 2 * k * s,
-                                                         halfY: hud.height / 2 * k * s, rotation: 0, cornerRadius: corner * k * s,
-                                                         color: faded(resolvedHudColor))], width: w, height: h)))
-
-        let c = place(hud.contentCenterX, hud.contentCenterY)
-        let ring = faded(resolvedRingColor)
-        switch resolvedState {
-        case .ring, .progress:
-            let r = (hasStatus ? statusRadius : radius) * k * s, lineWidth = thickness * k * s
-            func arc(_ id: ItemID, start: Double, sweep: Double, mask: Double? = nil, color: RGBA) -> DrawItem {
-                DrawItem(id, Arc(centerX: c.x, centerY: c.y, radius: r, lineWidth: lineWidth, start: start, sweep: sweep,
-                                 maskRotation: mask, color: color, width: w, height: h))
-            }
-            if resolvedState == .ring {
-                let spinner = Ring.spinnerArc(turn: state.turn)
-                items.append(arc("ring", start: spinner.start, sweep: spinner.sweep, mask: spinner.maskRotation, color: ring))
-            } else {
-                let p = min(max(state.progress, 0), 1)
-                if p > 0 { items.append(arc("progress", start: 0, sweep: 2 * .pi * p, color: ring)) }
-                items.append(arc("track", start: 0, sweep: 2 * .pi, color: faded(resolvedRingColor.withAlpha(resolvedRingColor.a * 0.1))))
-            }
-        case .success, .error, .info:
-            items += glyph(resolvedState, at: c, unit: imageSize / 28 * k * s, color: ring, width: w, height: h)
-        case .text:
-            break
-        }
-
-        if let text, let label = text.item(HUD.statusID, color: faded(resolvedTextColor), width: w, height: h) {
-            items.append(label)
-        }
-        return items
-    }
-
-    /// The success, error or info glyph (SPEC §7 "Glyphs") in its 28 × 28 frame centred on `c`
-    /// (px), `unit` px per frame unit.
-    func glyph(_ state: State, at c: (x: Double, y: Double), unit: Double, color: RGBA, width w: Int, height h: Int) -> [DrawItem] {
-        guard unit > 0 else { return [] }
-        func p(_ x: Double, _ y: Double) -> (Double, Double) { (c.x + (x - 14) * unit, c.y + (y - 14) * unit) }
-        func segment(_ a: (Double, Double), _ b: (Double, Double)) -> (x0: Double, y0: Double, x1: Double, y1: Double) {
-            (a.0, a.1, b.0, b.1)
-        }
-        switch state {
-        case .success:
-            let (a, b, d) = (p(1.43, 15.51), p(8.46, 22.58), p(26.57, 3.43))
-            return [DrawItem("success", Strokes(segments: [segment(a, b), segment(b, d)], lineWidth: 1.51 * unit, color: color, width: w, height: h))]
-        case .error:
-            return [DrawItem("error", Strokes(segments: [segment(p(2.44, 2.44), p(25.56, 25.56)), segment(p(25.56, 2.44), p(2.44, 25.56))],
-                                              lineWidth: 1.53 * unit, color: color, width: w, height: h))]
-        case .info:
-            let centre = p(14, 14), dot = p(14, 7.5)
-            return [
-                DrawItem("info-circle", Arc(centerX: centre.0, centerY: centre.1, radius: 12.5 * unit, lineWidth: 0.99 * unit, start: 0,
-                                            sweep: 2 * .pi, color: color, width: w, height: h)),
-                DrawItem("info-dot", Disc(centerX: dot.0, centerY: dot.1, radius: 0.79 * unit, color: color, width: w, height: h)),
-                DrawItem("info-stem", Strokes(segments: [segment(p(14, 11.02), p(14, 20.94))], lineWidth: 1.49 * unit, color: color,
-                                              width: w, height: h)),
-            ]
-        case .ring, .progress, .text:
-            return []
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// HcdProcessView's water-wave progress ball with its tick ring (SPEC §1, seed 000).
-public struct WaveBall: BuiltInScene {
+public struct WaveBall: BuiltInScene, SceneWithText {
     public static let id = "wave-ball"
     public static let summary = "HcdProcessView: tick ring, lit progress ticks, a disc filled with two waves"
 

@@ -14,13 +14,13 @@ public enum Preview {
     /// The contact sheet of `scene`'s frames at `times` in `columns` columns
     /// (``ContactSheet/compose(_:times:columns:)``), rendered in order, as many at once as the
     /// backend draws best.
-    public static func sheet(_ scene: Scene, times: [Double], columns: Int, renderer: FrameRenderer) throws -> Image {
+    public static func sheet(_ scene: LaidOutScene, times: [Double], columns: Int, renderer: FrameRenderer) throws -> Image {
         let lists = times.map { scene.drawList(at: $0) }
         return ContactSheet.compose(try renderer.render(lists), times: times, columns: columns)
     }
 
     /// The sheet as a PNG file with its provenance, on `threads` threads (the encoder's segments).
-    public static func png(_ sheet: Image, scene: Scene, times: [Double], columns: Int, renderer: FrameRenderer,
+    public static func png(_ sheet: Image, scene: LaidOutScene, times: [Double], columns: Int, renderer: FrameRenderer,
                            encoder: PNGEncoder, threads: Int) throws -> Data {
         // The sheet renders again from its own tEXt (`throbber reproduce`).
         let text = FrameText(scene, backend: renderer.backend.rawValue, driver: renderer.driver)

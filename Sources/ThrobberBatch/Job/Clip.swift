@@ -6,8 +6,8 @@ import ThrobberText
 public struct Clip: Sendable {
     /// The render's name (default: the scene id), used by `{name}`.
     public var name: String
-    /// The validated scene at this clip's scale (speeds set when looping).
-    public var scene: Scene
+    /// The scene at this clip's scale (speeds set when looping), validated and its text laid out.
+    public var scene: LaidOutScene
     public var fps: Double
     /// Time of frame 0.
     public var start: Double
@@ -25,7 +25,7 @@ public struct Clip: Sendable {
     /// One link of a chained render after the first: its scene (the render's parameters with
     /// the link's over them) and the clip frame it starts at.
     public struct Link: Sendable {
-        public var scene: Scene
+        public var scene: LaidOutScene
         public var firstFrame: Int
     }
 
@@ -42,13 +42,13 @@ public struct Clip: Sendable {
     }
 
     /// The scene that draws frame `k`.
-    public func scene(forFrame k: Int) -> Scene {
+    public func scene(forFrame k: Int) -> LaidOutScene {
         let index = linkIndex(k)
         return index == 0 ? scene : chain[index - 1].scene
     }
 
     /// Every link's scene, the first link's (`scene`) first.
-    public var linkScenes: [Scene] { [scene] + chain.map(\.scene) }
+    public var linkScenes: [LaidOutScene] { [scene] + chain.map(\.scene) }
 
     /// A label such as `wave-ball@2x`.
     public var label: String { Clip.label(name: name, scale: scene.scale) }
@@ -87,6 +87,15 @@ extension Clip {
     /// - Parameter name: what `{name}` stands for and labels say (default: the scene's id).
     /// - Throws: `.usage` naming what is out of range (``ThrobberError/field`` names the setting).
     public init(name: String? = nil, scene: Scene, frames: Int, fps: Double = 60, start: Double = 0, outputs: [Output]) throws {
+        try Clip.checkName(name ?? scene.model.id)
+        try self.init(name: name, scene: try scene.validated().layingOutText(), frames: frames, fps: fps, start: start, outputs: outputs)
+    }
+
+    /// A clip built in code of a scene whose text is laid out already, checked as
+    /// ``init(name:scene:frames:fps:start:outputs:)`` checks it.
+    ///
+    /// - Throws: `.usage` naming what is out of range (``ThrobberError/field`` names the setting).
+    public init(name: String? = nil, scene: LaidOutScene, frames: Int, fps: Double = 60, start: Double = 0, outputs: [Output]) throws {
         try self.init(name: name ?? scene.model.id, scene: scene, frames: frames, fps: fps, start: start, loop: nil,
                       outputs: outputs, line: 0)
     }
@@ -97,10 +106,9 @@ extension Clip {
     ///   - loop: how the clip was made a seamless loop (its scene already retimed, `frames` the
     ///     loop's), for its provenance.
     ///   - line: where the render is in its job file.
-    init(name: String, scene: Scene, frames: Int, fps: Double, start: Double, loop: LoopPlan?, outputs: [Output],
+    init(name: String, scene: LaidOutScene, frames: Int, fps: Double, start: Double, loop: LoopPlan?, outputs: [Output],
          line: Int, chain: [Link] = []) throws {
         try Clip.checkName(name)
-        let scene = try scene.validated().layingOutText()
         try Clip.framesRule.check(frames)
         try Clip.fpsRule.check(fps)
         try Clip.startRule.check(start)
@@ -115,7 +123,7 @@ extension Clip {
     /// The most frames of a file scene evaluated before the first is drawn: every frame of a
     /// clip up to this many, else this many spread evenly, with the first and last frames. A
     /// frame between them that cannot be drawn stops the run when it is drawn
-    /// (`Scene.checkedDrawList`).
+    /// (`LaidOutScene.checkedDrawList`).
     public static let preflightFrames = 100_000
 
     /// Where a long preflight says how far it is, and what may stop it: set once by the command
@@ -223,7 +231,7 @@ extension Clip {
     /// Link `index` (0-based) of a chain, validated, its text laid out, and checked to draw
     /// what the first link draws: the same scene at the same scale, frames of the same size.
     /// `first` is the first link's scene, validated and laid out already.
-    static func linkScene(_ scene: Scene, index: Int, first: Scene) throws -> Scene {
+    static func linkScene(_ scene: Scene, index: Int, first: LaidOutScene) throws -> LaidOutScene {
         let scene = try scene.validated().layingOutText()
         let which = "chain link \(index + 1)"
         guard scene.model.id == first.model.id else {

@@ -134,9 +134,10 @@ struct JobFileReader {
             outputNodes = []
         }
         return try scales.map { scale -> Clip in
-            var clipScene = scene
-            clipScene.scale = scale
-            do { clipScene = try clipScene.validated().layingOutText() } catch var error as ThrobberError {
+            var scaled = scene
+            scaled.scale = scale
+            let clipScene: LaidOutScene
+            do { clipScene = try scaled.validated().layingOutText() } catch var error as ThrobberError {
                 // A font file that is missing stays a missing input (66); the rest is this file's data.
                 error.message = "at scale \(formatNumber(scale)): \(error.message)"
                 error.field = nil
@@ -161,8 +162,8 @@ struct JobFileReader {
             for (index, link) in (links ?? []).enumerated().dropFirst() {
                 var linkScene = link.scene
                 linkScene.scale = scale
-                linkScene = try fields.at(or: link.node) { try Clip.linkScene(linkScene, index: index, first: clipScene) }
-                chain.append(Clip.Link(scene: linkScene, firstFrame: firstFrame))
+                let laidOutLink = try fields.at(or: link.node) { try Clip.linkScene(linkScene, index: index, first: clipScene) }
+                chain.append(Clip.Link(scene: laidOutLink, firstFrame: firstFrame))
                 firstFrame += link.frames
             }
             return try fields.at(m, or: node) {

@@ -76,11 +76,11 @@ public struct FrameText: Sendable {
     ///     `reproduce` uses unless told otherwise.
     ///   - driver: the renderer's own description (GL_RENDERER, or the CPU renderer's).
     ///   - extra: chunks after the time (a loop's retiming in words).
-    public init(_ scene: Scene, backend: String, driver: String, extra: [(String, String)] = []) {
+    public init(_ scene: LaidOutScene, backend: String, driver: String, extra: [(String, String)] = []) {
         // The scene's background draws the canvas and wins over a model's own `background`
         // parameter, so the one colour recorded is the one the frame was drawn on.
         let background = scene.background ?? scene.model.defaultBackground
-        let (parameters, texts) = FrameText.parameterChunks(scene)
+        let (parameters, texts) = FrameText.parameterChunks(scene.scene)
         var head = [
             (Key.software, "Throbber \(throbberVersion)"),
             (Key.scene, scene.model.id),
@@ -150,7 +150,7 @@ public struct FrameText: Sendable {
     /// before the next link's T) was drawn by that link.
     static func chainText(_ clip: Clip) -> String {
         clip.chain.map { link in
-            let (parameters, text) = parameterChunks(link.scene)
+            let (parameters, text) = parameterChunks(link.scene.scene)
             return "from=\(formatNumber(clip.time(link.firstFrame)))\t\(parameters)\t\(text ?? "")"
         }.joined(separator: "\n")
     }

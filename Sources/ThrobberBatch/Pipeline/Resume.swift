@@ -120,7 +120,7 @@ enum Resume {
     /// write into that file, had it drawn it where the file was drawn.
     ///
     /// - Throws: a ``ResumeRefusal`` (replaceable) when the file records no backend or driver.
-    static func recordedText(_ chunks: [(String, String)], file: String, scene: Scene, extra: [(String, String)]) throws -> FrameText {
+    static func recordedText(_ chunks: [(String, String)], file: String, scene: LaidOutScene, extra: [(String, String)]) throws -> FrameText {
         guard let backend = chunks.first(where: { $0.0 == FrameText.Key.backend })?.1,
               let driver = chunks.first(where: { $0.0 == FrameText.Key.driver })?.1 else {
             throw ResumeRefusal(file: file, why: "it has no Throbber backend and driver (tEXt)")

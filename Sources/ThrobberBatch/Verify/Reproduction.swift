@@ -48,7 +48,7 @@ public struct Reproduction: Sendable {
         let fontChanges = TextProvenance.changes(provenance.fonts)
         // Every value laid out came from the file: a font path that names no font is its bad
         // data, not the caller's usage; a font that is missing now stays a missing input.
-        func layingOut(_ scene: Scene) throws -> Scene {
+        func layingOut(_ scene: Scene) throws -> LaidOutScene {
             do {
                 return try scene.layingOutText()
             } catch let error as ThrobberError where !fontChanges.isEmpty {
@@ -62,7 +62,7 @@ public struct Reproduction: Sendable {
         // A chained sheet's cells: each drawn by the link whose time span holds it.
         let links = try provenance.links.map { (from: $0.from, scene: try layingOut($0.scene)) }
         // The links' times rise (FrameText.provenance checks it): the last one from at most t, by bisection.
-        let sceneAt: (Double) -> Scene = { t in
+        let sceneAt: (Double) -> LaidOutScene = { t in
             let count = links.countOfPrefix { $0.from <= t }
             return count == 0 ? scene : links[count - 1].scene
         }

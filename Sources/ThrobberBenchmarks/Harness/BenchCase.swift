@@ -11,8 +11,8 @@ final class BenchCase {
     let unlaidScene: Scene
     /// The longer side asked for, in px.
     let size: Int
-    /// The scene scaled to `size`.
-    let scene: Scene
+    /// The scene scaled to `size`, its text laid out.
+    let scene: LaidOutScene
     /// The canvas in px.
     let width: Int, height: Int
     /// Millions of pixels per frame.
@@ -46,7 +46,8 @@ final class BenchCase {
         unlaidScene = try Benchmarks.SceneSpec(id).scene(size: size)
         scene = try unlaidScene.layingOutText()
         (width, height) = scene.pixelSize
-        lists = (0..<settings.frames).map { [scene] in scene.drawList(at: Double($0) / 60) }
+        let scene = self.scene
+        lists = (0..<settings.frames).map { scene.drawList(at: Double($0) / 60) }
     }
 
     /// Renders the reference frames with `renderer`; not timed.

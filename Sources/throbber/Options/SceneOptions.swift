@@ -18,10 +18,11 @@ enum SceneOptions {
     /// The group, in the order the help lists it.
     static let all = [scale, background, set, progress]
 
-    /// Builds and validates the scene `id` with the options' settings applied in order.
+    /// Builds and validates the scene `id` with the options' settings applied in order, its
+    /// text laid out.
     ///
     /// - Throws: a usage error naming the scene, parameter or option at fault.
-    static func scene(_ id: String, _ arguments: ParsedArguments) throws -> Scene {
+    static func scene(_ id: String, _ arguments: ParsedArguments) throws -> LaidOutScene {
         var scene = Scene(try SceneReference.model(id))
         if let scale = arguments.value(scale) { scene = try scene.setting("scale", to: scale) }
         if let background = arguments.value(background) { scene = try scene.setting("background", to: background) }

@@ -25,11 +25,14 @@ do {
     let (width, height) = scene.pixelSize
     print("scene: \(scene.model.id) at @\(formatNumber(scene.scale))x, \(width)×\(height) px, progress \(scene.model.value(of: "progress") ?? "?")")
 
-    // A frame is a pure function of time: the draw list at t, then the renderer's image.
+    // A frame is a pure function of time: the draw list at t, then the renderer's image. Only a
+    // scene whose text is laid out has draw lists: this one paints none (a scene with text is
+    // laid out by ThrobberText's `scene.layingOutText()`).
     // The water rises from 0 to the progress level at 50 pt/s, so it is still moving at t = 1 s.
+    let laidOut = try LaidOutScene(scene)
     var last: Image?
     for t in [0.0, 1.0, 2.0, 3.0] {
-        let image = try renderer.render(scene.drawList(at: t))
+        let image = try renderer.render(laidOut.drawList(at: t))
         let centre = image[width / 2, height / 2]
         print("t = \(formatNumber(t)) s: \(image.width)×\(image.height), centre pixel RGBA (\(centre.r), \(centre.g), \(centre.b), \(centre.a))")
         last = image
