@@ -8,7 +8,7 @@ import ThrobberText
 /// and the font files with their digests, hashed once while a file stays the same.
 struct LabelProvenanceTests {
     /// The wave ball at 2× with its label settings, its text laid out.
-    func ball(_ settings: [(String, String)]) throws -> Scene {
+    func ball(_ settings: [(String, String)]) throws -> LaidOutScene {
         try settings.reduce(Scene(WaveBall(), scale: 2)) { try $0.setting($1.0, to: $1.1) }.validated().layingOutText()
     }
 

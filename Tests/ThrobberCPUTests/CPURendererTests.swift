@@ -21,12 +21,13 @@ enum Sweep {
 
     /// A random case's scene as the sweep draws it: itself in a full sweep, else at 0.4 of its
     /// scale when that scale is allowed.
-    static func scaled(_ scene: Scene) -> Scene {
-        guard !full, Limits.scaleRange.contains(scene.scale * 0.4) else { return scene }
+    static func scaled(_ item: ParityMatrix.Case) throws -> LaidOutScene {
+        let scene = item.scene
+        guard !full, Limits.scaleRange.contains(scene.scale * 0.4) else { return try item.laidOutScene() }
         var small = scene
         small.scale *= 0.4
         // Its text laid out again at the new scale (glyphs are rasterised per pixel size).
-        guard (try? small.validate()) != nil, let laidOut = try? small.layingOutText() else { return scene }
+        guard (try? small.validate()) != nil, let laidOut = try? small.layingOutText() else { return try item.laidOutScene() }
         return laidOut
     }
 }
@@ -34,14 +35,14 @@ enum Sweep {
 struct CPURendererTests {
     @Test(arguments: [1, 3, 7])
     func sameBytesWhateverTheThreadCount(threads: Int) throws {
-        let list = Scene(WaveBall(), scale: 1.5).drawList(at: 1.3)
+        let list = try LaidOutScene(Scene(WaveBall(), scale: 1.5)).drawList(at: 1.3)
         let single = CPURenderer(threadCount: 1).render(list)
         let many = CPURenderer(threadCount: threads).render(list)
         #expect(firstDifference(single, many) == nil)
     }
 
     @Test func transparentBackgroundStaysTransparent() throws {
-        let image = CPURenderer().render(Scene().drawList(at: 1))
+        let image = CPURenderer().render(try LaidOutScene(Scene()).drawList(at: 1))
         #expect(image[0, 0] == (0, 0, 0, 0))
         // The disc centre is opaque water.
         #expect(image[150, 150].a == 255)
@@ -49,7 +50,7 @@ struct CPURendererTests {
 
     @Test func discCentreHasTheWaterBackgroundColour() throws {
         // At t = 0 with fillFrom 0 the disc is empty: its centre is waterBackground exactly.
-        let image = CPURenderer().render(Scene().drawList(at: 0))
+        let image = CPURenderer().render(try LaidOutScene(Scene()).drawList(at: 0))
         let c = WaveBall().waterBackground
         let pixel = image[150, 120]
         #expect(pixel == (UInt8((c.r * 255).rounded()), UInt8((c.g * 255).rounded()), UInt8((c.b * 255).rounded()), 255))
@@ -57,7 +58,7 @@ struct CPURendererTests {
 
     @Test func litTickIsLitAtTheBottom() throws {
         // Bottom tick centre: (150, 150 + (240/2 − 5)) = (150, 265).
-        let image = CPURenderer().render(Scene().drawList(at: 1))
+        let image = CPURenderer().render(try LaidOutScene(Scene()).drawList(at: 1))
         let lit = WaveBall().tickLit
         let pixel = image[150, 265]
         #expect(abs(Int(pixel.r) - Int((lit.r * 255).rounded())) <= 1)
@@ -143,7 +144,7 @@ struct CPURendererTests {
         cramped[0].solidRunsPerRow = 1
         cramped[1].solidRunsPerRow = 2
         for scale in Sweep.scales([1, 1.7, 3]) {
-            let scene = Scene(model, scale: scale)
+            let scene = try LaidOutScene(Scene(model, scale: scale))
             for t in [0, 0.37, 1.3, 2.9] {
                 let list = scene.drawList(at: t)
                 let reference = plain.render(list)
@@ -183,7 +184,7 @@ struct CPURendererTests {
         plain.shortcuts = false
         let fast = CPURenderer(threadCount: 1)
         for item in try ParityMatrix.randomCases(scenes: [id], count: 10, seed: 0x5107) {
-            let list = Sweep.scaled(item.scene).drawList(at: item.t)
+            let list = try Sweep.scaled(item).drawList(at: item.t)
             #expect(firstDifference(fast.render(list), plain.render(list)) == nil, "\(id) case \(item.index ?? -1) t = \(item.t)")
         }
     }
@@ -200,7 +201,7 @@ struct CPURendererTests {
         let reusing = CPURenderer(threadCount: 2)
         reusing.keptFrames = 3
         for scale in Sweep.scales([1, 1.7]) {
-            let scene = Scene(model, scale: scale)
+            let scene = try LaidOutScene(Scene(model, scale: scale))
             var held: [(Double, Image)] = []
             for k in 0..<40 {
                 let t = k < 32 ? Double(k) / 60 : 0.37 * Double(k)
@@ -232,7 +233,7 @@ struct CPURendererTests {
         for item in try ParityMatrix.randomCases(scenes: [id], count: 5, seed: 23) {
             for k in 0..<6 {
                 let t = item.t + Double(k) / 60
-                let list = Sweep.scaled(item.scene).drawList(at: t)
+                let list = try Sweep.scaled(item).drawList(at: t)
                 #expect(firstDifference(reusing.render(list), plain.render(list)) == nil,
                         "\(id) case \(item.index ?? -1) (\(item.settings.map { "\($0.name)=\($0.value)" }.joined(separator: " "))) t = \(t)")
             }
@@ -253,8 +254,8 @@ struct CPURendererTests {
         let first = CPURenderer(threadCount: 2), second = CPURenderer(threadCount: 1)
         first.keptFrames = 3
         second.keptFrames = 2
-        var scenes = Sweep.scales([1, 1.7]).map { Scene(model, scale: $0) }
-        scenes += try ParityMatrix.randomCases(scenes: [id], count: 3, seed: 0x57A).map { Sweep.scaled($0.scene) }
+        var scenes = try Sweep.scales([1, 1.7]).map { try LaidOutScene(Scene(model, scale: $0)) }
+        scenes += try ParityMatrix.randomCases(scenes: [id], count: 3, seed: 0x57A).map { try Sweep.scaled($0) }
         var shared = 0
         for (index, scene) in scenes.enumerated() {
             var frames: [Image] = []
@@ -299,13 +300,13 @@ struct CPURendererTests {
         let reusing = CPURenderer(threadCount: 1)
         reusing.keptFrames = 2
         let lists = [
-            Scene(WaveBall(), scale: 0.5).drawList(at: 0.5),
-            Scene(WaveBall(), scale: 0.5, background: RGBA(0.2, 0.3, 0.4, 1)).drawList(at: 0.5),
-            Scene(WaveBall(), scale: 0.5).drawList(at: 0.5),
-            Scene(WaveBall(), scale: 0.4).drawList(at: 0.5),
-            Scene(WaveBall(), scale: 0.5).drawList(at: 0.6),
-            Scene(WaveBall(), scale: 0.5, background: RGBA(0.2, 0.3, 0.4, 1)).drawList(at: 0.6),
-            Scene(WaveBall(), scale: 0.5).drawList(at: 0.6),
+            try LaidOutScene(Scene(WaveBall(), scale: 0.5)).drawList(at: 0.5),
+            try LaidOutScene(Scene(WaveBall(), scale: 0.5, background: RGBA(0.2, 0.3, 0.4, 1))).drawList(at: 0.5),
+            try LaidOutScene(Scene(WaveBall(), scale: 0.5)).drawList(at: 0.5),
+            try LaidOutScene(Scene(WaveBall(), scale: 0.4)).drawList(at: 0.5),
+            try LaidOutScene(Scene(WaveBall(), scale: 0.5)).drawList(at: 0.6),
+            try LaidOutScene(Scene(WaveBall(), scale: 0.5, background: RGBA(0.2, 0.3, 0.4, 1))).drawList(at: 0.6),
+            try LaidOutScene(Scene(WaveBall(), scale: 0.5)).drawList(at: 0.6),
         ]
         for (index, list) in lists.enumerated() {
             #expect(firstDifference(reusing.render(list), plain.render(list)) == nil, "list \(index)")
@@ -314,7 +315,7 @@ struct CPURendererTests {
     }
 
     @Test func backgroundColourFillsTheCorners() throws {
-        let scene = Scene(WaveBall(), background: RGBA(1, 0, 0, 0.5))
+        let scene = try LaidOutScene(Scene(WaveBall(), background: RGBA(1, 0, 0, 0.5)))
         let image = CPURenderer().render(scene.drawList(at: 0))
         #expect(image[0, 0] == (255, 0, 0, 128))
     }
