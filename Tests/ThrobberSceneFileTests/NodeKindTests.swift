@@ -68,6 +68,43 @@ struct NodeKindTests {
         }
     }
 
+    /// Each object field of a kind (an arc's `trim`, a group's `transform`, a text's
+    /// `{"parameter"}`) takes in the schema exactly the keys the reader holds it to.
+    @Test(arguments: NodeKinds.types)
+    func theSchemaTakesTheReadersKeysInsideObjects(type: String) throws {
+        let kind = try #require(NodeKinds.kind(type))
+        let defs = try Self.schemaDefinitions()
+        let properties = Self.members(try #require(defs[type].flatMap { Self.members($0)["properties"] }))
+        for (key, declared) in kind.objectKeys {
+            let field = try #require(properties[key], "\(type).\(key): not in the schema")
+            let object = try #require(Self.objectSchema(field, defs: defs), "\(type).\(key): the schema gives it no object form")
+            let keys = Self.members(try #require(Self.members(object)["properties"])).keys
+            #expect(Set(keys) == Set(declared.keys), "\(type).\(key): the schema takes \(keys.sorted()), the reader \(declared.keys.sorted())")
+            #expect(Set(Self.strings(Self.members(object)["required"])) == Set(declared.required),
+                    "\(type).\(key): the schema requires \(Self.strings(Self.members(object)["required"]).sorted()), the reader \(declared.required.sorted())")
+            if case .bool(let extra)? = Self.members(object)["additionalProperties"]?.value {
+                #expect(!extra, "\(type).\(key): the schema takes keys the reader refuses")
+            } else {
+                Issue.record("\(type).\(key): the schema does not refuse other keys")
+            }
+        }
+    }
+
+    /// The object form of a property's schema: itself, what its `$ref` names, or its object alternative.
+    static func objectSchema(_ node: JSONNode, defs: [String: JSONNode]) -> JSONNode? {
+        let m = members(node)
+        if case .string(let ref)? = m["$ref"]?.value, ref.hasPrefix("#/$defs/") {
+            return defs[String(ref.dropFirst("#/$defs/".count))].flatMap { objectSchema($0, defs: defs) }
+        }
+        if case .string("object")? = m["type"]?.value { return node }
+        for alternatives in ["oneOf", "anyOf"] {
+            if case .array(let items)? = m[alternatives]?.value {
+                for item in items { if let object = objectSchema(item, defs: defs) { return object } }
+            }
+        }
+        return nil
+    }
+
     @Test func theSchemasNodeListsEveryKindOnce() throws {
         let node = try #require(try Self.schemaDefinitions()["node"])
         let type = Self.members(try #require(Self.members(node)["properties"]))["type"]

@@ -82,6 +82,9 @@ public struct SceneDefinition: Sendable {
 
     /// A group's or a copy's transform, in sources.
     public struct Transform: Sendable {
+        /// The keys a transform object takes (a replicator's `instance` takes `slot` too).
+        static let keys = ["translate", "rotate", "scale", "anchor"]
+
         public var translate: Point?
         public var rotate: SceneSource?
         public var scale: SceneSource?

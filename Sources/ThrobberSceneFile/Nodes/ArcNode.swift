@@ -8,6 +8,9 @@ struct ArcNode: PrimitiveNode {
     static let type = "arc"
     static let keys = ["center", "radius", "width", "start", "end", "sweep", "path", "trim", "mask", "cap", "color"]
     static let requiredKeys = ["center", "radius", "width", "color"]
+    static let objectKeys = ["path": ObjectKeys(keys: ["start", "turns"], required: ["turns"]),
+                             "trim": ObjectKeys(keys: ["start", "end", "offset"], required: ["start", "end"]),
+                             "mask": ObjectKeys(keys: ["kind", "rotation"], required: ["kind"])]
 
     /// Which angles an arc gives.
     enum Angles: Sendable {
@@ -35,10 +38,10 @@ struct ArcNode: PrimitiveNode {
             throw reader.fail(f.node, "\(field) needs exactly one of \"end\", \"sweep\" or \"trim\" (it has \(given.isEmpty ? "none" : given.joined(separator: ", ")))")
         }
         if let trim = f["trim"] {
-            guard let pathMember = f["path"] else { throw reader.fail(trim, "\(field).trim needs \"path\": {\"start\", \"turns\"}") }
+            guard f["path"] != nil else { throw reader.fail(trim, "\(field).trim needs \"path\": {\"start\", \"turns\"}") }
             guard f["start"] == nil else { throw reader.fail(f["start"]!, "\(field) has a path: its start is path.start") }
-            let p = try reader.members(pathMember.value, "\(field).path", known: ["start", "turns"], required: ["turns"])
-            let t = try reader.members(trim.value, "\(field).trim", known: ["start", "end", "offset"], required: ["start", "end"])
+            let p = try reader.members("path", of: ArcNode.self, f)
+            let t = try reader.members("trim", of: ArcNode.self, f)
             angles = .trim(pathStart: try p["start"].map { try reader.source($0.value, field: "\(field).path.start", type: .number, in: f.scope) }
                                ?? .expression(SceneExpression(constant: .number(0))),
                            turns: try reader.source(p["turns"]!.value, field: "\(field).path.turns", type: .number, in: f.scope),
@@ -51,8 +54,8 @@ struct ArcNode: PrimitiveNode {
             angles = f["end"] != nil ? .startEnd(start, try reader.scalar("end", f)!) : .startSweep(start, try reader.scalar("sweep", f)!)
         }
         var mask: SceneSource?
-        if let maskMember = f["mask"] {
-            let k = try reader.members(maskMember.value, "\(field).mask", known: ["kind", "rotation"], required: ["kind"])
+        if f["mask"] != nil {
+            let k = try reader.members("mask", of: ArcNode.self, f)
             let kind = try reader.string(k["kind"], "\(field).mask.kind")!
             guard kind == "svprogresshud-angle" else {
                 throw reader.fail(k["kind"]!.value, "unknown \(field).mask.kind '\(ThrobberError.echoed(kind))' (known: svprogresshud-angle)")

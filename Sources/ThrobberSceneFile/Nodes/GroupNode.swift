@@ -5,6 +5,7 @@ struct GroupNode: SceneNode {
     static let type = "group"
     static let keys = ["transform", "opacity", "content"]
     static let requiredKeys = ["content"]
+    static let objectKeys = ["transform": ObjectKeys(keys: SceneDefinition.Transform.keys)]
 
     let info: NodeInfo
     let transform: SceneDefinition.Transform?

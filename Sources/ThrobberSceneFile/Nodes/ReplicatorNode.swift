@@ -7,6 +7,8 @@ struct ReplicatorNode: SceneNode {
     static let type = "replicator"
     static let keys = ["count", "instance", "delayFrom", "delay", "tint", "order", "index", "content"]
     static let requiredKeys = ["count", "content"]
+    static let objectKeys = ["instance": ObjectKeys(keys: SceneDefinition.Transform.keys + ["slot"]),
+                             "tint": ObjectKeys(keys: ["base", "step"])]
 
     let info: NodeInfo
     let count: SceneSource
@@ -40,8 +42,8 @@ struct ReplicatorNode: SceneNode {
             throw reader.fail(f["order"]!.value, "invalid \(field).order '\(ThrobberError.echoed(order))' (known: first-below, first-above)")
         }
         var tintBase: SceneSource?, tintStep: SceneSource?
-        if let tint = f["tint"] {
-            let t = try reader.members(tint.value, "\(field).tint", known: ["base", "step"])
+        if f["tint"] != nil {
+            let t = try reader.members("tint", of: ReplicatorNode.self, f)
             tintBase = try t["base"].map { try reader.tintSource($0.value, field: "\(field).tint.base", in: f.scope) }
             tintStep = try t["step"].map { try reader.tintSource($0.value, field: "\(field).tint.step", in: f.scope) }
         }

@@ -14,6 +14,9 @@ protocol SceneNode: Sendable {
     static var keys: [String] { get }
     /// The keys a node of this kind must have.
     static var requiredKeys: [String] { get }
+    /// The keys of the kind's fields that are objects (an arc's `trim`, a group's `transform`),
+    /// by the field's key: what its `read` holds them to, and what the schema is tested against.
+    static var objectKeys: [String: ObjectKeys] { get }
     /// Reads one node of this kind.
     ///
     /// - Throws: a data error `FILE:LINE:COLUMN: …` naming the field.
@@ -36,6 +39,16 @@ protocol SceneNode: Sendable {
     ///
     /// - Throws: a data error naming the node, the value and the frame's time.
     func draw(in evaluator: inout FileSceneEvaluator, at placement: Placement) throws
+}
+
+extension SceneNode {
+    static var objectKeys: [String: ObjectKeys] { [:] }
+}
+
+/// The keys an object field of a node takes, and those it must have.
+struct ObjectKeys: Sendable {
+    var keys: [String]
+    var required: [String] = []
 }
 
 /// A node that paints one primitive: evaluated in its own coordinates, then placed.
@@ -99,6 +112,13 @@ extension SceneFileReader {
     /// A point field of a node, nil when absent.
     mutating func point(_ key: String, _ fields: NodeFields) throws -> SceneDefinition.Point? {
         try fields[key].map { try point($0.value, field: "\(fields.field).\(key)", in: fields.scope) }
+    }
+
+    /// The members of a node's object field `key`, held to the keys its kind declares for it
+    /// (`SceneNode.objectKeys`).
+    func members<Kind: SceneNode>(_ key: String, of kind: Kind.Type, _ fields: NodeFields) throws -> [String: JSONNode.Member] {
+        let declared = Kind.objectKeys[key]!
+        return try members(fields[key]!.value, "\(fields.field).\(key)", known: declared.keys, required: declared.required)
     }
 
     /// A node's `color` (required by every kind that takes one).

@@ -7,6 +7,8 @@ struct TextNode: PrimitiveNode {
     static let type = "text"
     static let keys = ["text", "role", "size", "at", "color"]
     static let requiredKeys = ["text", "size", "at", "color"]
+    /// `text` is the text itself, or this object.
+    static let objectKeys = ["text": ObjectKeys(keys: ["parameter"], required: ["parameter"])]
 
     let info: NodeInfo
     let text: SceneSource
@@ -39,7 +41,7 @@ struct TextNode: PrimitiveNode {
             }
             text = .expression(SceneExpression(constant: .string(literal)))
         case .object:
-            let p = try reader.members(textNode, "\(field).text", known: ["parameter"], required: ["parameter"])
+            let p = try reader.members("text", of: TextNode.self, f)
             let name = try reader.string(p["parameter"], "\(field).text.parameter")!
             guard case .value(let type, let slot, _)? = reader.parameterScope.binding(for: name), type == .string || type == .number else {
                 var message = "\(field).text.parameter '\(ThrobberError.echoed(name))' is not a string, choice or number parameter"

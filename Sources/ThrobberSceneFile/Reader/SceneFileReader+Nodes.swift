@@ -73,7 +73,7 @@ extension SceneFileReader {
     /// A group's `transform` or a replicator's `instance` (with `slot`).
     mutating func transform(_ node: JSONNode, field: String, in scope: ExpressionScope, slot: Bool,
                             slotScope: ExpressionScope? = nil) throws -> SceneDefinition.Transform {
-        let m = try members(node, field, known: ["translate", "rotate", "scale", "anchor"] + (slot ? ["slot"] : []))
+        let m = try members(node, field, known: SceneDefinition.Transform.keys + (slot ? ["slot"] : []))
         if let scaleNode = m["scale"]?.value, case .array = scaleNode.value {
             throw fail(scaleNode, "invalid \(field).scale: a \(slot ? "copy's" : "group's") scale is one number, because discs, arcs and waves cannot be stretched; give the box its own scale [sx, sy]")
         }
