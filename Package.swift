@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberDigest", "ThrobberText"]),
         // One test target per library with tests: the core, the CPU renderer, the PNG writers, the
         // render library (with the CPU goldens), the batch library, the benchmarks.
-        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberSceneFile", "ThrobberText"]),
+        .testTarget(name: "ThrobberTests", dependencies: ["Throbber", "ThrobberText"]),
         .testTarget(name: "ThrobberCPUTests", dependencies: ["Throbber", "ThrobberCPU", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"]),
         .testTarget(name: "ThrobberPNGTests", dependencies: ["Throbber", "ThrobberBenchmarks", "ThrobberCPU", "ThrobberPNG"]),
         .testTarget(
