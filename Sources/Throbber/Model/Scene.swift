@@ -130,8 +130,8 @@ public struct Scene: Sendable {
 
     /// The refusal of a frame at `t` whose shapes cost `work`, more than `Limits.pixelsPerFrame`.
     func frameWorkError(_ work: FrameWork, at t: Double) -> ThrobberError {
-        let advice = FrameWork.advice
         if let error = model.frameWorkError(work, at: t, scale: scale) { return error }
+        let advice = FrameWork.advice
         let names = model.boxParameterNames.map { "\($0) \(model.value(of: $0) ?? "?")" }
         // A scene whose work no parameter but the scale sets names the scale: the line always
         // names a field.

@@ -46,7 +46,7 @@ enum NodeWork {
     /// Every primitive node's reads in `nodes` and below, by its place.
     static func primitiveReads(_ nodes: [any SceneNode], into reads: inout [String: Set<Int>]) {
         for node in nodes {
-            if node is any PrimitiveNode { reads[node.info.place] = node.slotsRead }
+            if let primitive = node as? any PrimitiveNode { reads[primitive.info.place] = primitive.slotsRead }
             primitiveReads(node.content, into: &reads)
         }
     }

@@ -43,7 +43,10 @@ struct Placement: Sendable {
     static let root = Placement(transform: .identity, opacity: 1, tint: [1, 1, 1, 1], replicated: false, copies: CopyPath())
 
     /// `c` with its alpha times the opacity and its components times the tint.
-    func painted(_ c: RGBA) -> RGBA {
+    func painted(_ c: RGBA) -> RGBA { Placement.painted(c, opacity: opacity, tint: tint) }
+
+    /// `c` with its alpha times `opacity` and its components times `tint`.
+    static func painted(_ c: RGBA, opacity: Double, tint: [Double]) -> RGBA {
         RGBA(c.r * tint[0], c.g * tint[1], c.b * tint[2], c.a * tint[3] * opacity)
     }
 }

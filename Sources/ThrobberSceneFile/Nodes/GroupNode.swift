@@ -23,9 +23,6 @@ struct GroupNode: SceneNode {
                                                    staticScale: f.staticScale && scaleIsStatic))
     }
 
-    /// A group's own fields are read once per frame wherever it sits: none decides hoisting.
-    var slotsRead: Set<Int> { [] }
-
     func leastWork(limit: Int) -> Int { min(1 + NodeWork.leastWork(content, limit: limit), limit + 1) }
     func leastShapes(limit: Int) -> Int { NodeWork.leastShapes(content, limit: limit) }
 

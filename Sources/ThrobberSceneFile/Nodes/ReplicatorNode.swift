@@ -84,9 +84,6 @@ struct ReplicatorNode: SceneNode {
                           + "may spend at most \(FileScene.budget) (fewer copies, or fewer nodes in each)")
     }
 
-    /// A replicator's own fields are read once per frame wherever it sits: none decides hoisting.
-    var slotsRead: Set<Int> { [] }
-
     /// A count that is an expression of anything but constants counts as no copies.
     func leastWork(limit: Int) -> Int {
         guard case .number(let copies)? = NodeWork.constant(count), copies >= 1 else { return 1 }
@@ -150,8 +147,7 @@ struct ReplicatorNode: SceneNode {
                 let k = try e.number(instance?.slot, "instance.slot", info.place, default: Double(copy))
                 guard k == k.rounded(), abs(k) <= 1_000_000 else { whole = false; break }
                 slots.append(Int(k) * ring.direction)
-                colors.append(Placement(transform: .identity, opacity: 1, tint: copyTint(copy), replicated: true, copies: CopyPath())
-                    .painted(shape.color))
+                colors.append(Placement.painted(shape.color, opacity: 1, tint: copyTint(copy)))
             }
             if whole {
                 // The ring in the replicator's coordinates, then placed as any primitive.

@@ -24,9 +24,6 @@ protocol SceneNode: Sendable {
 
     /// Its id, place and visibility.
     var info: NodeInfo { get }
-    /// The slots its own fields read, its content's not included: a primitive in a replicator
-    /// that reads no slot of a copy's is evaluated once for every copy.
-    var slotsRead: Set<Int> { get }
     /// The nodes inside it in paint order; none for a primitive.
     var content: [any SceneNode] { get }
     /// The least evaluation work one visible node of this kind costs a frame, its content's
@@ -53,6 +50,9 @@ struct ObjectKeys: Sendable {
 
 /// A node that paints one primitive: evaluated in its own coordinates, then placed.
 protocol PrimitiveNode: SceneNode {
+    /// The slots its fields read: one in a replicator that reads no slot of a copy's is
+    /// evaluated once for every copy.
+    var slotsRead: Set<Int> { get }
     /// The primitive in the node's own coordinates (no transform, opacity or tint), nil when it
     /// draws nothing this frame (invisible, an arc of no sweep).
     func evaluate(in evaluator: inout FileSceneEvaluator) throws -> (any ScenePrimitive)?
