@@ -68,12 +68,7 @@ struct ParsedArguments {
     /// - Throws: a usage error naming the option, the value and the range.
     func integer(_ option: OptionSpec, default fallback: Int? = nil, range: ClosedRange<Int>? = nil) throws -> Int {
         guard let range = range ?? option.integerRange else { preconditionFailure("\(option.canonical) declares no integer range") }
-        guard let text = value(option) else {
-            guard let fallback = fallback ?? option.defaultValue.flatMap({ Int($0) }) else {
-                preconditionFailure("\(option.canonical) declares no default")
-            }
-            return fallback
-        }
+        guard let text = value(option) else { return absent(option, fallback) { Int($0) } }
         guard let number = Int(text), range.contains(number) else {
             throw ThrobberError.invalid(option.canonical, text, allowed: "an integer in [\(range.lowerBound), \(range.upperBound)]")
         }
@@ -93,12 +88,7 @@ struct ParsedArguments {
     /// - Throws: a usage error naming the option, the value and the range in words.
     func number(_ option: OptionSpec, default fallback: Double? = nil) throws -> Double {
         guard case .number(let range) = option.kind else { preconditionFailure("\(option.canonical) is not a number option") }
-        guard let text = value(option) else {
-            guard let fallback = fallback ?? option.defaultValue.flatMap({ Double($0) }) else {
-                preconditionFailure("\(option.canonical) declares no default")
-            }
-            return fallback
-        }
+        guard let text = value(option) else { return absent(option, fallback) { Double($0) } }
         guard let number = Double(text), range.contains(number) else {
             throw ThrobberError.invalid(option.canonical, text, allowed: range.text)
         }
@@ -110,16 +100,22 @@ struct ParsedArguments {
     /// - Throws: a usage error naming the option and the words, with the nearest one.
     func choice(_ option: OptionSpec, default fallback: String? = nil) throws -> String {
         guard case .choice(let words) = option.kind else { preconditionFailure("\(option.canonical) is not a choice option") }
-        guard let text = value(option) else {
-            guard let fallback = fallback ?? option.defaultValue else { preconditionFailure("\(option.canonical) declares no default") }
-            return fallback
-        }
+        guard let text = value(option) else { return absent(option, fallback) { $0 } }
         guard words.contains(text) else {
             var allowed = "one of " + words.joined(separator: ", ")
             if let nearest = nearestName(to: text, in: words) { allowed += "; did you mean '\(nearest)'?" }
             throw ThrobberError.invalid(option.canonical, text, allowed: allowed)
         }
         return text
+    }
+
+    /// What an option that was not given reads as: `fallback` (worked out by the command), else
+    /// its declared default read by `parse`.
+    ///
+    /// - Precondition: one of them is there (a declaration error, not the user's).
+    private func absent<Value>(_ option: OptionSpec, _ fallback: Value?, _ parse: (String) -> Value?) -> Value {
+        guard let value = fallback ?? option.defaultValue.flatMap(parse) else { preconditionFailure("\(option.canonical) declares no default") }
+        return value
     }
 
     /// A seed option, any unsigned 64-bit integer, else its declared default.
