@@ -10,10 +10,10 @@ public struct PathPoint: Sendable, Hashable {
         self.y = y
     }
 
-    static func + (a: PathPoint, b: PathPoint) -> PathPoint { PathPoint(a.x + b.x, a.y + b.y) }
-    static func - (a: PathPoint, b: PathPoint) -> PathPoint { PathPoint(a.x - b.x, a.y - b.y) }
-    static func * (k: Double, a: PathPoint) -> PathPoint { PathPoint(k * a.x, k * a.y) }
-    var length: Double { (x * x + y * y).squareRoot() }
+    public static func + (a: PathPoint, b: PathPoint) -> PathPoint { PathPoint(a.x + b.x, a.y + b.y) }
+    public static func - (a: PathPoint, b: PathPoint) -> PathPoint { PathPoint(a.x - b.x, a.y - b.y) }
+    public static func * (k: Double, a: PathPoint) -> PathPoint { PathPoint(k * a.x, k * a.y) }
+    public var length: Double { (x * x + y * y).squareRoot() }
 }
 
 /// One segment of a subpath, from the point before it (SPEC §9 "Geometry").

@@ -1,0 +1,109 @@
+import Foundation
+
+/// What a renderer fills for one path item: closed polygons in px, every chord already flattened
+/// (SPEC §9), and the rule their winding numbers are read by. A fill's polygons are its subpaths'
+/// chords (after any trim); a stroke's are the pieces of its stroke outline, each turning the same
+/// way, read `nonzero` (SPEC §9 "Strokes"). Built once, in shared code, and read by both renderers.
+public final class PathOutline: Sendable {
+    /// Closed polygons (the last point joins the first), px.
+    public let polygons: [[PathPoint]]
+    public let rule: PathCoverage.FillRule
+    /// The least and greatest x and y of every point, or nil when there is none.
+    public let extent: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+    /// How many chords the polygons hold.
+    public let chordCount: Int
+
+    public init(polygons: [[PathPoint]], rule: PathCoverage.FillRule) {
+        let kept = polygons.filter { $0.count >= 3 }
+        self.polygons = kept
+        self.rule = rule
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var chords = 0
+        for polygon in kept {
+            chords += polygon.count
+            for p in polygon {
+                minX = min(minX, p.x)
+                minY = min(minY, p.y)
+                maxX = max(maxX, p.x)
+                maxY = max(maxY, p.y)
+            }
+        }
+        chordCount = chords
+        extent = chords == 0 ? nil : (minX, minY, maxX, maxY)
+    }
+
+    /// The same outline moved by (dx, dy) px: what a path that only moved draws.
+    public func moved(dx: Double, dy: Double) -> PathOutline {
+        if dx == 0 && dy == 0 { return self }
+        return PathOutline(polygons: polygons.map { $0.map { PathPoint($0.x + dx, $0.y + dy) } }, rule: rule)
+    }
+
+    /// The outline of `role` for `geometry` already in px, trimmed by `trim` (SPEC §9): a fill's
+    /// chords, or its stroke's pieces.
+    public static func build(_ geometry: PathGeometry, role: Path.Role, trim: PathTrim?) -> PathOutline {
+        let kept = trim.map { PathTrimming.trimmed(geometry, $0) } ?? geometry
+        switch role {
+        case .fill(let rule):
+            return PathOutline(polygons: PathFlattening.polygons(kept), rule: rule)
+        case .stroke(let style):
+            return PathOutline(polygons: PathStroker.polygons(kept, style: style), rule: .nonzero)
+        }
+    }
+}
+
+/// Counts of outlines built and reused (`PathOutlineCache`), for a bench's stage statistics.
+public struct PathOutlineStatistics: Sendable, Equatable {
+    /// Outlines flattened (and stroked) from their curves.
+    public var built = 0
+    /// Outlines taken from an earlier frame unchanged (the path held still).
+    public var kept = 0
+    /// Outlines taken from an earlier frame and moved (the path only moved).
+    public var moved = 0
+
+    public init(built: Int = 0, kept: Int = 0, moved: Int = 0) {
+        self.built = built
+        self.kept = kept
+        self.moved = moved
+    }
+}
+
+/// What a scene keeps of its paths' outlines from frame to frame: a path whose curves, linear
+/// transform, role and trim are those of a path it drew before reuses that outline, moved by the
+/// change of translation, instead of flattening and stroking its curves again (a path that only
+/// moves or changes colour). Held by one scene, shared by the threads that evaluate its frames.
+public final class PathOutlineCache: @unchecked Sendable {
+    struct Key: Hashable {
+        var geometry: PathGeometry
+        var linear: PathTransform
+        var role: Path.Role
+        var trim: PathTrim?
+    }
+
+    private let lock = NSLock()
+    private var entries: [Key: (outline: PathOutline, tx: Double, ty: Double)] = [:]
+    private var counted = PathOutlineStatistics()
+    /// The most outlines held; past it the cache starts again.
+    public static let capacity = 4096
+
+    public init() {}
+
+    /// The outline of `geometry` (own space) under `transform` for `role` and `trim`.
+    public func outline(_ geometry: PathGeometry, transform: PathTransform, role: Path.Role, trim: PathTrim?) -> PathOutline {
+        let key = Key(geometry: geometry, linear: transform.linear, role: role, trim: trim)
+        if let entry = lock.withLock({ entries[key] }) {
+            let dx = transform.tx - entry.tx, dy = transform.ty - entry.ty
+            lock.withLock { if dx == 0 && dy == 0 { counted.kept += 1 } else { counted.moved += 1 } }
+            return entry.outline.moved(dx: dx, dy: dy)
+        }
+        let outline = PathOutline.build(transform.apply(geometry), role: role, trim: trim)
+        lock.withLock {
+            if entries.count >= PathOutlineCache.capacity { entries.removeAll() }
+            entries[key] = (outline, transform.tx, transform.ty)
+            counted.built += 1
+        }
+        return outline
+    }
+
+    /// What the cache has done so far.
+    public var statistics: PathOutlineStatistics { lock.withLock { counted } }
+}
