@@ -282,4 +282,17 @@ struct PathStrokerTests {
         let solid = Self.coverage(square, StrokeStyle(width: 2, join: .miter), width: 14, height: 14, dx: 0, dy: 0)
         #expect(abs(solid[1 * 14 + 1] - 1) < 1e-9)
     }
+
+    /// Hostile sizes stay bounded: a pattern far finer than the path stops at the piece limit,
+    /// and a cusp under a huge width bisects at most 16 levels.
+    @Test func hostileSizesStayBounded() {
+        let long = PathMeasure.curves(Self.line([(0, 0), (1e6, 0)]).subpaths[0])
+        #expect(PathDashing.dashes(long, style: StrokeStyle(width: 1, dash: [1e-3, 1e-3])).count == PathDashing.pieceLimit)
+        let cusp = PathGeometry(subpaths: [Subpath(start: PathPoint(0, 0), segments: [.cubic(PathPoint(10, 10), PathPoint(0, 10), to: PathPoint(10, 0))])])
+        for width in [1e-6, 1.0, 1e5] {
+            let polygons = PathStroker.polygons(cusp, style: StrokeStyle(width: width, cap: .round))
+            #expect(!polygons.isEmpty && polygons.count < 100_000)
+            #expect(Self.areas(polygons).allSatisfy { $0 > 0 && $0.isFinite })
+        }
+    }
 }
