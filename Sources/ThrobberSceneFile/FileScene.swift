@@ -133,7 +133,9 @@ public struct FileScene: SceneWithText {
     public func preflightItems(at t: Double, scale: Double, width: Int, height: Int) throws -> (items: [DrawItem], work: Int) {
         let (primitives, work) = try evaluate(at: t, work: ())
         let items = PlacedPrimitive.drawItems(primitives, scale: scale, width: width, height: height, pathOutlines: pathOutlines)
-        return (items, work + items.count)
+        // A path's outline costs about a node evaluation a chord, to build or to move.
+        let chords = items.reduce(0) { $0 + (($1.primitive as? Path)?.outline.chordCount ?? 0) }
+        return (items, work + items.count + chords)
     }
 
     public func frameWorkError(_ work: FrameWork, at t: Double, scale: Double) -> ThrobberError? {

@@ -211,5 +211,7 @@ struct PathNodeTests {
         #expect(scene.pathOutlines.statistics == PathOutlineStatistics(built: 1, kept: 1, moved: 1))
         #expect(second.outline.chordCount == first.outline.chordCount)
         #expect(abs(second.outline.polygons[0][0].x - first.outline.polygons[0][0].x - 10) < 1e-12)
+        // A preflight counts the chords it built or moved as work.
+        #expect(try scene.preflightItems(at: 0, scale: 1, width: 100, height: 100).work >= 2 + first.outline.chordCount)
     }
 }
