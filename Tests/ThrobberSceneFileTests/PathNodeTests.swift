@@ -225,10 +225,13 @@ struct PathNodeTests {
         ##""stroke": {"width": 3, "join": "round", "cap": "round"}"##,
         ##""stroke": {"width": 40, "join": "miter", "cap": "square", "dash": [0.5, 0.25]}"##,
         ##""stroke": {"width": 0.1, "join": "round", "cap": "round", "dash": [0, 2]}"##,
+        ##""stroke": {"width": 2, "dash": [1, 1]}, "trim": {"start": 0.1, "end": 0.8, "offset": 0.5}"##,
+        ##""stroke": {"width": 25, "join": "bevel"}"##,
         ##""fillRule": "evenodd""##,
     ])
     func theEstimateBoundsTheOutline(fields: String) throws {
-        let node = ##"{"type": "path", "d": "M 5 50 C 5 0 95 0 95 50 S 5 100 5 50 Z M 30 50 Q 50 20 70 50 T 90 60 A 10 20 30 1 0 40 70", \##(fields)}"##
+        let d = "M 5 50 C 5 0 95 0 95 50 S 5 100 5 50 Z M 30 50 Q 50 20 70 50 T 90 60 A 10 20 30 1 0 40 70 M 10 90 C 90 60 10 60 90 90 M 50 5 Z"
+        let node = ##"{"type": "path", "d": "\##(d)", \##(fields)}"##
         let scene = try Self.scene(node)
         let shape = try #require(try Self.shapes(scene).first)
         let points = Self.items(scene, scale: Limits.scale).reduce(0) { $0 + (($1.primitive as? Path)?.outline.chordCount ?? 0) }
