@@ -361,4 +361,18 @@ struct PathCPUTests {
             }
         }
     }
+
+    /// Thick strokes of random open cubics (tight turns, cusps, every join and cap), whose ribbon
+    /// quadrilaterals share normal segments the CPU row leaves out in pairs: against the double
+    /// evaluation of the whole outline.
+    @Test(arguments: [UInt64(21), 22, 23])
+    func thickRandomStrokes(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let width = 64, height = 56
+        func point() -> PathPoint { PathPoint(random.nextUnit() * 70 - 3, random.nextUnit() * 62 - 3) }
+        let curve = Subpath(start: point(), segments: (0..<5).map { _ in .cubic(point(), point(), to: point()) })
+        let style = StrokeStyle(width: 2 + random.nextUnit() * 8, join: StrokeJoin.allCases[Int(seed % 3)], cap: StrokeCap.allCases[Int(seed % 3)])
+        Self.check([Self.stroke([curve], style, color: RGBA(0.2, 0.6, 0.9, 0.8), width: width, height: height)], width: width, height: height,
+                   "seed \(seed), \(style.join), \(style.cap)")
+    }
 }
