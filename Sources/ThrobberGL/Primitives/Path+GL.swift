@@ -11,14 +11,16 @@ extension Path: GLPrimitive {
     static let recordCoverage: String? = "pathCoverage(p, bounds.xy, head.w, b)"
     static let recordColor: String? = "pathColor(p, head.w, b, color)"
     static let recordKind = GLPrimitiveRows.recordKind(of: Path.self)
+    static let quadIsBounds = true
 
     /// Its chords clipped to its bounds and banded, and its paint, laid out once (`PathGLItem`).
     func prepareGL() -> any GLItem { PathGLItem(self) }
 }
 
 /// A path as the boxes pass draws it: its record's numbers and its data texels (path.glsl's
-/// layout), worked out once and kept while the item is unchanged (`GLPreparedItems`).
-struct PathGLItem: GLItem {
+/// layout), worked out once and kept while the item is unchanged (`GLPreparedItems`); a class,
+/// so that a stack lays out the data of a path its frames share once (`FrameStack.addPathData`).
+final class PathGLItem: GLItem {
     /// Rows per band: a pixel loops over the chords of its band only.
     static let bandHeight = 8
     /// Paint kinds of the header.
@@ -34,7 +36,8 @@ struct PathGLItem: GLItem {
     let data: [Float]
 
     init(_ path: Path) {
-        bounds = path.bounds
+        let bounds = path.bounds
+        self.bounds = bounds
         let opacity = path.opacity
         var data: [Float] = []
         var solid: PaintColor? = path.paint.uniformColor
@@ -149,7 +152,7 @@ struct PathGLItem: GLItem {
         guard !bounds.isEmpty else { return }
         let growth = Antialiasing.boxQuadGrowth
         let halfX = Float(bounds.x1 - bounds.x0) / 2, halfY = Float(bounds.y1 - bounds.y0) / 2
-        let first = stack.addPathData(data)
+        let first = stack.addPathData(data, owner: self)
         stack.addRecord(kind: Path.recordKind,
                         [Float(bounds.x0) + halfX, Float(bounds.y0) + halfY, Float(first), halfX - growth, halfY - growth, 1, 0] + fields,
                         color, bounds, nil, isBox: false, instance: asInstances)
