@@ -249,6 +249,20 @@ struct PathGLTests {
         try assertMatches(lists + [far], label: "large curved paths")
     }
 
+    /// Edges on the tiles' edges and rows (PathGLItem.tileWidth × tileHeight), and path.glsl's
+    /// tile size the same as the row's.
+    @Test func edgesOnTileEdgesMatchTheReference() throws {
+        let source = try #require(ShaderLibrary.embedded.sources["path.glsl"])
+        #expect(source.contains("const int PATH_TILE_WIDTH = \(PathGLItem.tileWidth);"))
+        #expect(source.contains("const int PATH_TILE_HEIGHT = \(PathGLItem.tileHeight);"))
+        let (w, h) = (70, 30)
+        let exact = PathGLTests.polygon([PathPoint(16, 4), PathPoint(48, 4), PathPoint(48, 12), PathPoint(32, 12), PathPoint(32, 24), PathPoint(16, 24)])
+        let slanted = PathGLTests.polygon([PathPoint(0, 0), PathPoint(64, 8), PathPoint(16, 28), PathPoint(3.5, 16)])
+        let lists = [PathGLTests.list(w, h, [PathGLTests.fill([exact], width: w, height: h)]),
+                     PathGLTests.list(w, h, [PathGLTests.fill([slanted, exact], .evenodd, paint: .solid(PaintColor(RGBA(1, 0.5, 0, 0.9))), width: w, height: h)])]
+        try assertMatches(lists, label: "edges on tile edges")
+    }
+
     /// A stack whose paths need more texels than the driver's textures hold is a usage error
     /// naming the limit.
     @Test func pathsBeyondTheTextureAreAUsageError() throws {
