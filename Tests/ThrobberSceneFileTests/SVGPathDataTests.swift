@@ -38,4 +38,16 @@ struct SVGPathDataTests {
             Issue.record("\(error)")
         }
     }
+
+    /// Radii whose arc overflows double precision are refused at the arc's arguments, never
+    /// drawn as something else; a huge rotation is taken in whole turns first.
+    @Test func arcsBeyondDoublePrecisionAreRefused() throws {
+        for data in ["M 10 10 A 1e-300 25 0 1 0 25 18", "M 10 10 A 1e308 1e-308 0 1 0 25 18"] {
+            #expect(throws: SVGPathData.Failure.self, "\(data)") { try SVGPathData.read(data) }
+        }
+        let turned = try SVGPathData.read("M 0 0 A 10 5 1e308 0 1 20 0")
+        #expect(turned.subpaths[0].segments.last?.end == PathPoint(20, 0))
+        let failure = #expect(throws: SVGPathData.Failure.self) { try SVGPathData.read("M 0 0 \u{2028}") }
+        #expect(failure?.message.contains("\u{2028}") == false)
+    }
 }

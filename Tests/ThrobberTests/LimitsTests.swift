@@ -106,6 +106,8 @@ struct LimitsTests {
         let long = String(repeating: "x", count: 1000)
         #expect(ThrobberError.echoed(long) == String(repeating: "x", count: 60) + "… (1000 chars)")
         #expect(ThrobberError.echoed("a\nb") == "a\\nb")
+        // Line breaks a terminal or a splitlines() honours: NEL, LINE and PARAGRAPH SEPARATOR.
+        for separator in ["\u{85}", "\u{2028}", "\u{2029}"] { #expect(!ThrobberError.echoed("a\(separator)b").contains(separator)) }
         #expect(ThrobberError.invalid(long, long, allowed: "y").message.count < 200)
         // A huge unknown name gets no suggestion (its edit distance alone would take minutes).
         #expect(nearestName(to: String(repeating: "r", count: 1_000_000), in: ["ring"]) == nil)

@@ -98,7 +98,7 @@ struct PathCoverageTests {
     /// cubic approximation's 2.7e-4 of the radius).
     @Test func arcsBecomeQuarterCubicsOnTheCircle() {
         let segments = PathGeometry.arc(from: PathPoint(10, 0), radiusX: 10, radiusY: 10, rotation: 0, largeArc: true, sweep: true,
-                                        to: PathPoint(0, 10))
+                                        to: PathPoint(0, 10))!
         #expect(segments.count == 3)
         var current = PathPoint(10, 0)
         for segment in segments {

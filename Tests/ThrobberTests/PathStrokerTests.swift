@@ -66,8 +66,8 @@ struct PathStrokerTests {
     /// A circle of radius r (four 90° cubics) stroked with width w covers 2πrw.
     @Test(arguments: [(10.0, 1.0), (20, 3), (5, 0.25)])
     func circleRing(radius: Double, width: Double) {
-        let circle = PathGeometry.arc(from: PathPoint(radius, 0), radiusX: radius, radiusY: radius, rotation: 0, largeArc: true, sweep: true, to: PathPoint(-radius, 0))
-            + PathGeometry.arc(from: PathPoint(-radius, 0), radiusX: radius, radiusY: radius, rotation: 0, largeArc: true, sweep: true, to: PathPoint(radius, 0))
+        let circle = PathGeometry.arc(from: PathPoint(radius, 0), radiusX: radius, radiusY: radius, rotation: 0, largeArc: true, sweep: true, to: PathPoint(-radius, 0))!
+            + PathGeometry.arc(from: PathPoint(-radius, 0), radiusX: radius, radiusY: radius, rotation: 0, largeArc: true, sweep: true, to: PathPoint(radius, 0))!
         let path = PathGeometry(subpaths: [Subpath(start: PathPoint(radius, 0), segments: circle, closed: true)])
         let area = Self.area(path, StrokeStyle(width: width, join: .miter))
         #expect(abs(area - 2 * Double.pi * radius * width) < 2e-3 * area, "\(area)")
@@ -131,8 +131,8 @@ struct PathStrokerTests {
     /// A dashed circle's on length is the pattern's on fraction of its length.
     @Test func dashedCircle() {
         let r = 20.0
-        let arcs = PathGeometry.arc(from: PathPoint(r, 0), radiusX: r, radiusY: r, rotation: 0, largeArc: true, sweep: true, to: PathPoint(-r, 0))
-            + PathGeometry.arc(from: PathPoint(-r, 0), radiusX: r, radiusY: r, rotation: 0, largeArc: true, sweep: true, to: PathPoint(r, 0))
+        let arcs = PathGeometry.arc(from: PathPoint(r, 0), radiusX: r, radiusY: r, rotation: 0, largeArc: true, sweep: true, to: PathPoint(-r, 0))!
+            + PathGeometry.arc(from: PathPoint(-r, 0), radiusX: r, radiusY: r, rotation: 0, largeArc: true, sweep: true, to: PathPoint(r, 0))!
         let circle = Subpath(start: PathPoint(r, 0), segments: arcs, closed: true)
         let curves = PathMeasure.curves(circle)
         let length = PathMeasure.length(curves)
@@ -199,8 +199,8 @@ struct PathStrokerTests {
         let cap = StrokeCap.allCases[Int(seed % 3)]
         func at(_ a: Double) -> PathPoint { c + r * PathPoint(cos(a), sin(a)) }
         let p0 = at(start), pm = at(start + sweep / 2), p1 = at(start + sweep)
-        let segments = PathGeometry.arc(from: p0, radiusX: r, radiusY: r, rotation: 0, largeArc: false, sweep: sweep > 0, to: pm)
-            + PathGeometry.arc(from: pm, radiusX: r, radiusY: r, rotation: 0, largeArc: false, sweep: sweep > 0, to: p1)
+        let segments = PathGeometry.arc(from: p0, radiusX: r, radiusY: r, rotation: 0, largeArc: false, sweep: sweep > 0, to: pm)!
+            + PathGeometry.arc(from: pm, radiusX: r, radiusY: r, rotation: 0, largeArc: false, sweep: sweep > 0, to: p1)!
         let path = PathGeometry(subpaths: [Subpath(start: p0, segments: segments)])
         let coverage = Self.coverage(path, StrokeStyle(width: 2 * h, join: .miter, cap: cap), width: 12, height: 12, dx: 0, dy: 0)
         // The end tangents, outward.
@@ -239,8 +239,8 @@ struct PathStrokerTests {
     /// disc of radius 2 (counted twice within 1 of the centre, which only full pixels see).
     @Test func lobesOfATightTurn() {
         let r = 0.5, c = PathPoint(6, 6)
-        let arcs = PathGeometry.arc(from: PathPoint(6.5, 6), radiusX: r, radiusY: r, rotation: 0, largeArc: true, sweep: true, to: PathPoint(5.5, 6))
-            + PathGeometry.arc(from: PathPoint(5.5, 6), radiusX: r, radiusY: r, rotation: 0, largeArc: true, sweep: true, to: PathPoint(6.5, 6))
+        let arcs = PathGeometry.arc(from: PathPoint(6.5, 6), radiusX: r, radiusY: r, rotation: 0, largeArc: true, sweep: true, to: PathPoint(5.5, 6))!
+            + PathGeometry.arc(from: PathPoint(5.5, 6), radiusX: r, radiusY: r, rotation: 0, largeArc: true, sweep: true, to: PathPoint(6.5, 6))!
         let path = PathGeometry(subpaths: [Subpath(start: PathPoint(6.5, 6), segments: arcs, closed: true)])
         _ = Self.area(path, StrokeStyle(width: 3))
         let coverage = Self.coverage(path, StrokeStyle(width: 3), width: 12, height: 12, dx: 0, dy: 0)

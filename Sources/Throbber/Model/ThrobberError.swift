@@ -116,14 +116,17 @@ extension ThrobberError {
     /// `text` as a message quotes it: whole when it has at most `longestEcho` characters,
     /// else its first `longestEcho` characters, an ellipsis and its length, e.g.
     /// `aaaa… (52428800 chars)`, so a value of megabytes never becomes a message of megabytes.
-    /// Newlines and other control characters are shown escaped, so the message stays one line.
+    /// Newlines, other control characters and the Unicode line separators are shown escaped, so
+    /// the message stays one line.
     public static func echoed(_ text: String, longest: Int = longestEcho) -> String {
         var count = 0
         var out = ""
         for character in text {
             count += 1
             if count > longest { continue }
-            out += character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f })
+            // C0 and C1 controls, DEL, and the Unicode line and paragraph separators: each would
+            // break the line somewhere.
+            out += character.unicodeScalars.allSatisfy({ !($0.value < 0x20 || (0x7f...0x9f).contains($0.value) || $0.value == 0x2028 || $0.value == 0x2029) })
                 ? String(character) : character.unicodeScalars.map { $0.escaped(asASCII: true) }.joined()
         }
         return count > longest ? out + "… (\(count) chars)" : out

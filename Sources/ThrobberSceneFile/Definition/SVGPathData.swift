@@ -34,7 +34,7 @@ public enum SVGPathData {
         init(_ text: [Unicode.Scalar]) { self.text = text }
 
         func fail(_ message: String) -> Failure {
-            let shown = index < text.count ? "'\(text[index])'" : "the end"
+            let shown = index < text.count ? "'\(ThrobberError.echoed(String(text[index])))'" : "the end"
             return Failure(offset: index, message: "\(message) at \(shown)")
         }
 
@@ -163,11 +163,16 @@ public enum SVGPathData {
                         append(PathGeometry.cubic(quadraticFrom: current, control: q, to: p))
                         quadraticControl = q
                     case "A", "a":
+                        let arguments = index
                         let rx = try number(), ry = try number(), rotation = try number()
                         let large = try flag(), sweep = try flag()
                         let p = try pair(relative: relative)
                         let from = current
-                        let segments = PathGeometry.arc(from: from, radiusX: rx, radiusY: ry, rotation: rotation, largeArc: large, sweep: sweep, to: p)
+                        guard let segments = PathGeometry.arc(from: from, radiusX: rx, radiusY: ry, rotation: rotation, largeArc: large,
+                                                              sweep: sweep, to: p) else {
+                            index = arguments
+                            throw fail("an arc whose radii cannot be worked out in double precision (too far apart, or from the distance between its ends)")
+                        }
                         for segment in segments { append(segment) }
                         current = p
                     case "Z", "z":

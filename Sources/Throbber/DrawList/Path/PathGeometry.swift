@@ -60,15 +60,19 @@ public struct PathGeometry: Sendable, Hashable {
 
     /// SVG's elliptical arc from `p0` to `p1` (SVG 1.1 F.6.5, radii scaled up as F.6.6 says when
     /// too small) as n = ceil(|Δθ| / 90°) cubics of equal angle Δ, handle length 4/3·tan(Δ/4).
-    /// Zero radii, or equal end points, are a line (or nothing) as SVG says.
+    /// Zero radii, or equal end points, are a line (or nothing) as SVG says. Nil when the arc
+    /// cannot be worked out in double precision (radii so far apart, or so far from the distance
+    /// between the end points, that its centre or angles overflow): a reader refuses such data.
     ///
-    /// - Parameter rotation: the ellipse's x-axis rotation in degrees.
+    /// - Parameter rotation: the ellipse's x-axis rotation in degrees (any finite value).
     public static func arc(from p0: PathPoint, radiusX: Double, radiusY: Double, rotation: Double, largeArc: Bool, sweep: Bool,
-                           to p1: PathPoint) -> [PathSegment] {
+                           to p1: PathPoint) -> [PathSegment]? {
         if p0 == p1 { return [] }
         var rx = abs(radiusX), ry = abs(radiusY)
         if rx == 0 || ry == 0 { return [.line(to: p1)] }
-        let phi = rotation * Double.pi / 180
+        guard rotation.isFinite, rx.isFinite, ry.isFinite else { return nil }
+        // Whole turns first: 1e308 degrees times π would overflow.
+        let phi = rotation.truncatingRemainder(dividingBy: 360) * Double.pi / 180
         let (cosPhi, sinPhi) = (cos(phi), sin(phi))
         // F.6.5.1: the midpoint in the ellipse's axes.
         let dx = (p0.x - p1.x) / 2, dy = (p0.y - p1.y) / 2
@@ -97,6 +101,7 @@ public struct PathGeometry: Sendable, Hashable {
         }
         let theta1 = angle(1, 0, (x1 - cx1) / rx, (y1 - cy1) / ry)
         var delta = angle((x1 - cx1) / rx, (y1 - cy1) / ry, (-x1 - cx1) / rx, (-y1 - cy1) / ry)
+        guard theta1.isFinite, delta.isFinite, rx.isFinite, ry.isFinite, cx.isFinite, cy.isFinite else { return nil }
         if !sweep && delta > 0 { delta -= 2 * Double.pi } else if sweep && delta < 0 { delta += 2 * Double.pi }
         let n = max(1, Int((abs(delta) / (Double.pi / 2) - 1e-12).rounded(.up)))
         let step = delta / Double(n)
@@ -112,7 +117,9 @@ public struct PathGeometry: Sendable, Hashable {
         for k in 0..<n {
             let a0 = theta1 + Double(k) * step, a1 = theta1 + Double(k + 1) * step
             let q0 = point(a0), q1 = k == n - 1 ? p1 : point(a1)
-            segments.append(.cubic(q0 + handle * tangent(a0), q1 - handle * tangent(a1), to: q1))
+            let c1 = q0 + handle * tangent(a0), c2 = q1 - handle * tangent(a1)
+            guard c1.x.isFinite, c1.y.isFinite, c2.x.isFinite, c2.y.isFinite, q1.x.isFinite, q1.y.isFinite else { return nil }
+            segments.append(.cubic(c1, c2, to: q1))
         }
         return segments
     }
