@@ -182,7 +182,14 @@ def paint(rng, hostile=True):
         known = codes if not hostile or all(end in ([0, 0], [48, 48]) for end in ends) else {0, 65}
         return {"linear": {"from": ends[0], "to": ends[1], "stops": listed}}, known
     radius = draw(rng, [10, 0, -1, 1e308, 1e-300, "1 / 0"]) if hostile else draw(rng, [10, 0, 30, 0.5])
-    return {"radial": {"center": [24, 24], "radius": radius, "stops": listed}}, codes if radius in (10, 0, 30, 0.5) else {0, 65}
+    radial = {"center": [24, 24], "radius": radius, "stops": listed}
+    codes = codes if radius in (10, 0, 30, 0.5) else {0, 65}
+    if rng.random() < 0.4:
+        # A focal point (Lottie's highlight, clamped to ±0.99, and its angle in degrees).
+        radial["highlight"] = draw(rng, [0.5, 1.5, -2, 1e308, "0 / 0", 0.99]) if hostile else draw(rng, [0.5, -0.9, 0.99, 0])
+        radial["angle"] = draw(rng, [45, -720, 1e308, "1 / 0"]) if hostile else draw(rng, [45, -720, 0, "spin.t * 360"])
+        codes = codes if not hostile else {0, 65}
+    return {"radial": radial}, codes
 
 
 def stroke(rng, hostile=True):
