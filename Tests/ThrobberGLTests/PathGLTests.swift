@@ -243,7 +243,40 @@ struct PathGLTests {
                                     PathGLTests.fill([star], .nonzero, paint: .solid(PaintColor(RGBA(0.1, 0.3, 0.9, 0.5))),
                                                      transform: PathTransform(a: 0.8, b: 0.3, c: -0.2, d: 0.9, tx: 30, ty: -10), width: w, height: h)]),
         ]
-        try assertMatches(lists, label: "large curved paths")
+        // Far off the canvas on every side: clipped to the bounds in double before single precision.
+        let huge = PathGLTests.polygon([PathPoint(-1e5, -3), PathPoint(1e5, 20.3), PathPoint(30.5, 1e5), PathPoint(-2e4, 7e4)])
+        let far = PathGLTests.list(60, 50, [PathGLTests.fill([huge], .evenodd, paint: .solid(PaintColor(RGBA(0.3, 0.6, 0.9, 0.7))), width: 60, height: 50)])
+        try assertMatches(lists + [far], label: "large curved paths")
+    }
+
+    /// Edges on the tiles' edges and rows (PathGLItem.tileWidth × tileHeight), and path.glsl's
+    /// tile size the same as the row's.
+    @Test func edgesOnTileEdgesMatchTheReference() throws {
+        let source = try #require(ShaderLibrary.embedded.sources["path.glsl"])
+        #expect(source.contains("const int PATH_TILE_WIDTH = \(PathGLItem.tileWidth);"))
+        #expect(source.contains("const int PATH_TILE_HEIGHT = \(PathGLItem.tileHeight);"))
+        let (w, h) = (70, 30)
+        let exact = PathGLTests.polygon([PathPoint(16, 4), PathPoint(48, 4), PathPoint(48, 12), PathPoint(32, 12), PathPoint(32, 24), PathPoint(16, 24)])
+        let slanted = PathGLTests.polygon([PathPoint(0, 0), PathPoint(64, 8), PathPoint(16, 28), PathPoint(3.5, 16)])
+        let lists = [PathGLTests.list(w, h, [PathGLTests.fill([exact], width: w, height: h)]),
+                     PathGLTests.list(w, h, [PathGLTests.fill([slanted, exact], .evenodd, paint: .solid(PaintColor(RGBA(1, 0.5, 0, 0.9))), width: w, height: h)])]
+        try assertMatches(lists, label: "edges on tile edges")
+    }
+
+    /// A stack whose paths need more texels than the driver's textures hold is a usage error
+    /// naming the limit.
+    @Test func pathsBeyondTheTextureAreAUsageError() throws {
+        let context = try GLPlatform.osmesa.makeContext()
+        let pass = try BoxesPass(context, library: .embedded, maxTexels: 2048, renderer: "a small driver")
+        let ring = PathGLTests.polygon((0..<3000).map { k in
+            PathPoint(50 + 45 * cos(Double(k) / 3000 * 2 * .pi), 50 + 45 * sin(Double(k) / 3000 * 2 * .pi))
+        })
+        let frame = GLFrame(PathGLTests.list(100, 100, [PathGLTests.fill([ring], width: 100, height: 100)]))
+        let error = #expect(throws: ThrobberError.self) {
+            try pass.draw([frame], plans: [LayerPlan(frame)], width: 100, height: 100, resolution: (100, 100))
+        }
+        #expect(error?.kind == .usage)
+        #expect(error?.message.contains("at most 2048 in a stack on a small driver") == true, "\(error?.message ?? "")")
     }
 
     /// Paths over and under each other and a disc and boxes: the boxes pass paints each pixel's

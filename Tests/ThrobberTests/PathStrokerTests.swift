@@ -255,4 +255,44 @@ struct PathStrokerTests {
             }
         }
     }
+
+    /// Segments the same way meet with no join; a U-turn is not smooth: round gives the half
+    /// disc ahead, miter falls back to the bevel, which has no area there.
+    @Test func smoothJunctionsAndUTurns() {
+        let straight = Self.line([(0, 0), (5, 0), (10, 0)])
+        for join in StrokeJoin.allCases {
+            #expect(PathStroker.polygons(straight, style: StrokeStyle(width: 2, join: join)).count == 2)
+        }
+        let back = Self.line([(0, 0), (10, 0), (5, 0)])
+        #expect(abs(Self.area(back, StrokeStyle(width: 2, join: .miter)) - 30) < 1e-9)
+        #expect(abs(Self.area(back, StrokeStyle(width: 2, join: .round)) - 30 - Double.pi / 2) < 0.01)
+        // The half disc lies ahead of the turning point.
+        let polygons = PathStroker.polygons(back, style: StrokeStyle(width: 2, join: .round))
+        #expect(polygons.flatMap { $0 }.map(\.x).max()! > 10.99)
+    }
+
+    /// A closed square dashed by one dash longer than it: an open piece from its start, so the
+    /// start corner has no join (butt ends meet there) while the other corners do.
+    @Test func closedSubpathsAreDashedFromTheirStartUnjoined() {
+        let square = Self.line([(2, 2), (12, 2), (12, 12), (2, 12)], closed: true)
+        let c = Self.coverage(square, StrokeStyle(width: 2, join: .miter, dash: [40, 1]), width: 14, height: 14, dx: 0, dy: 0)
+        #expect(abs(c[1 * 14 + 1]) < 1e-9)
+        #expect(abs(c[1 * 14 + 12] - 1) < 1e-9)
+        #expect(abs(c[12 * 14 + 12] - 1) < 1e-9)
+        let solid = Self.coverage(square, StrokeStyle(width: 2, join: .miter), width: 14, height: 14, dx: 0, dy: 0)
+        #expect(abs(solid[1 * 14 + 1] - 1) < 1e-9)
+    }
+
+    /// Hostile sizes stay bounded: a pattern far finer than the path stops at the piece limit,
+    /// and a cusp under a huge width bisects at most 16 levels.
+    @Test func hostileSizesStayBounded() {
+        let long = PathMeasure.curves(Self.line([(0, 0), (1e6, 0)]).subpaths[0])
+        #expect(PathDashing.dashes(long, style: StrokeStyle(width: 1, dash: [1e-3, 1e-3])).count == PathDashing.pieceLimit)
+        let cusp = PathGeometry(subpaths: [Subpath(start: PathPoint(0, 0), segments: [.cubic(PathPoint(10, 10), PathPoint(0, 10), to: PathPoint(10, 0))])])
+        for width in [1e-6, 1.0, 1e5] {
+            let polygons = PathStroker.polygons(cusp, style: StrokeStyle(width: width, cap: .round))
+            #expect(!polygons.isEmpty && polygons.count < 100_000)
+            #expect(Self.areas(polygons).allSatisfy { $0 > 0 && $0.isFinite })
+        }
+    }
 }

@@ -55,8 +55,10 @@ struct PathBands {
                     let top = min(p.y, q.y) + oy, bottom = max(p.y, q.y) + oy
                     let from = max(first, Int((top / Double(rows)).rounded(.down)))
                     let to = min(lastBucket, Int((bottom / Double(rows)).rounded(.up)) - 1)
-                    guard from <= to else { return }
-                    pieces.append(SIMD4(Float(p.x), Float(p.y), Float(q.x), Float(q.y)))
+                    let chord = SIMD4(Float(p.x), Float(p.y), Float(q.x), Float(q.y))
+                    // Horizontal in single precision: it adds nothing (`pathSegmentArea`).
+                    guard from <= to, chord.y != chord.w else { return }
+                    pieces.append(chord)
                     reach.append((from - first, to - first))
                 }
             }
