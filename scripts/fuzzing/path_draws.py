@@ -47,7 +47,17 @@ def arguments(rng, letter):
         rx = draw(rng, ["0", number(rng), "%g" % abs(rng.uniform(0, 40))])
         flags = draw(rng, ["0 0", "1 0", "0 1", "1 1", "01", "11", "1,0"])
         return "%s %s %s %s %s %s" % (rx, "%g" % abs(rng.uniform(0, 40)), number(rng), flags, number(rng), number(rng))
-    return draw(rng, [" ", ",", " ,", "", "\n"]).join(number(rng) for _ in range(ARITY[upper]))
+    return joined(rng, [number(rng) for _ in range(ARITY[upper])])
+
+
+def joined(rng, numbers):
+    """Numbers separated as SVG allows: spaces, commas, newlines, or nothing before a sign."""
+    separator = draw(rng, [" ", ",", " ,", "", "\n"])
+    text = numbers[0]
+    for item in numbers[1:]:
+        text += (separator or " ") if separator or not item.startswith("-") else ""
+        text += item
+    return text
 
 
 def valid_data(rng, commands=12):
@@ -94,7 +104,7 @@ def hostile_data(rng, hostile=True):
         if letter.upper() == "Z":
             return "M 0 0 %s %s" % (letter, draw(rng, ["1", "1 2", "Z 1"])), "numbers after Z", {65}
         good = arguments(rng, letter).split()
-        bad = draw(rng, [good[:-1], good[:-1] + [draw(rng, BAD_NUMBERS)], [draw(rng, ["x", "Q", ",,"])] + good])
+        bad = draw(rng, [good[:-1], good[:-1] + [draw(rng, BAD_NUMBERS)], [draw(rng, ["x", "Q", ",x"])] + good])
         if letter.upper() == "A" and rng.random() < 0.5:
             bad = good[:3] + [draw(rng, ["2", "-1", "0.5", "x"])] + good[4:]
         return "M 1 1 %s %s" % (letter, " ".join(bad)), "%s with bad arguments" % letter, {65}
