@@ -13,7 +13,7 @@
 // dropped) and to the tile's rows, each listed in the tiles its x range crosses.
 uniform sampler2D u_paths;
 // PathGLItem.tileWidth and tileHeight (Path+GL.swift).
-const int PATH_TILE_WIDTH = 16;
+const int PATH_TILE_WIDTH = 8;
 const int PATH_TILE_HEIGHT = 4;
 
 vec4 pathTexel(int i) { return texelFetch(u_paths, ivec2(i & 1023, i >> 10), 0); }
@@ -91,8 +91,9 @@ float radialGradientT(vec2 q, vec2 c, float r, vec2 f) {
 // SPEC §9 "Paints": the colour at t of the `count` stops from texel `first` (sorted by offset;
 // (offset, 0, 0, 0), (r, g, b, a) each), interpolated in straight sRGB and alpha between the two
 // around t; before the first stop the first colour, after the last the last; where several share
-// an offset, the last of them holds at exactly that t.
+// an offset, the last of them holds at exactly that t. No stop at all is transparent.
 vec4 gradientColor(float t, int first, int count) {
+    if (count == 0) return vec4(0.0);
     int k = -1;
     for (int s = 0; s < count; ++s) {
         if (pathTexel(first + 2 * s).x <= t) k = s;

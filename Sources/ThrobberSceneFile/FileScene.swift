@@ -17,8 +17,9 @@ public struct FileScene: SceneWithText {
     /// and again whenever a parameter is set, never per frame.
     private(set) var statics: Statics
     /// The outlines of its paths, kept from frame to frame so that a path that only moves or
-    /// changes colour is not flattened again: one for the scene and every copy of it.
-    let pathOutlines = PathOutlineCache()
+    /// changes colour is not flattened again: one for the scene and every copy of it (its
+    /// `statistics` are what a bench reports).
+    public let pathOutlines = PathOutlineCache()
 
     /// The scene at the file's defaults.
     public init(_ definition: SceneDefinition) {

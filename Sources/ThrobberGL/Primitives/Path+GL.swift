@@ -25,7 +25,7 @@ final class PathGLItem: GLItem {
     /// The tiles a path's bounds are cut into, px: a pixel loops over the chords of its tile
     /// only, those wholly left of it summed per row beforehand (its backdrop). path.glsl's
     /// PATH_TILE_WIDTH and PATH_TILE_HEIGHT (a backdrop is one texel: at most 4 rows).
-    static let tileWidth = 16, tileHeight = 4
+    static let tileWidth = 8, tileHeight = 4
     /// Paint kinds of the header.
     static let solid: Float = 0, linear: Float = 1, radial: Float = 2
 
@@ -81,10 +81,9 @@ final class PathGLItem: GLItem {
         let (tileWidth, tileHeight) = (PathGLItem.tileWidth, PathGLItem.tileHeight)
         let across = max(1, (bounds.x1 - bounds.x0 + tileWidth - 1) / tileWidth)
         let down = max(1, (bounds.y1 - bounds.y0 + tileHeight - 1) / tileHeight)
-        // Per tile its chords; per tile and row of it, the signed height of the chords wholly
-        // left of it (entered where they end, summed along the tile row below).
-        var chords = [[Float]](repeating: [], count: across * down)
-        var backdrop = [Double](repeating: 0, count: across * down * tileHeight)
+        // The chords' parts with their tiles; per tile and row of it, the signed height of the
+        // chords wholly left of it (entered where they end, summed along the tile row below).
+        var tiles = PathTiles(across: across, down: down)
         if !bounds.isEmpty {
             let width = Double(bounds.x1 - bounds.x0), height = Double(bounds.y1 - bounds.y0)
             let ox = Double(bounds.x0), oy = Double(bounds.y0)
@@ -92,59 +91,17 @@ final class PathGLItem: GLItem {
                 for k in polygon.indices {
                     let a = polygon[k], b = polygon[(k + 1) % polygon.count]
                     PathGLItem.clip(PathPoint(a.x - ox, a.y - oy), PathPoint(b.x - ox, b.y - oy), width: width, height: height) { p, q in
-                        PathGLItem.addToTiles(p, q, across: across, down: down, chords: &chords, backdrop: &backdrop)
+                        tiles.add(p, q)
                     }
                 }
             }
         }
-        for row in 0..<down {
-            for tile in 1..<max(1, across) {
-                for j in 0..<tileHeight { backdrop[((row * across) + tile) * tileHeight + j] += backdrop[((row * across) + tile - 1) * tileHeight + j] }
-            }
-        }
-        var next = tableOffset + 2 * across * down
-        for (tile, list) in chords.enumerated() {
-            data += [Float(next), Float(list.count / 4), 0, 0]
-            data += (0..<4).map { $0 < tileHeight ? Float(backdrop[tile * tileHeight + $0]) : 0 }
-            next += list.count / 4
-        }
-        for list in chords { data += list }
+        tiles.append(to: &data)
         self.data = data
         let evenOdd: Float = path.outline.rule == .evenodd ? 1 : 0
         fields = [evenOdd, Float(across), Float(tableOffset), 0]
     }
 
-    /// Files the chord piece from `p` to `q` (relative to the bounds, inside them) by tile: cut
-    /// at the tile rows, each part listed in the tiles its x range crosses, and added to the
-    /// backdrop of the first tile wholly right of it (x ≤ the tile's left edge ≤ i: it adds its
-    /// whole signed height in each row to every pixel there, SPEC §9's clamp being 1).
-    static func addToTiles(_ p: PathPoint, _ q: PathPoint, across: Int, down: Int, chords: inout [[Float]], backdrop: inout [Double]) {
-        let (tileWidth, tileHeight) = (Double(PathGLItem.tileWidth), Double(PathGLItem.tileHeight))
-        let top = min(p.y, q.y), bottom = max(p.y, q.y)
-        let firstRow = max(0, Int((top / tileHeight).rounded(.down))), lastRow = min(down - 1, Int((bottom / tileHeight).rounded(.up)) - 1)
-        guard firstRow <= lastRow else { return }
-        let sign: Double = q.y > p.y ? 1 : -1
-        for row in firstRow...lastRow {
-            let y0 = max(top, Double(row) * tileHeight), y1 = min(bottom, Double(row + 1) * tileHeight)
-            guard y1 > y0 else { continue }
-            func x(_ y: Double) -> Double { p.x + (q.x - p.x) * (y - p.y) / (q.y - p.y) }
-            // The part in this tile row, in the chord's direction.
-            let (a, b) = sign > 0 ? (PathPoint(x(y0), y0), PathPoint(x(y1), y1)) : (PathPoint(x(y1), y1), PathPoint(x(y0), y0))
-            let minX = min(a.x, b.x), maxX = max(a.x, b.x)
-            let firstTile = max(0, Int((minX / tileWidth).rounded(.down))), right = Int((maxX / tileWidth).rounded(.up))
-            if firstTile <= min(across - 1, right - 1) {
-                let chord = [Float(a.x), Float(a.y), Float(b.x), Float(b.y)]
-                for tile in firstTile...min(across - 1, right - 1) { chords[row * across + tile] += chord }
-            }
-            let behind = max(0, right)
-            guard behind < across else { continue }
-            let base = (row * across + behind) * PathGLItem.tileHeight, rowTop = Double(row) * tileHeight
-            for j in 0..<PathGLItem.tileHeight {
-                let overlap = min(y1, rowTop + Double(j + 1)) - max(y0, rowTop + Double(j))
-                if overlap > 0 { backdrop[base + j] += sign * overlap }
-            }
-        }
-    }
 
     /// The parts of the chord from `a` to `b` (px relative to the bounds' top left) that can
     /// change the signed area of a pixel of a `width` × `height` box, handed to `emit`: rows
@@ -196,5 +153,87 @@ final class PathGLItem: GLItem {
         stack.addRecord(kind: Path.recordKind,
                         [Float(bounds.x0) + halfX, Float(bounds.y0) + halfY, Float(first), halfX - growth, halfY - growth, 1, 0] + fields,
                         color, bounds, nil, isBox: false, instance: asInstances)
+    }
+}
+
+/// A path's chords filed by tile (path.glsl's tile table and chords), in flat arrays: a
+/// path of many chords makes no array per tile.
+struct PathTiles {
+    let across: Int, down: Int
+    /// Each filed part's tile, and its (x0, y0, x1, y1).
+    private var tileOfPart: [Int32] = []
+    private var parts: [Float] = []
+    /// Per tile, per row of it: the signed height of the parts ending at or before its left edge.
+    private var backdrop: [Double]
+
+    init(across: Int, down: Int) {
+        self.across = across
+        self.down = down
+        backdrop = [Double](repeating: 0, count: across * down * PathGLItem.tileHeight)
+    }
+
+    /// Files the chord piece from `p` to `q` (relative to the bounds, inside them) by tile: cut
+    /// at the tile rows, each part listed in the tiles its x range crosses, and added to the
+    /// backdrop of the first tile wholly right of it (x ≤ the tile's left edge ≤ i: it adds its
+    /// whole signed height in each row to every pixel there, SPEC §9's clamp being 1).
+    mutating func add(_ p: PathPoint, _ q: PathPoint) {
+        let (tileWidth, tileHeight) = (Double(PathGLItem.tileWidth), Double(PathGLItem.tileHeight))
+        let top = min(p.y, q.y), bottom = max(p.y, q.y)
+        let firstRow = max(0, Int((top / tileHeight).rounded(.down))), lastRow = min(down - 1, Int((bottom / tileHeight).rounded(.up)) - 1)
+        guard firstRow <= lastRow else { return }
+        let sign: Double = q.y > p.y ? 1 : -1
+        for row in firstRow...lastRow {
+            let y0 = max(top, Double(row) * tileHeight), y1 = min(bottom, Double(row + 1) * tileHeight)
+            guard y1 > y0 else { continue }
+            func x(_ y: Double) -> Double { p.x + (q.x - p.x) * (y - p.y) / (q.y - p.y) }
+            // The part in this tile row, in the chord's direction.
+            let (a, b) = sign > 0 ? (PathPoint(x(y0), y0), PathPoint(x(y1), y1)) : (PathPoint(x(y1), y1), PathPoint(x(y0), y0))
+            let minX = min(a.x, b.x), maxX = max(a.x, b.x)
+            let firstTile = max(0, Int((minX / tileWidth).rounded(.down))), right = Int((maxX / tileWidth).rounded(.up))
+            if firstTile <= min(across - 1, right - 1) {
+                for tile in firstTile...min(across - 1, right - 1) {
+                    tileOfPart.append(Int32(row * across + tile))
+                    parts.append(contentsOf: [Float(a.x), Float(a.y), Float(b.x), Float(b.y)])
+                }
+            }
+            let behind = max(0, right)
+            guard behind < across else { continue }
+            let base = (row * across + behind) * PathGLItem.tileHeight, rowTop = Double(row) * tileHeight
+            for j in 0..<PathGLItem.tileHeight {
+                let overlap = min(y1, rowTop + Double(j + 1)) - max(y0, rowTop + Double(j))
+                if overlap > 0 { backdrop[base + j] += sign * overlap }
+            }
+        }
+    }
+
+    /// Appends the tile table (two texels a tile: its parts' first texel relative to `data`'s
+    /// first, their count; its backdrop, summed along each tile row) and the parts, tile by tile.
+    func append(to data: inout [Float]) {
+        let tileHeight = PathGLItem.tileHeight
+        var summed = backdrop
+        for row in 0..<down {
+            for tile in 1..<max(1, across) {
+                for j in 0..<tileHeight { summed[(row * across + tile) * tileHeight + j] += summed[(row * across + tile - 1) * tileHeight + j] }
+            }
+        }
+        var counts = [Int](repeating: 0, count: across * down)
+        for tile in tileOfPart { counts[Int(tile)] += 1 }
+        let chordStart = data.count / 4 + 2 * across * down
+        var place = [Int](repeating: 0, count: across * down)
+        data.reserveCapacity(data.count + 8 * across * down + parts.count)
+        var next = 0
+        for tile in 0..<(across * down) {
+            place[tile] = next
+            data += [Float(chordStart + next), Float(counts[tile]), 0, 0]
+            for j in 0..<4 { data.append(j < tileHeight ? Float(summed[tile * tileHeight + j]) : 0) }
+            next += counts[tile]
+        }
+        let first = data.count
+        data += repeatElement(0, count: parts.count)
+        for (n, tile) in tileOfPart.enumerated() {
+            let at = first + 4 * place[Int(tile)]
+            place[Int(tile)] += 1
+            for c in 0..<4 { data[at + c] = parts[4 * n + c] }
+        }
     }
 }
