@@ -2,7 +2,6 @@
 nodes (docs/scene-files.md) whose fields are hostile, each with the exit codes its scene file must
 give when it is the only hostile thing in it."""
 
-import json
 
 from .values import draw
 
