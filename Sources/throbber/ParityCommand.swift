@@ -21,7 +21,9 @@ enum ParityCommand: Subcommand {
         auto the run is skipped, the reason on one line: the CPU reference would be compared
         with itself).
 
-        By default the cases are the matrix: every scene × scale × time with default parameters.
+        By default the cases are the matrix: every scene × scale × time with default parameters;
+        the scenes are the built-ins and `paths`, parity's own scene of paths (a gallery in the
+        matrix, random paths with --random; docs/parity.md).
         With --random N they are N random cases per scene instead: every parameter drawn from its
         sampling range (see docs/parity.md), colours with any alpha, transparent, opaque and
         translucent backgrounds, scales in [0.3, 3.3], times from 0 to 1e5 s, canvases at most
@@ -126,7 +128,7 @@ enum ParityCommand: Subcommand {
         }
         let (maxDiff, maxPixels) = try DiffOptions.bounds(arguments, maxPixels: Self.maxPixels)
         var scenes = arguments.text(Self.scenes).split(separator: ",").map(String.init)
-        if scenes == ["all"] { scenes = SceneRegistry.ids }
+        if scenes == ["all"] { scenes = SceneRegistry.parityIDs }
         // Ids of built-ins, or scene files (docs/scene-files.md), each read once.
         let models = try scenes.map { try SceneReference.model($0) }
         let explicitScales = try arguments.value(Self.scales).map { list in

@@ -104,6 +104,28 @@ struct RandomParityTests {
         }
     }
 
+    /// Parity's `paths` scene (docs/parity.md): in the default scenes (the gallery in the matrix),
+    /// drawn by random cases whose commands `render` takes, and not listed by `scenes`.
+    @Test func pathCasesReachParityAndTheirCommandsRender() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let matrix = try runThrobber(["parity", "--dry-run", "--scales", "2", "--times", "2"])
+        #expect(matrix.status == 0 && matrix.stdout.contains("paths @2x t=0 (192×192) — ") && matrix.stdout.contains("render paths --start 1 --scale 2"),
+                "\(matrix.stdout)")
+        let json = directory.appendingPathComponent("paths.json")
+        let random = try runThrobber(["parity", "--random", "2", "--seed", "5", "--scenes", "paths", "--backend", "cpu", "--json", json.path])
+        #expect(random.status == 0, "\(random.stdout)\(random.stderr)")
+        let cases = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])["cases"] as? [[String: Any]]
+        let command = try #require(cases?.first?["command"] as? String)
+        #expect(command.contains(" render paths --start ") && command.contains("--set seed="), "\(command)")
+        let repro = directory.appendingPathComponent("repro")
+        let render = try runThrobber(try reproArguments(command, output: repro))
+        let frames = try listing(repro)
+        #expect(render.status == 0 && frames.contains("paths_00000.png"), "\(render.stderr)")
+        let scenes = try runThrobber(["scenes"])
+        #expect(scenes.status == 0 && !scenes.stdout.contains("paths"))
+    }
+
     @Test func setFixesAParameterInEveryCase() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

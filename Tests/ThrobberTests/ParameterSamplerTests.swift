@@ -30,7 +30,7 @@ struct ParameterSamplerTests {
         }
     }
 
-    @Test(arguments: SceneRegistry.ids)
+    @Test(arguments: SceneRegistry.parityIDs)
     func theSameSeedDrawsTheSameCases(id: String) throws {
         let first = try cases(id, count: 60)
         let again = try cases(id, count: 60)
@@ -45,7 +45,7 @@ struct ParameterSamplerTests {
         #expect(same < 6, "\(same) of 60 cases are the same for seeds 7 and 8")
     }
 
-    @Test(arguments: SceneRegistry.ids)
+    @Test(arguments: SceneRegistry.parityIDs)
     func everyCaseIsValidFitsTheCapAndRebuildsFromItsSettings(id: String) throws {
         for item in try cases(id) {
             let label = "\(id) #\(item.index): \(item.settings)"
@@ -79,10 +79,10 @@ struct ParameterSamplerTests {
                 }
             }
         }
-        for type in SceneRegistry.all { check(type) }
+        for type in SceneRegistry.all + SceneRegistry.parityOnly { check(type) }
     }
 
-    @Test(arguments: SceneRegistry.ids)
+    @Test(arguments: SceneRegistry.parityIDs)
     func everyParameterIsVaried(id: String) throws {
         let drawn = try cases(id)
         let defaults = try SceneRegistry.model(id)

@@ -22,6 +22,7 @@ FAMILY_COUNTS = [
     ("--heavy", 0, "scene files that are costly to draw or preflight, through render and batch"),
     ("--signals", 0, "SIGINT or SIGTERM during video encoding and multi-page sheet writing"),
     ("--scaling", 0, "many-page sheets and many-link chains, their time and memory measured"),
+    ("--path-data", 0, "scene files with random and hostile SVG path data and path node fields, through render, scenes and preview"),
 ]
 
 # The times and bounds the cases are held to: option, default, meaning.
@@ -55,7 +56,7 @@ def main(doc):
     if not os.access(args.throbber, os.X_OK):
         print("fuzz: %s is missing: run 'swift build' first" % args.throbber, file=sys.stderr)
         return 2
-    if min(getattr(args, option[2:]) for option, _, _ in FAMILY_COUNTS) < 0:
+    if min(getattr(args, option[2:].replace("-", "_")) for option, _, _ in FAMILY_COUNTS) < 0:
         print("fuzz: a case count must be ≥ 0", file=sys.stderr)
         return 2
     shutil.rmtree(args.out, ignore_errors=True)

@@ -12,6 +12,7 @@ from .heavy import HeavyFamily
 from .inputs import InputFamily
 from .jobs import JobFamily
 from .manifests import ManifestFamily
+from .path_data import PathDataFamily
 from .paths import PathFamily
 from .png_mutations import PngMutations
 from .pngs import PngFamily
@@ -22,14 +23,14 @@ from .signals import SignalFamily
 
 
 class Fuzzer(Harness, JobFamily, CommandLineFamily, SceneFamily, PngFamily, PngMutations, ManifestFamily,
-             PathFamily, ResumeFamily, InputFamily, HeavyFamily, SignalFamily, ScalingFamily):
+             PathFamily, ResumeFamily, InputFamily, HeavyFamily, SignalFamily, ScalingFamily, PathDataFamily):
     """One run of scripts/fuzz: its families' cases, then the summary."""
 
     FAMILIES = [("job", "jobs", "job files"), ("cli", "cli", "command lines"), ("png", "png", "hostile PNGs"),
                 ("manifest", "manifests", "manifests"), ("path", "paths", "path cases"), ("resume", "resume", "resumes"),
                 ("scene", "scenes", "scene files"), ("input", "inputs", "input cases"),
                 ("heavy", "heavy", "heavy scene files"), ("signal", "signals", "signal cases"),
-                ("scaling", "scaling", "scaling cases")]
+                ("scaling", "scaling", "scaling cases"), ("pathdata", "path_data", "path-data scene files")]
 
     def main(self):
         started = time.monotonic()
@@ -40,7 +41,7 @@ class Fuzzer(Harness, JobFamily, CommandLineFamily, SceneFamily, PngFamily, PngM
         runners = {"job": self.job_case, "cli": self.cli_case, "png": self.png_case, "manifest": self.manifest_case,
                    "path": self.path_case, "resume": self.resume_case, "scene": self.scene_case,
                    "input": self.input_case, "heavy": self.heavy_case, "signal": self.signal_case,
-                   "scaling": self.scaling_case}
+                   "scaling": self.scaling_case, "pathdata": self.path_data_case}
         done = {kind: 0 for kind in counts}
         try:
             for kind, n in planned:
