@@ -175,6 +175,7 @@ extension PathSpec {
                 subpath.segments += PathGeometry.arc(from: current, radiusX: rx, radiusY: 0.05 + 1.5 * random.nextUnit(),
                                                      rotation: 360 * random.nextUnit(), largeArc: random.chance(0.5),
                                                      sweep: random.chance(0.5), to: next)
+                    ?? [.line(to: next)]  // never: radii of 0.05 to 1.55 are far inside double precision
                 current = next
             }
             subpath.closed = random.chance(0.5)
