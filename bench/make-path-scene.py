@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
 """Writes bench/scenes/paths-512.scene.json: the path-heavy bench scene of issue 48.
 
-A 512 × 512 pt canvas (512 px at scale 1) on an opaque white background, 64 random closed paths
+A 512 × 512 pt canvas (512 px at scale 1) on an opaque white box, 64 random closed paths
 of 40 cubics each, filled (translucent solid colours, nonzero and evenodd alternately, some of
 them crossing themselves), then 16 random open paths of 40 cubics each, stroked (widths 1–12 pt,
-every join and cap, miter limit 4), no fill. Static: nothing reads the time, so a frame measures
-drawing alone. Deterministic: the same seed writes the same bytes.
+every join and cap, miter limit 4), no fill. Static: only the background box reads the time, by
+less than half an 8-bit step, so that every frame draws every path again. Deterministic: the same seed writes the same bytes.
 
 Every number is written with at most two decimals and every colour component is k/255, so the
 ThorVG side (bench/paths-vs-thorvg.py, which reads this file back) draws exactly the same shapes
 in its own 8-bit colours.
 
     bench/make-path-scene.py [--seed 48] [--out bench/scenes/paths-512.scene.json]
+
+With --moving it writes bench/scenes/paths-moving.scene.json instead: 32 of those closed paths,
+the even ones carried round a small circle by a group's translation, the odd ones holding still
+while their colour cycles. Neither changes a path's curves, linear transform or trim, so after the
+first frame no outline is flattened again: `throbber bench` counts 32 outlines built, and per
+later frame 16 moved and 16 kept (its "path outlines" table).
+
+    bench/make-path-scene.py --moving [--seed 48] [--out bench/scenes/paths-moving.scene.json]
 """
 import argparse
 import json
@@ -93,12 +101,46 @@ def scene(seed):
         content.append({"type": "path", "id": "stroke%d" % k, "d": open_curve(rng), "fill": "none",
                         "stroke": {"paint": colour(rng, 160, 255), "width": width,
                                    "join": JOINS[k % 3], "miterLimit": 4, "cap": CAPS[(k // 3) % 3]}})
+    # The background: an opaque box whose blue is 1 − 10⁻⁴·frac(t), white in every 8-bit pixel
+    # but another colour in every frame, so the CPU renderer cannot keep a row band from an earlier
+    # frame (`reusesUnchangedRows`): each frame paints every path again.
+    background = {"type": "box", "id": "background", "center": [SIZE / 2, SIZE / 2], "size": [SIZE, SIZE],
+                  "color": [1, 1, "1 - 1e-4 * frac(t)", 1]}
     return {
         "format": "throbber-scene/1",
         "id": "paths-512",
         "summary": "bench: 64 random closed paths of 40 cubics filled, 16 open ones stroked, static",
-        "note": "written by bench/make-path-scene.py --seed %d; do not edit by hand" % seed,
+        "note": "written by bench/make-path-scene.py --seed %d; do not edit by hand. The paths are static; the "
+                "background box changes its blue by less than half an 8-bit step each frame, so that no frame can "
+                "keep the rows of an earlier one and every frame draws every path." % seed,
+        "canvas": {"width": SIZE, "height": SIZE, "background": "none"},
+        "content": [background] + content,
+    }
+
+
+def moving_scene(seed):
+    rng = random.Random(seed)
+    content = []
+    for k in range(32):
+        d = closed_blob(rng)
+        if k % 2 == 0:
+            phase = num(k / 32)
+            content.append({"type": "group", "id": "carrier%d" % k,
+                            "transform": {"translate": ["12 * cos(2 * pi * (spin.u + %s))" % phase,
+                                                        "12 * sin(2 * pi * (spin.u + %s))" % phase]},
+                            "content": [{"type": "path", "id": "moving%d" % k, "d": d,
+                                         "fill": colour(rng, 90, 230)}]})
+        else:
+            rng.random()
+            content.append({"type": "path", "id": "recolour%d" % k, "d": d, "fillRule": "evenodd",
+                            "fill": "hsb(frac(spin.u + %s), 0.7, 0.9, 0.7)" % num(k / 32)})
+    return {
+        "format": "throbber-scene/1",
+        "id": "paths-moving",
+        "summary": "bench: 32 paths of 40 cubics, half moving, half recolouring: outlines kept, not flattened again",
+        "note": "written by bench/make-path-scene.py --moving --seed %d; do not edit by hand" % seed,
         "canvas": {"width": SIZE, "height": SIZE, "background": [1, 1, 1, 1]},
+        "clocks": [{"name": "spin", "duration": 2, "repeat": "forever"}],
         "content": content,
     }
 
@@ -106,9 +148,13 @@ def scene(seed):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=48)
-    parser.add_argument("--out", default="bench/scenes/paths-512.scene.json")
+    parser.add_argument("--moving", action="store_true")
+    parser.add_argument("--out")
     args = parser.parse_args()
-    text = json.dumps(scene(args.seed), indent=1, ensure_ascii=False) + "\n"
+    if args.out is None:
+        args.out = "bench/scenes/paths-moving.scene.json" if args.moving else "bench/scenes/paths-512.scene.json"
+    made = moving_scene(args.seed) if args.moving else scene(args.seed)
+    text = json.dumps(made, indent=1, ensure_ascii=False) + "\n"
     if args.out == "-":
         sys.stdout.write(text)
     else:

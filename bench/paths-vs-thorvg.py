@@ -3,8 +3,9 @@
 
 Reads the scene file itself (its `path` nodes: `d` of absolute M, L, C and Z, solid fills with
 their fill rule, solid strokes with width, join, cap and miter limit; the canvas background), so
-the shapes are exactly the ones `throbber bench --scenes FILE` draws. Colours are k/255 in the
-file and go to ThorVG as the integers k.
+the shapes are exactly the ones `throbber bench --scenes FILE` draws; a `box` node is a rectangle
+(the bench scene's background, its colour taken at t = 0). Colours are k/255 in the file and go to
+ThorVG as the integers k.
 
 Times, on one thread (Engine(threads=0): the main thread only), with time.perf_counter:
   - `update+draw`: every shape marked changed (its transform set again, to the identity), then
@@ -21,6 +22,7 @@ frame as a straight-alpha RGBA PNG with --png.
 """
 import argparse
 import json
+import math
 import re
 import statistics
 import sys
@@ -72,6 +74,18 @@ def build(tvg, engine, canvas, scene):
         shapes.append(rect)
         fills.append(colour8(background))
     for node in scene["content"]:
+        if node.get("type") == "box":
+            # The bench scene's background: its colour at t = 0 (a component may be an expression of t).
+            def component(v):
+                return v if not isinstance(v, str) else eval(v, {"__builtins__": {}}, {"frac": lambda x: x - math.floor(x), "t": 0})
+            (cx, cy), (w, h) = node["center"], node["size"]
+            rect = tvg.Shape(engine)
+            rect.append_rect(cx - w / 2, cy - h / 2, w, h, 0, 0, True)
+            rect.set_fill_color(*colour8([component(v) for v in node["color"]]))
+            canvas.add(rect)
+            shapes.append(rect)
+            fills.append(colour8([component(v) for v in node["color"]]))
+            continue
         if node.get("type") != "path":
             raise SystemExit("paths-vs-thorvg: only path nodes are drawn, not %r" % node.get("type"))
         cmds, pts = parse_d(node["d"])
@@ -135,7 +149,7 @@ def render(args):
     _, major, minor, micro, version = engine.version()
     if args.png:
         canvas.get_pillow("RGBA").save(args.png)
-    print(json.dumps({"thorvg": version, "size": [width, height], "paths": len(scene["content"]),
+    print(json.dumps({"thorvg": version, "size": [width, height], "paths": sum(1 for n in scene["content"] if n.get("type") == "path"),
                       "threads": 0, "timings": timings}))
 
 
