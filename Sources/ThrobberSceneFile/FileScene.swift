@@ -16,6 +16,9 @@ public struct FileScene: SceneWithText {
     /// What the static expressions give at these settings, evaluated once when the file is read
     /// and again whenever a parameter is set, never per frame.
     private(set) var statics: Statics
+    /// The outlines of its paths, kept from frame to frame so that a path that only moves or
+    /// changes colour is not flattened again: one for the scene and every copy of it.
+    let pathOutlines = PathOutlineCache()
 
     /// The scene at the file's defaults.
     public init(_ definition: SceneDefinition) {
@@ -129,7 +132,7 @@ public struct FileScene: SceneWithText {
 
     public func preflightItems(at t: Double, scale: Double, width: Int, height: Int) throws -> (items: [DrawItem], work: Int) {
         let (primitives, work) = try evaluate(at: t, work: ())
-        let items = PlacedPrimitive.drawItems(primitives, scale: scale, width: width, height: height)
+        let items = PlacedPrimitive.drawItems(primitives, scale: scale, width: width, height: height, pathOutlines: pathOutlines)
         return (items, work + items.count)
     }
 
@@ -215,11 +218,11 @@ public struct FileScene: SceneWithText {
     public func failure(in state: FrameState) -> ThrobberError? { state.failure }
 
     public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int) -> [DrawItem] {
-        PlacedPrimitive.drawItems(state.primitives, scale: scale, width: width, height: height)
+        PlacedPrimitive.drawItems(state.primitives, scale: scale, width: width, height: height, pathOutlines: pathOutlines)
     }
 
     public func drawItems(for state: FrameState, scale: Double, width: Int, height: Int, text: LaidOutText?) -> [DrawItem] {
-        PlacedPrimitive.drawItems(state.primitives, scale: scale, width: width, height: height, text: text)
+        PlacedPrimitive.drawItems(state.primitives, scale: scale, width: width, height: height, text: text, pathOutlines: pathOutlines)
     }
 
     // MARK: - Text

@@ -14,6 +14,8 @@ struct FileSceneEvaluator {
     var output: [PlacedPrimitive] = []
     /// The shapes placed so far (a ring's boxes each), held to `Limits.shapesPerFrame`.
     var shapes = 0
+    /// The points the outlines placed so far may hold, held to `PathNode.mostOutlinePoints`.
+    var outlinePoints = 0.0
 
     init(scene: FileScene, clocks: [SceneClock], t: Double, environment: ExpressionEnvironment) {
         self.scene = scene
@@ -109,6 +111,12 @@ struct FileSceneEvaluator {
             throw ThrobberError("\(info.place): the frame places more than \(Limits.shapesPerFrame) shapes (copies counted), each costing "
                                 + "\(Limits.pixelsPerShape) px of the \(Limits.pixelsPerFrame) px a frame may cost, at t = \(formatNumber(t)) s"
                                 + "\(scene.parameterWords)", kind: .badData)
+        }
+        outlinePoints += placed.outlinePoints
+        guard outlinePoints <= Double(PathNode.mostOutlinePoints) else {
+            throw ThrobberError("\(info.place): the frame's paths flatten to more than \(PathNode.mostOutlinePoints) points (copies counted) "
+                                + "at scales up to \(formatNumber(Limits.scale)) at t = \(formatNumber(t)) s\(scene.parameterWords): fewer or "
+                                + "smaller curves, thinner strokes or longer dashes", kind: .badData)
         }
         output.append(PlacedPrimitive(node: info.id, copies: placement.copies, primitive: placed,
                                       replicated: placement.replicated))

@@ -22,6 +22,14 @@ protocol ScenePrimitive: Sendable {
 
     /// Whether `other` is the same primitive.
     func isEqual(to other: any ScenePrimitive) -> Bool
+
+    /// At most how many points its outlines hold at any scale (a path's: `PathNode.Shape`), what
+    /// a frame is held to before anything is flattened; 0 for the analytic shapes.
+    var outlinePoints: Double { get }
+}
+
+extension ScenePrimitive {
+    var outlinePoints: Double { 0 }
 }
 
 extension ScenePrimitive where Self: Equatable {
@@ -100,8 +108,8 @@ struct PlacedPrimitive: Sendable, Equatable {
 
     /// The DrawList items of a frame's primitives at `scale` (pixels per point), in paint order.
     static func drawItems(_ placed: [PlacedPrimitive], scale: Double, width: Int, height: Int,
-                          text: LaidOutText? = nil) -> [DrawItem] {
-        var lowering = Lowering(scale: scale, width: width, height: height, text: text)
+                          text: LaidOutText? = nil, pathOutlines: PathOutlineCache? = nil) -> [DrawItem] {
+        var lowering = Lowering(scale: scale, width: width, height: height, text: text, pathOutlines: pathOutlines)
         for item in placed { item.primitive.lower(item, into: &lowering) }
         return lowering.finished()
     }
@@ -131,15 +139,18 @@ struct Lowering {
     let height: Int
     /// The frame's text laid out, for its glyph rows.
     let text: LaidOutText?
+    /// Where paths keep their outlines from frame to frame (`FileScene.pathOutlines`).
+    let pathOutlines: PathOutlineCache?
     private var items: [DrawItem] = []
     private var batch: [QuadInstance] = []
     private var batchID = ""
 
-    init(scale: Double, width: Int, height: Int, text: LaidOutText?) {
+    init(scale: Double, width: Int, height: Int, text: LaidOutText?, pathOutlines: PathOutlineCache? = nil) {
         self.scale = scale
         self.width = width
         self.height = height
         self.text = text
+        self.pathOutlines = pathOutlines
     }
 
     /// Appends one item after the batch in progress.

@@ -8,6 +8,7 @@ enum NodeKinds {
         ArcNode.self,
         WaveNode.self,
         PolylineNode.self,
+        PathNode.self,
         TextNode.self,
         GroupNode.self,
         ReplicatorNode.self,
