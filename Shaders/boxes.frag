@@ -6,8 +6,8 @@
 // item covering it, so each box writes the same value there.
 //
 // u_items holds the records (common.glsl's layout, 5 RGBA32F texels each), u_lists each box's
-// record indices; both are 2D textures 1024 texels wide (GLRenderer.textureWidth), texel i at
-// (i mod 1024, i / 1024). With BOXES_ONLY defined (no list holds anything but boxes) the branch
+// record indices, u_paths the paths' chords and paints (path.glsl); all are 2D textures 1024
+// texels wide (GLRenderer.textureWidth), texel i at (i mod 1024, i / 1024). With BOXES_ONLY defined (no list holds anything but boxes) the branch
 // on the kind is left out.
 uniform sampler2D u_items;
 uniform isampler2D u_lists;
@@ -34,10 +34,12 @@ void main() {
         vec4 a = record(base + 2);
 #ifdef BOXES_ONLY
         float coverage = boxCoverage(p, head.yz, a.xy, a.zw, head.w);
-#else
-        float coverage = itemCoverage(p, bounds, head, a, record(base + 3));
-#endif
         if (coverage > 0.0) dst = sourceOver(premultiplied(record(base + 4), coverage), dst);
+#else
+        vec4 b = record(base + 3);
+        float coverage = itemCoverage(p, bounds, head, a, b);
+        if (coverage > 0.0) dst = sourceOver(premultiplied(itemColor(p, head, a, b, record(base + 4)), coverage), dst);
+#endif
     }
     o_color = resolvePixel(dst);
 }

@@ -26,9 +26,11 @@ final class BoxesPass {
     /// revision: `CoverageAtlas`), so an atlas is uploaded once for the frames that share it.
     private var atlasTexture: GLuint = 0
     private var atlasHeld: CoverageAtlas?
+    /// The paths' chords, bands and paints (RGBA32F, `FrameStack.pathData`).
+    private var pathTexture: GLuint = 0
 
     /// Compiles the boxes programs and sets up the instances' attributes (boxes.vert) and the
-    /// two textures boxes.frag reads.
+    /// textures boxes.frag reads.
     ///
     /// - Parameters:
     ///   - maxTexels: the most texels a data texture may hold.
@@ -40,7 +42,7 @@ final class BoxesPass {
         self.gl = gl
         self.maxTexels = maxTexels
         self.renderer = renderer
-        let uniforms = ["u_resolution", "u_items", "u_lists", "u_atlas"]
+        let uniforms = ["u_resolution", "u_items", "u_lists", "u_atlas", "u_paths"]
         boxes = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", uniforms: uniforms)
         boxesOnly = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", defines: ["BOXES_ONLY"],
                                   uniforms: uniforms)
@@ -51,13 +53,13 @@ final class BoxesPass {
         for location: GLuint in 0...4 { gl.EnableVertexAttribArray(location) }
         pointInstances(from: 0)
         for location: GLuint in 0...4 { gl.VertexAttribDivisor(location, 1) }
-        let textures = gl.makeDataTextures(3)
-        (recordTexture, entryTexture, atlasTexture) = (textures[0], textures[1], textures[2])
+        let textures = gl.makeDataTextures(4)
+        (recordTexture, entryTexture, atlasTexture, pathTexture) = (textures[0], textures[1], textures[2], textures[3])
     }
 
     deinit {
-        var textures = [recordTexture, entryTexture, atlasTexture]
-        gl.DeleteTextures(3, &textures)
+        var textures = [recordTexture, entryTexture, atlasTexture, pathTexture]
+        gl.DeleteTextures(4, &textures)
         gl.DeleteBuffers(1, &instanceBuffer)
         gl.DeleteVertexArrays(1, &vertexArray)
         gl.DeleteProgram(boxes.id)
@@ -134,10 +136,19 @@ final class BoxesPass {
                                 + "\(stack.entries.count) entries; at most \(maxTexels) in a stack on \(renderer) (overlapping boxes list each other: "
                                 + "draw fewer, or use --backend cpu)", kind: .usage, field: "draw list")
         }
+        // Every path's chords (listed once per band they cross) and paint; path.glsl indexes them
+        // by floats, exact to 2²⁴.
+        let pathTexels = min(maxTexels, 1 << 24)
+        guard stack.pathData.count / 4 <= pathTexels else {
+            throw ThrobberError("invalid draw list: its paths need \(stack.pathData.count / 4) texels of chords, bands and paints; "
+                                + "at most \(pathTexels) in a stack on \(renderer) (draw fewer or simpler paths, or use --backend cpu)",
+                                kind: .usage, field: "draw list")
+        }
         if stack.cutShort { return false }
         let program = stack.boxesOnly ? boxesOnly : boxes
         gl.upload(stack.records, components: 4, to: recordTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
         gl.upload(stack.entries, components: 1, to: entryTexture, internalFormat: GL_R32I, format: GL_RED_INTEGER, type: GL_INT)
+        gl.upload(stack.pathData, components: 4, to: pathTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
         gl.UseProgram(program.id)
         gl.Uniform2f(program["u_resolution"], resolution.0, resolution.1)
         // A stack's frames share their resources (GLRenderer stacks only such frames): one atlas
@@ -154,7 +165,7 @@ final class BoxesPass {
             gl.PixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
             atlasHeld = atlas
         }
-        for (unit, texture, name) in [(0, recordTexture, "u_items"), (1, entryTexture, "u_lists"), (2, atlasTexture, "u_atlas")] {
+        for (unit, texture, name) in [(0, recordTexture, "u_items"), (1, entryTexture, "u_lists"), (2, atlasTexture, "u_atlas"), (3, pathTexture, "u_paths")] {
             gl.ActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
             gl.BindTexture(GLenum(GL_TEXTURE_2D), texture)
             gl.Uniform1i(program[name], GLint(unit))

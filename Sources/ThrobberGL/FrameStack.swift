@@ -34,6 +34,9 @@ struct FrameStack {
     private(set) var instances: [UInt32] = []
     /// Whether every box's list holds boxes only (boxes.frag then needs no branch on the kind).
     private(set) var boxesOnly = true
+    /// The paths' data (Shaders/Primitives/path.glsl's layout: each path's chords, bands and
+    /// paint), 4 floats a texel, padded to whole texture rows.
+    private(set) var pathData: [Float] = []
 
     /// How many boxes the boxes pass draws.
     var instanceCount: Int { instances.count / FrameStack.instanceWords }
@@ -75,6 +78,7 @@ struct FrameStack {
         reach = []
         FrameStack.padToTextureRows(&records, components: 4)
         FrameStack.padToTextureRows(&entries, components: 1)
+        FrameStack.padToTextureRows(&pathData, components: 4)
     }
 
     /// Lays out `lists`, every item prepared afresh.
@@ -91,6 +95,13 @@ struct FrameStack {
         guard !bounds.isEmpty else { return }
         if instance { frameBoxes.append(reach.count) }
         add([kind] + fields, color, bounds, annulus, isBox: isBox)
+    }
+
+    /// Appends one path's data texels (4 floats each) and returns the first one's index.
+    mutating func addPathData(_ texels: [Float]) -> Int {
+        let first = pathData.count / 4
+        pathData += texels
+        return first
     }
 
     /// Pads `values` (texels of `components` numbers each) with zeros to whole rows of

@@ -24,6 +24,13 @@ protocol GLPrimitive: Primitive {
     /// record's vec4s `head` (its kind first), `a` and `b`; nil for a kind drawn as another's
     /// records (a ring's boxes are `Boxes` records).
     static var recordCoverage: String? { get }
+    /// Its record's colour at `p` in boxes.frag's `itemColor`, an expression of `p`, `head`, `a`,
+    /// `b` and the record's colour `color`; nil (the default) paints the record's colour.
+    static var recordColor: String? { get }
+}
+
+extension GLPrimitive {
+    static var recordColor: String? { nil }
 }
 
 extension GLPrimitive where Self: GLItem {
@@ -92,7 +99,8 @@ enum GLPrimitiveRows {
     }
 
     /// Every kind's GLSL file, in `PrimitiveKinds.all` order, then boxes.frag's `itemCoverage`,
-    /// which picks a record's coverage by its kind.
+    /// which picks a record's coverage by its kind, and `itemColor`, its colour (the record's
+    /// colour but for the kinds that paint their own: `recordColor`).
     static func primitivesSource(_ file: (String) throws -> String) throws -> String {
         var parts: [String] = []
         var seen: Set<String> = []
@@ -100,9 +108,10 @@ enum GLPrimitiveRows {
             guard let row = kind as? any GLPrimitive.Type else { continue }
             if seen.insert(row.shaderFile).inserted { parts.append(try file(row.shaderFile)) }
         }
-        var cases = ""
+        var cases = "", colors = ""
         for (number, row) in recordKinds.enumerated() {
             cases += "    if (kind == \(number)) return \(row.recordCoverage!);\n"
+            if let color = row.recordColor { colors += "    if (kind == \(number)) return \(color);\n" }
         }
         parts.append("""
             // One record of a draw list (FrameStack), in 5 vec4s: bounds = (x0, y0, x1, y1), the
@@ -113,6 +122,13 @@ enum GLPrimitiveRows {
                 if (p.x < bounds.x || p.y < bounds.y || p.x > bounds.z || p.y > bounds.w) return 0.0;
                 int kind = int(head.x);
             \(cases)    return 0.0;
+            }
+
+            // The colour (straight alpha) a record paints at p: its own colour, but for the kinds
+            // that paint one of their own (a path's gradient). Generated like itemCoverage.
+            vec4 itemColor(vec2 p, vec4 head, vec4 a, vec4 b, vec4 color) {
+                int kind = int(head.x);
+            \(colors)    return color;
             }
             """)
         return parts.joined(separator: "\n")
