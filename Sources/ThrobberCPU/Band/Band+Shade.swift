@@ -61,18 +61,6 @@ extension Band {
     func run<Coverage: PixelCoverage>(_ y: Int, _ py: Float, _ columns: Range<Int>, _ solid: SolidSpan, _ full: SolidSpan?,
                                       _ color: PaintColor, _ coverage: Coverage) {
         let r = y - y0
-        let row = accum + r * width * 4
-        /// Blends columns [a, b) with the coverage already in `coverageRow`.
-        func blendColumns(_ a: Int, _ b: Int) {
-            guard a < b else { return }
-            cut(r, a, b, materialize: true)
-            var p = row + a * 4
-            for x in a..<b {
-                let c = coverageRow[x]
-                if c > 0 { blend(p, color, c) }
-                p += 4
-            }
-        }
         func evaluate(_ range: Range<Int>) {
             guard !range.isEmpty else { return }
             var column = range.lowerBound
@@ -92,29 +80,7 @@ extension Band {
                 coverageRow[column] = coverage.at(column, px, py, solid: solid.contains(px))
                 column += 1
             }
-            guard shortcuts else { return blendColumns(range.lowerBound, range.upperBound) }
-            // Columns of no coverage keep whatever run they are in; stretches of full coverage by
-            // an opaque colour become solid runs (blend would write the colour itself there).
-            let opaque = color.a == 1
-            var x = range.lowerBound
-            let end = range.upperBound
-            while x < end {
-                // `!(c > 0)`, not `c == 0`: a NaN coverage (from geometry no bound caught) must
-                // count as none, or neither loop advances and this one never ends.
-                x = firstCovered(x, end)
-                var blendFrom = x
-                while x < end && coverageRow[x] > 0 {
-                    guard opaque && coverageRow[x] == 1 else { x += 1; continue }
-                    let full = firstNotFull(x, end)
-                    if full - x >= Band.shortestSolidRun {
-                        blendColumns(blendFrom, x)
-                        setSolid(r, x, full, SIMD4(color.r, color.g, color.b, 1))
-                        blendFrom = full
-                    }
-                    x = full
-                }
-                blendColumns(blendFrom, x)
-            }
+            paintCovered(r, range, color)
         }
         guard let full else { return evaluate(columns) }
         // Opaque and certainly covered: blend's result is the colour itself, written as a run.
@@ -122,6 +88,49 @@ extension Band {
         evaluate(columns.lowerBound..<filled.lowerBound)
         setSolid(r, filled.lowerBound, filled.upperBound, SIMD4(color.r, color.g, color.b, 1))
         evaluate(filled.upperBound..<columns.upperBound)
+    }
+}
+
+extension Band {
+    /// Paints `color` over columns `range` of band row `r` with the coverage already in
+    /// `coverageRow` (what `run` evaluated there, or a path's accumulated areas read by its rule).
+    @inline(__always)
+    func paintCovered(_ r: Int, _ range: Range<Int>, _ color: PaintColor) {
+        let row = accum + r * width * 4
+        /// Blends columns [a, b) with the coverage already in `coverageRow`.
+        func blendColumns(_ a: Int, _ b: Int) {
+            guard a < b else { return }
+            cut(r, a, b, materialize: true)
+            var p = row + a * 4
+            for x in a..<b {
+                let c = coverageRow[x]
+                if c > 0 { blend(p, color, c) }
+                p += 4
+            }
+        }
+        guard shortcuts else { return blendColumns(range.lowerBound, range.upperBound) }
+        // Columns of no coverage keep whatever run they are in; stretches of full coverage by
+        // an opaque colour become solid runs (blend would write the colour itself there).
+        let opaque = color.a == 1
+        var x = range.lowerBound
+        let end = range.upperBound
+        while x < end {
+            // `!(c > 0)`, not `c == 0`: a NaN coverage (from geometry no bound caught) must
+            // count as none, or neither loop advances and this one never ends.
+            x = firstCovered(x, end)
+            var blendFrom = x
+            while x < end && coverageRow[x] > 0 {
+                guard opaque && coverageRow[x] == 1 else { x += 1; continue }
+                let full = firstNotFull(x, end)
+                if full - x >= Band.shortestSolidRun {
+                    blendColumns(blendFrom, x)
+                    setSolid(r, x, full, SIMD4(color.r, color.g, color.b, 1))
+                    blendFrom = full
+                }
+                x = full
+            }
+            blendColumns(blendFrom, x)
+        }
     }
 }
 

@@ -24,12 +24,21 @@ final class Band {
 
     /// One coverage value per column, for the run being painted.
     let coverageRow: UnsafeMutablePointer<Float>
+    /// `cellStride` floats per row where a path accumulates the column differences of its signed
+    /// area (`PreparedPath`): all 0 between uses once `zeroedCells` has cleared them.
+    private let cells: UnsafeMutablePointer<Float>
+    private var cellsCleared = false
+    /// Floats per row of `cells`: the width, 2 more, rounded up to 8 (a path reads them eight at a time).
+    let cellStride: Int
 
     /// The scratch bytes a band of `rows` rows needs: accumulators, runs, run counts, coverage.
     static func byteCount(width: Int, rows: Int, runCapacity: Int) -> Int {
         width * rows * MemoryLayout<SIMD4<Float>>.stride + rows * runCapacity * MemoryLayout<SolidRun>.stride
             + rows * MemoryLayout<Int32>.stride + width * MemoryLayout<Float>.stride
+            + rows * cellStride(width: width) * MemoryLayout<Float>.stride
     }
+
+    static func cellStride(width: Int) -> Int { (width + 2 + 7) / 8 * 8 }
 
     /// The fewest columns of full coverage by an opaque colour kept as a solid run when painted
     /// (shorter ones are blended: each run costs a slot and splits its neighbours).
@@ -51,6 +60,9 @@ final class Band {
         runCounts = (storage.pointer + accumBytes + runBytes).bindMemory(to: Int32.self, capacity: rows)
         coverageRow = (storage.pointer + accumBytes + runBytes + rows * MemoryLayout<Int32>.stride)
             .bindMemory(to: Float.self, capacity: width)
+        cellStride = Band.cellStride(width: width)
+        cells = (storage.pointer + accumBytes + runBytes + rows * MemoryLayout<Int32>.stride + width * MemoryLayout<Float>.stride)
+            .bindMemory(to: Float.self, capacity: rows * cellStride)
         for r in 0..<rows {
             if shortcuts {
                 runSlots[r * runCapacity] = SolidRun(lo: 0, hi: Int32(width), value: self.background)
@@ -60,6 +72,16 @@ final class Band {
                 runCounts[r] = 0
             }
         }
+    }
+
+    /// The path cells (`cellStride` per row), all 0: cleared on the first call of the band (most
+    /// bands paint no path); each user leaves them 0 again.
+    func zeroedCells() -> UnsafeMutablePointer<Float> {
+        if !cellsCleared {
+            cells.initialize(repeating: 0, count: (y1 - y0) * cellStride)
+            cellsCleared = true
+        }
+        return cells
     }
 
     /// Writes `value` to the accumulators of columns [a, b) of band row `r`.

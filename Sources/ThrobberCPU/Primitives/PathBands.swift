@@ -1,0 +1,136 @@
+import Throbber
+
+/// A path's chords as the CPU row reads them, the same numbers the GL row hands its shader
+/// (PathGLItem): every chord of the outline clipped to the path's bounds — rows outside dropped,
+/// a part left of them made vertical on their left edge (it covers every pixel of the bounds to
+/// its right whole), a part right of them dropped (it covers none) — relative to the bounds' top
+/// left, in single precision, in outline order. Bucketed by bands of `rowsPerBucket` canvas rows,
+/// so that a band of rows visits only the chords that reach it; a chord reaching several buckets
+/// is in each, and a pixel's sum over its bucket is its sum over every chord (the others add 0).
+struct PathBands {
+    /// Canvas rows per bucket: the renderer's bands are at most 16 rows, aligned to 16
+    /// (`CPURenderer.bandHeight`), so a band reads one bucket.
+    static let rowsPerBucket = 16
+    /// What the accumulated area of a pixel may differ from a whole number by and be taken as it
+    /// (`snapped`): single precision's sums leave the inside of a fill at 0.9999999 or 1.0000001,
+    /// which would paint the same bytes but not as a solid run. 2⁻¹³ is far below 1/255 and far
+    /// above the rounding of a row's sum.
+    static let wholeTolerance: Float = 1.0 / 8192
+
+    /// The bounds' top left and size (px).
+    let originX: Int
+    let originY: Int
+    let width: Int
+    let height: Int
+    /// The bucket of the bounds' first row (canvas row / `rowsPerBucket`).
+    let firstBucket: Int
+    /// Bucket `firstBucket + k` holds `chords[starts[k]..<starts[k + 1]]`.
+    let starts: [Int]
+    /// (x0, y0, x1, y1), relative to the bounds' top left, from the chord's start to its end.
+    let chords: [SIMD4<Float>]
+
+    init(_ outline: PathOutline, bounds: PixelRect) {
+        let rows = PathBands.rowsPerBucket
+        originX = bounds.x0
+        originY = bounds.y0
+        width = max(0, bounds.x1 - bounds.x0)
+        height = max(0, bounds.y1 - bounds.y0)
+        firstBucket = originY / rows
+        guard width > 0, height > 0 else {
+            starts = [0, 0]
+            chords = []
+            return
+        }
+        let lastBucket = (originY + height - 1) / rows
+        let w = Double(width), h = Double(height), ox = Double(originX), oy = Double(originY)
+        var pieces: [SIMD4<Float>] = []
+        var reach: [(first: Int, last: Int)] = []
+        pieces.reserveCapacity(outline.chordCount)
+        reach.reserveCapacity(outline.chordCount)
+        let first = firstBucket
+        for polygon in outline.polygons {
+            for k in polygon.indices {
+                let a = polygon[k], b = polygon[k + 1 == polygon.count ? 0 : k + 1]
+                PathBands.clip(PathPoint(a.x - ox, a.y - oy), PathPoint(b.x - ox, b.y - oy), width: w, height: h) { p, q in
+                    let top = min(p.y, q.y) + oy, bottom = max(p.y, q.y) + oy
+                    let from = max(first, Int((top / Double(rows)).rounded(.down)))
+                    let to = min(lastBucket, Int((bottom / Double(rows)).rounded(.up)) - 1)
+                    guard from <= to else { return }
+                    pieces.append(SIMD4(Float(p.x), Float(p.y), Float(q.x), Float(q.y)))
+                    reach.append((from - first, to - first))
+                }
+            }
+        }
+        var counts = [Int](repeating: 0, count: lastBucket - first + 2)
+        for (from, to) in reach {
+            for bucket in from...to { counts[bucket + 1] += 1 }
+        }
+        for k in 1..<counts.count { counts[k] += counts[k - 1] }
+        var next = counts
+        var banded = [SIMD4<Float>](repeating: SIMD4(), count: counts[counts.count - 1])
+        for (piece, span) in zip(pieces, reach) {
+            for bucket in span.first...span.last {
+                banded[next[bucket]] = piece
+                next[bucket] += 1
+            }
+        }
+        starts = counts
+        chords = banded
+    }
+
+    /// The indices of `chords` in the bucket of canvas row `y` (a row of the bounds).
+    func bucket(row y: Int) -> Range<Int> {
+        let k = y / PathBands.rowsPerBucket - firstBucket
+        return starts[k]..<starts[k + 1]
+    }
+
+    /// The parts of the chord from `a` to `b` (px relative to the bounds' top left) that can
+    /// change the signed area of a pixel of a `width` × `height` box, handed to `emit` in order
+    /// along the chord: rows outside the box dropped, a part left of it made vertical on its left
+    /// edge (clamp(i + 1 − x, 0, 1) = 1 for x ≤ 0 ≤ i), a part right of it dropped
+    /// (x ≥ width ≥ i + 1). Horizontal parts are left out. The same arithmetic as the GL row's
+    /// `PathGLItem.clip`, so both renderers' chords are the same floats.
+    static func clip(_ a: PathPoint, _ b: PathPoint, width: Double, height: Double, _ emit: (PathPoint, PathPoint) -> Void) {
+        guard a.y != b.y else { return }
+        // The chord as a function of t ∈ [0, 1]; the part with y in [0, height].
+        let ty0 = (0 - a.y) / (b.y - a.y), ty1 = (height - a.y) / (b.y - a.y)
+        let low = max(0, min(ty0, ty1)), high = min(1, max(ty0, ty1))
+        guard low < high else { return }
+        // Cut where it crosses x = 0 and x = width between them: at most two cuts, in order.
+        var cut0 = Double.infinity, cut1 = Double.infinity
+        if a.x != b.x {
+            let at0 = (0 - a.x) / (b.x - a.x), atWidth = (width - a.x) / (b.x - a.x)
+            if at0 > low && at0 < high { cut0 = at0 }
+            if atWidth > low && atWidth < high {
+                if atWidth < cut0 { cut1 = cut0; cut0 = atWidth } else { cut1 = atWidth }
+            }
+        }
+        func point(_ t: Double) -> PathPoint {
+            PathPoint(a.x + (b.x - a.x) * t, min(max(a.y + (b.y - a.y) * t, 0), height))
+        }
+        func piece(_ t0: Double, _ t1: Double) {
+            guard t1 > t0 else { return }
+            var p = point(t0), q = point(t1)
+            guard p.y != q.y else { return }
+            let middle = a.x + (b.x - a.x) * (t0 + t1) / 2
+            if middle >= width { return }
+            if middle <= 0 {
+                (p.x, q.x) = (0, 0)
+            } else {
+                p.x = min(max(p.x, 0), width)
+                q.x = min(max(q.x, 0), width)
+            }
+            emit(p, q)
+        }
+        if cut0 == .infinity {
+            piece(low, high)
+        } else if cut1 == .infinity {
+            piece(low, cut0)
+            piece(cut0, high)
+        } else {
+            piece(low, cut0)
+            piece(cut0, cut1)
+            piece(cut1, high)
+        }
+    }
+}
