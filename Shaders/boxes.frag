@@ -7,14 +7,18 @@
 //
 // u_items holds the records (common.glsl's layout, 5 RGBA32F texels each), u_lists each box's
 // record indices, u_paths the paths' chords and paints (path.glsl); all are 2D textures 1024
-// texels wide (GLRenderer.textureWidth), texel i at (i mod 1024, i / 1024). With BOXES_ONLY defined (no list holds anything but boxes) the branch
-// on the kind is left out.
+// texels wide (GLRenderer.textureWidth), texel i at (i mod 1024, i / 1024). With BOXES_ONLY
+// defined (no list holds anything but boxes) the branch on the kind is left out. With PATHS
+// defined (some list holds a path) a pixel is computed by one instance only, the first record in
+// paint order whose quad is its bounds (quadIsBounds) and holds it: the other instances there
+// would write the same value, and a pixel under many paths would compute its stack once per path.
 uniform sampler2D u_items;
 uniform isampler2D u_lists;
 flat in ivec2 v_list;
 flat in float v_frameTop;
 flat in float v_frameHeight;
 flat in vec4 v_background;
+flat in vec4 v_quad;
 out vec4 o_color;
 
 ivec2 texel(int i) { return ivec2(i & 1023, i >> 10); }
@@ -25,6 +29,15 @@ void main() {
     // A box's quad (grown for its edge) may reach past its frame into the next one of the
     // stack, whose pixels are not this box's to write.
     if (p.y < 0.0 || p.y > v_frameHeight) discard;
+#ifdef PATHS
+    for (int i = 0; i < v_list.y; ++i) {
+        int base = 5 * texelFetch(u_lists, texel(v_list.x + i), 0).x;
+        vec4 bounds = record(base);
+        if (p.x < bounds.x || p.y < bounds.y || p.x > bounds.z || p.y > bounds.w || !quadIsBounds(int(record(base + 1).x))) continue;
+        if (bounds != v_quad) discard;
+        break;
+    }
+#endif
     vec4 dst = premultiplied(v_background, 1.0);
     for (int i = 0; i < v_list.y; ++i) {
         int base = 5 * texelFetch(u_lists, texel(v_list.x + i), 0).x;

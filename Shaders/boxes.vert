@@ -13,6 +13,7 @@ flat out ivec2 v_list;
 flat out float v_frameTop;
 flat out float v_frameHeight;
 flat out vec4 v_background;
+flat out vec4 v_quad;                       // the quad (x0, y0, x1, y1) when the box is not turned
 
 void main() {
     vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;
@@ -23,4 +24,6 @@ void main() {
     v_frameTop = float(i_list.z);
     v_frameHeight = float(i_list.w);
     v_background = i_background;
+    vec2 reach = i_half + BOX_QUAD_GROWTH;
+    v_quad = vec4(i_center - reach, i_center + reach);
 }

@@ -3,12 +3,18 @@
 //
 // A path's data lies in u_paths (RGBA32F, 1024 texels a row, texel i at (i mod 1024, i / 1024);
 // bound by the boxes pass), from the texel its record names (head.w), as Path+GL.swift lays it
-// out: a header (paint kind, stop count, band table's offset, 0); for a gradient, the map px → own
-// space (a, b, c, d), (tx, ty, 0, 0), its geometry (p0, p1) or (c, r, 0), (f, 0, 0), then per stop
-// (offset, 0, 0, 0), (r, g, b, a); the band table, one texel per band of rows, (first chord's
-// offset, chord count, 0, 0); the chords (x0, y0, x1, y1), px relative to the item's bounds, clipped
-// to them (a part left of them made vertical on their left edge, a part right of them dropped).
+// out: a header (paint kind, stop count, opacity, 0); for a gradient, the map px → own space
+// (a, b, c, d), (tx, ty, 0, 0), its geometry (p0, p1) or (c, r, 0), (f, 0, 0), then per stop
+// (offset, 0, 0, 0), (r, g, b, a); the tile table, row by row, two texels per tile of
+// PATH_TILE_WIDTH × PATH_TILE_HEIGHT px: (first chord's offset, chord count, 0, 0) and its
+// backdrop, per pixel row of the tile the signed area every pixel there gets from the chords
+// wholly left of the tile; then the chords (x0, y0, x1, y1), px relative to the item's bounds,
+// clipped to them (a part left of them made vertical on their left edge, a part right of them
+// dropped) and to the tile's rows, each listed in the tiles its x range crosses.
 uniform sampler2D u_paths;
+// PathGLItem.tileWidth and tileHeight (Path+GL.swift).
+const int PATH_TILE_WIDTH = 16;
+const int PATH_TILE_HEIGHT = 4;
 
 vec4 pathTexel(int i) { return texelFetch(u_paths, ivec2(i & 1023, i >> 10), 0); }
 
@@ -44,15 +50,17 @@ float pathFillCoverage(float area, bool evenOdd) {
     return min(a, 2.0 - a);
 }
 
-// The coverage of the pixel whose centre is p: A summed over the chords of its band of rows, read
-// by the fill rule. `origin`: the item's bounds' top left (px); `data`: its first texel;
-// b = (rule (1 evenodd), opacity, band height, band table's offset).
+// The coverage of the pixel whose centre is p: A, its tile's backdrop for its row plus the sum
+// over the chords of its tile, read by the fill rule. `origin`: the item's bounds' top left (px);
+// `data`: its first texel; b = (rule (1 evenodd), tiles across, tile table's offset, 0).
 float pathCoverage(vec2 p, vec2 origin, float data, vec4 b) {
     vec2 pixel = floor(p) - origin;
+    ivec2 cell = ivec2(pixel) / ivec2(PATH_TILE_WIDTH, PATH_TILE_HEIGHT);
     int first = int(data);
-    vec4 band = pathTexel(first + int(b.w) + int(pixel.y) / int(b.z));
-    int start = first + int(band.x), end = start + int(band.y);
-    float area = 0.0;
+    int tile = first + int(b.z) + 2 * (cell.y * int(b.y) + cell.x);
+    vec4 entry = pathTexel(tile);
+    int start = first + int(entry.x), end = start + int(entry.y);
+    float area = pathTexel(tile + 1)[int(pixel.y) - cell.y * PATH_TILE_HEIGHT];
     for (int k = start; k < end; ++k) {
         vec4 chord = pathTexel(k);
         area += pathSegmentArea(chord.xy, chord.zw, pixel);
@@ -83,8 +91,9 @@ float radialGradientT(vec2 q, vec2 c, float r, vec2 f) {
 // SPEC §9 "Paints": the colour at t of the `count` stops from texel `first` (sorted by offset;
 // (offset, 0, 0, 0), (r, g, b, a) each), interpolated in straight sRGB and alpha between the two
 // around t; before the first stop the first colour, after the last the last; where several share
-// an offset, the last of them holds at exactly that t.
+// an offset, the last of them holds at exactly that t. No stop at all is transparent.
 vec4 gradientColor(float t, int first, int count) {
+    if (count == 0) return vec4(0.0);
     int k = -1;
     for (int s = 0; s < count; ++s) {
         if (pathTexel(first + 2 * s).x <= t) k = s;
@@ -105,5 +114,5 @@ vec4 pathColor(vec2 p, float data, vec4 b, vec4 color) {
     vec2 q = vec2(m.x * p.x + m.z * p.y + shift.x, m.y * p.x + m.w * p.y + shift.y);
     float t = header.x == 1.0 ? linearGradientT(q, g0.xy, g0.zw) : radialGradientT(q, g0.xy, g0.z, g1.xy);
     vec4 paint = gradientColor(t, first + 5, int(header.y));
-    return vec4(paint.rgb, paint.a * b.y);
+    return vec4(paint.rgb, paint.a * header.z);
 }

@@ -14,6 +14,8 @@ final class BoxesPass {
     private let boxes: GLProgram
     /// `boxes` without the branch on the kind, for stacks whose boxes overlap only boxes.
     private let boxesOnly: GLProgram
+    /// `boxes` for stacks that draw paths: a pixel under a path computed by one instance.
+    private let withPaths: GLProgram
     /// The most texels a data texture holds (`FrameStack.textureWidth` × `GL_MAX_TEXTURE_SIZE`).
     private let maxTexels: Int
     /// The driver's name, for messages.
@@ -46,6 +48,7 @@ final class BoxesPass {
         boxes = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", uniforms: uniforms)
         boxesOnly = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", defines: ["BOXES_ONLY"],
                                   uniforms: uniforms)
+        withPaths = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", defines: ["PATHS"], uniforms: uniforms)
         gl.GenVertexArrays(1, &vertexArray)
         gl.BindVertexArray(vertexArray)
         gl.GenBuffers(1, &instanceBuffer)
@@ -64,6 +67,7 @@ final class BoxesPass {
         gl.DeleteVertexArrays(1, &vertexArray)
         gl.DeleteProgram(boxes.id)
         gl.DeleteProgram(boxesOnly.id)
+        gl.DeleteProgram(withPaths.id)
     }
 
     /// Points the instances' attributes (boxes.vert) at the instance buffer from instance `first`
@@ -145,7 +149,7 @@ final class BoxesPass {
                                 kind: .usage, field: "draw list")
         }
         if stack.cutShort { return false }
-        let program = stack.boxesOnly ? boxesOnly : boxes
+        let program = stack.boxesOnly ? boxesOnly : stack.hasPaths ? withPaths : boxes
         gl.upload(stack.records, components: 4, to: recordTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
         gl.upload(stack.entries, components: 1, to: entryTexture, internalFormat: GL_R32I, format: GL_RED_INTEGER, type: GL_INT)
         gl.upload(stack.pathData, components: 4, to: pathTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)

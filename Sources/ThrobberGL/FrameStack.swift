@@ -37,6 +37,11 @@ struct FrameStack {
     /// The paths' data (Shaders/Primitives/path.glsl's layout: each path's chords, bands and
     /// paint), 4 floats a texel, padded to whole texture rows.
     private(set) var pathData: [Float] = []
+    /// Where each path's data begins, by the prepared item: a path kept over the frames of a
+    /// stack (`GLPreparedItems`) is laid out once.
+    private var pathFirst: [ObjectIdentifier: Int] = [:]
+    /// Whether some frame draws a path (boxes.frag's PATHS).
+    private(set) var hasPaths = false
 
     /// How many boxes the boxes pass draws.
     var instanceCount: Int { instances.count / FrameStack.instanceWords }
@@ -76,6 +81,7 @@ struct FrameStack {
             appendLists(boxes: frameBoxes, reach: reach, firstRecord: first, top: f * height, background: frame.list.background)
         }
         reach = []
+        pathFirst = [:]
         FrameStack.padToTextureRows(&records, components: 4)
         FrameStack.padToTextureRows(&entries, components: 1)
         FrameStack.padToTextureRows(&pathData, components: 4)
@@ -97,10 +103,14 @@ struct FrameStack {
         add([kind] + fields, color, bounds, annulus, isBox: isBox)
     }
 
-    /// Appends one path's data texels (4 floats each) and returns the first one's index.
-    mutating func addPathData(_ texels: [Float]) -> Int {
+    /// The index of the first of `owner`'s data texels (4 floats each), appended unless an
+    /// earlier frame of the stack appended them (`owner` lives while the stack is laid out).
+    mutating func addPathData(_ texels: [Float], owner: AnyObject) -> Int {
+        if let first = pathFirst[ObjectIdentifier(owner)] { return first }
         let first = pathData.count / 4
         pathData += texels
+        pathFirst[ObjectIdentifier(owner)] = first
+        hasPaths = true
         return first
     }
 

@@ -17,8 +17,9 @@ public struct FileScene: SceneWithText {
     /// and again whenever a parameter is set, never per frame.
     private(set) var statics: Statics
     /// The outlines of its paths, kept from frame to frame so that a path that only moves or
-    /// changes colour is not flattened again: one for the scene and every copy of it.
-    let pathOutlines = PathOutlineCache()
+    /// changes colour is not flattened again: one for the scene and every copy of it (its
+    /// `statistics` are what a bench reports).
+    public let pathOutlines = PathOutlineCache()
 
     /// The scene at the file's defaults.
     public init(_ definition: SceneDefinition) {
@@ -133,7 +134,9 @@ public struct FileScene: SceneWithText {
     public func preflightItems(at t: Double, scale: Double, width: Int, height: Int) throws -> (items: [DrawItem], work: Int) {
         let (primitives, work) = try evaluate(at: t, work: ())
         let items = PlacedPrimitive.drawItems(primitives, scale: scale, width: width, height: height, pathOutlines: pathOutlines)
-        return (items, work + items.count)
+        // A path's outline costs about a node evaluation a chord, to build or to move.
+        let chords = items.reduce(0) { $0 + (($1.primitive as? Path)?.outline.chordCount ?? 0) }
+        return (items, work + items.count + chords)
     }
 
     public func frameWorkError(_ work: FrameWork, at t: Double, scale: Double) -> ThrobberError? {

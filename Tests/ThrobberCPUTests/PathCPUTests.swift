@@ -306,4 +306,73 @@ struct PathCPUTests {
         #expect(path.paintInverse == nil)
         Self.check([path], width: 16, height: 16, background: RGBA(0.5, 0.5, 0.5), "singular")
     }
+
+    // MARK: Strokes
+
+    static func stroke(_ subpaths: [Subpath], _ style: StrokeStyle, color: RGBA = RGBA(1, 1, 1), width: Int, height: Int) -> Path {
+        Path(PathGeometry(subpaths: subpaths), role: .stroke(style), paint: .solid(PaintColor(color)), width: width, height: height)
+    }
+
+    /// SPEC §9's stroke check values, moved to (2, 1.5)–(6, 1.5): butt caps cover pixels 2…5 of
+    /// row 1 whole and nothing else; round caps add pixels 1 and 6 by 0.3895 (0.004 allowed).
+    @Test func theSpecsStrokeCheckValues() {
+        let line = Subpath(start: PathPoint(2, 1.5), segments: [.line(to: PathPoint(6, 1.5))])
+        for fast in [true, false] {
+            let butt = Self.render([Self.stroke([line], StrokeStyle(width: 1), width: 8, height: 3)], width: 8, height: 3, fast: fast)
+            for y in 0..<3 {
+                for x in 0..<8 { #expect(butt[x, y].a == (y == 1 && (2...5).contains(x) ? 255 : 0), "butt (\(x), \(y)) fast \(fast)") }
+            }
+            let round = Self.render([Self.stroke([line], StrokeStyle(width: 1, cap: .round), width: 8, height: 3)], width: 8, height: 3, fast: fast)
+            let allowance = 0.004 * 255 + 0.5
+            for x in [1, 6] {
+                let alpha = Double(round[x, 1].a)
+                #expect(abs(alpha - 0.3895 * 255) <= allowance, "round cap \(x): \(alpha)")
+            }
+            #expect(round[3, 1].a == 255 && round[0, 1].a == 0 && round[7, 1].a == 0 && round[3, 0].a == 0)
+        }
+    }
+
+    /// A stroked circle (four 90° cubics) through both paths against the double evaluation of its
+    /// outline, and against the true annulus sampled on a 64 × 64 grid per pixel.
+    @Test func strokedCircle() {
+        let width = 40, height = 36, (cx, cy, r, w) = (19.3, 17.6, 12.4, 3.5)
+        let k = 4.0 / 3 * tan(Double.pi / 8) * r
+        func at(_ a: Double) -> PathPoint { PathPoint(cx + r * cos(a), cy + r * sin(a)) }
+        let segments: [PathSegment] = (0..<4).map { q in
+            let a0 = Double(q) * .pi / 2, a1 = a0 + .pi / 2
+            return .cubic(at(a0) + k * PathPoint(-sin(a0), cos(a0)), at(a1) - k * PathPoint(-sin(a1), cos(a1)), to: at(a1))
+        }
+        let circle = Subpath(start: at(0), segments: segments, closed: true)
+        let path = Self.stroke([circle], StrokeStyle(width: w), width: width, height: height)
+        Self.check([path], width: width, height: height, "stroked circle")
+        let image = Self.render([path], width: width, height: height, fast: true)
+        let n = 64
+        for y in 0..<height {
+            for x in 0..<width {
+                var inside = 0
+                for sy in 0..<n {
+                    for sx in 0..<n {
+                        let px = Double(x) + (Double(sx) + 0.5) / Double(n), py = Double(y) + (Double(sy) + 0.5) / Double(n)
+                        if abs(((px - cx) * (px - cx) + (py - cy) * (py - cy)).squareRoot() - r) <= w / 2 { inside += 1 }
+                    }
+                }
+                let wanted = Double(inside) / Double(n * n) * 255
+                #expect(abs(Double(image[x, y].a) - wanted) <= 3, "(\(x), \(y)): \(image[x, y].a) vs \(wanted)")
+            }
+        }
+    }
+
+    /// Thick strokes of random open cubics (tight turns, cusps, every join and cap), whose ribbon
+    /// quadrilaterals share normal segments the CPU row leaves out in pairs: against the double
+    /// evaluation of the whole outline.
+    @Test(arguments: [UInt64(21), 22, 23])
+    func thickRandomStrokes(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let width = 64, height = 56
+        func point() -> PathPoint { PathPoint(random.nextUnit() * 70 - 3, random.nextUnit() * 62 - 3) }
+        let curve = Subpath(start: point(), segments: (0..<5).map { _ in .cubic(point(), point(), to: point()) })
+        let style = StrokeStyle(width: 2 + random.nextUnit() * 8, join: StrokeJoin.allCases[Int(seed % 3)], cap: StrokeCap.allCases[Int(seed % 3)])
+        Self.check([Self.stroke([curve], style, color: RGBA(0.2, 0.6, 0.9, 0.8), width: width, height: height)], width: width, height: height,
+                   "seed \(seed), \(style.join), \(style.cap)")
+    }
 }

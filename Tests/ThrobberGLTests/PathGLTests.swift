@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Throbber
+import ThrobberCPU
 @testable import ThrobberGL
 import ThrobberTestSupport
 
@@ -141,9 +142,7 @@ struct PathGLTests {
 
     // MARK: Shapes
 
-    static func polygon(_ points: [PathPoint]) -> Subpath {
-        Subpath(start: points[0], segments: points.dropFirst().map { .line(to: $0) }, closed: true)
-    }
+    static func polygon(_ points: [PathPoint]) -> Subpath { Subpath(start: points[0], segments: points.dropFirst().map { .line(to: $0) }, closed: true) }
 
     static func fill(_ subpaths: [Subpath], _ rule: PathCoverage.FillRule = .nonzero, paint: PathPaint = .solid(PaintColor(RGBA(1, 1, 1, 1))),
                      transform: PathTransform = .identity, opacity: Double = 1, width: Int, height: Int) -> Path {
@@ -173,11 +172,7 @@ struct PathGLTests {
         })
     }
 
-    static func randomColor(_ g: inout SplitMix64) -> PaintColor {
-        PaintColor(RGBA(g.next(in: 0...1), g.next(in: 0...1), g.next(in: 0...1), g.next(in: 0.3...1)))
-    }
-
-    // MARK: Tests
+    static func randomColor(_ g: inout SplitMix64) -> PaintColor { PaintColor(RGBA(g.next(in: 0...1), g.next(in: 0...1), g.next(in: 0...1), g.next(in: 0.3...1))) }
 
     /// SPEC §9's check values: pixel (0, 0) of white fills on transparent black.
     @Test func specCheckValues() throws {
@@ -185,9 +180,8 @@ struct PathGLTests {
         let square = PathGLTests.polygon([PathPoint(0.25, 0.25), PathPoint(1.25, 0.25), PathPoint(1.25, 1.25), PathPoint(0.25, 1.25)])
         let triangle = PathGLTests.polygon([PathPoint(0, 0), PathPoint(1, 0), PathPoint(0, 1)])
         let unit = PathGLTests.polygon([PathPoint(0, 0), PathPoint(1, 0), PathPoint(1, 1), PathPoint(0, 1)])
-        let cases: [([Subpath], PathCoverage.FillRule, Double)] = [([square], .nonzero, 0.5625), ([triangle], .nonzero, 0.5),
-                                                                    ([unit, unit], .nonzero, 1), ([unit, unit], .evenodd, 0)]
-        for (subpaths, rule, coverage) in cases {
+        for (subpaths, rule, coverage) in [([square], .nonzero, 0.5625), ([triangle], .nonzero, 0.5), ([unit, unit], .nonzero, 1), ([unit, unit], .evenodd, 0)]
+            as [([Subpath], PathCoverage.FillRule, Double)] {
             let list = PathGLTests.list(3, 3, [PathGLTests.fill(subpaths, rule, width: 3, height: 3)])
             let alpha = Int(try gl.render(list)[0, 0].a)
             #expect(abs(alpha - Int((coverage * 255 + 0.5).rounded(.down))) <= 1, "\(rule) \(coverage): alpha \(alpha)")
@@ -243,7 +237,40 @@ struct PathGLTests {
                                     PathGLTests.fill([star], .nonzero, paint: .solid(PaintColor(RGBA(0.1, 0.3, 0.9, 0.5))),
                                                      transform: PathTransform(a: 0.8, b: 0.3, c: -0.2, d: 0.9, tx: 30, ty: -10), width: w, height: h)]),
         ]
-        try assertMatches(lists, label: "large curved paths")
+        // Far off the canvas on every side: clipped to the bounds in double before single precision.
+        let huge = PathGLTests.polygon([PathPoint(-1e5, -3), PathPoint(1e5, 20.3), PathPoint(30.5, 1e5), PathPoint(-2e4, 7e4)])
+        let far = PathGLTests.list(60, 50, [PathGLTests.fill([huge], .evenodd, paint: .solid(PaintColor(RGBA(0.3, 0.6, 0.9, 0.7))), width: 60, height: 50)])
+        try assertMatches(lists + [far], label: "large curved paths")
+    }
+
+    /// Edges on the tiles' edges and rows (PathGLItem.tileWidth × tileHeight), and path.glsl's
+    /// tile size the same as the row's.
+    @Test func edgesOnTileEdgesMatchTheReference() throws {
+        let source = try #require(ShaderLibrary.embedded.sources["path.glsl"])
+        #expect(source.contains("const int PATH_TILE_WIDTH = \(PathGLItem.tileWidth);"))
+        #expect(source.contains("const int PATH_TILE_HEIGHT = \(PathGLItem.tileHeight);"))
+        let (w, h) = (70, 30)
+        let exact = PathGLTests.polygon([PathPoint(16, 4), PathPoint(48, 4), PathPoint(48, 12), PathPoint(32, 12), PathPoint(32, 24), PathPoint(16, 24)])
+        let slanted = PathGLTests.polygon([PathPoint(0, 0), PathPoint(64, 8), PathPoint(16, 28), PathPoint(3.5, 16)])
+        let lists = [PathGLTests.list(w, h, [PathGLTests.fill([exact], width: w, height: h)]),
+                     PathGLTests.list(w, h, [PathGLTests.fill([slanted, exact], .evenodd, paint: .solid(PaintColor(RGBA(1, 0.5, 0, 0.9))), width: w, height: h)])]
+        try assertMatches(lists, label: "edges on tile edges")
+    }
+
+    /// A stack whose paths need more texels than the driver's textures hold is a usage error
+    /// naming the limit.
+    @Test func pathsBeyondTheTextureAreAUsageError() throws {
+        let context = try GLPlatform.osmesa.makeContext()
+        let pass = try BoxesPass(context, library: .embedded, maxTexels: 2048, renderer: "a small driver")
+        let ring = PathGLTests.polygon((0..<3000).map { k in
+            PathPoint(50 + 45 * cos(Double(k) / 3000 * 2 * .pi), 50 + 45 * sin(Double(k) / 3000 * 2 * .pi))
+        })
+        let frame = GLFrame(PathGLTests.list(100, 100, [PathGLTests.fill([ring], width: 100, height: 100)]))
+        let error = #expect(throws: ThrobberError.self) {
+            try pass.draw([frame], plans: [LayerPlan(frame)], width: 100, height: 100, resolution: (100, 100))
+        }
+        #expect(error?.kind == .usage)
+        #expect(error?.message.contains("at most 2048 in a stack on a small driver") == true, "\(error?.message ?? "")")
     }
 
     /// Paths over and under each other and a disc and boxes: the boxes pass paints each pixel's
@@ -294,16 +321,79 @@ struct PathGLTests {
         try assertMatches(lists, label: "gradients")
     }
 
-    /// A frame drawn twice through one renderer (its items kept by identity) gives the same
-    /// pixels; a path that moved is drawn where it went.
+    /// GL against the CPU row (Path+CPU.swift, the same formulas in Swift): random fills of both
+    /// rules and every paint under random transforms, with a disc and boxes, in a stack.
+    @Test func randomPathsMatchTheCPURow() throws {
+        var g = SplitMix64(seed: 0xC0DE)
+        let stops = [GradientStop(offset: 0, color: RGBA(1, 0.2, 0, 1)), GradientStop(offset: 0.7, color: RGBA(0, 0.4, 1, 0.6)),
+                     GradientStop(offset: 1, color: RGBA(0.2, 1, 0.2, 1))]
+        var lists: [DrawList] = []
+        for _ in 0..<10 {
+            let (w, h) = (80, 60)
+            var items: [any Primitive] = [Disc(centerX: g.next(in: 0...80), centerY: g.next(in: 0...60), radius: g.next(in: 4...25),
+                                               color: RGBA(0.3, 0.3, 0.9, 0.8), width: w, height: h)]
+            for k in 0..<5 {
+                let paint: PathPaint = switch k % 3 {
+                case 0: .solid(PathGLTests.randomColor(&g))
+                case 1: .linear(from: PathPoint(g.next(in: -20...0), g.next(in: -20...0)), to: PathPoint(g.next(in: 0...20), g.next(in: 0...20)), stops: stops)
+                default: .radial(center: PathPoint(g.next(in: -5...5), g.next(in: -5...5)), radius: g.next(in: 5...25), highlight: g.next(in: -0.9...0.9),
+                                 angle: g.next(in: 0...360), stops: stops)
+                }
+                let transform = PathTransform(a: g.next(in: 0.6...1.4), b: g.next(in: -0.4...0.4), c: g.next(in: -0.4...0.4), d: g.next(in: 0.6...1.4),
+                                              tx: g.next(in: -10...90), ty: g.next(in: -10...70))
+                let shape = PathGLTests.randomPolygon(&g, center: PathPoint(0, 0), radii: 5...30, count: 4 + g.next(below: 10), shuffled: k % 2 == 1)
+                items.append(PathGLTests.fill([shape], k % 2 == 0 ? .nonzero : .evenodd, paint: paint, transform: transform,
+                                              opacity: g.next(in: 0.3...1), width: w, height: h))
+            }
+            items.insert(Boxes([QuadInstance(centerX: g.next(in: 10...70), centerY: g.next(in: 10...50), halfX: 12, halfY: 4, rotation: g.next(in: 0...6),
+                                             cornerRadius: 2, color: RGBA(1, 1, 0.3, 0.7))], width: w, height: h), at: 3)
+            lists.append(PathGLTests.list(w, h, items, background: RGBA(0.9, 0.9, 0.9, g.next(in: 0...1))))
+        }
+        let cpu = CPURenderer()
+        var worst = 0
+        for (index, (list, image)) in zip(lists, try GLRenderer().render(lists)).enumerated() {
+            let diff = ImageDiff(expected: cpu.render(list), observed: image, tolerance: 2)
+            worst = max(worst, diff.maxChannelDifference)
+            #expect(diff.pixelsOverTolerance == 0, "frame \(index): \(diff.pixelsOverTolerance) pixels differ by more than 2/255\n\(diff.failureLines.joined(separator: "\n"))")
+        }
+        print("path GL against the CPU row: largest channel difference \(worst)/255 over \(lists.count) frames")
+    }
+
+    /// Strokes (the shared stroker's outline, read nonzero): §9's check values for a butt and a
+    /// round cap, then random open and closed curves, every join and cap, dashed or not.
+    @Test func strokesMatchTheReference() throws {
+        func stroke(_ subpaths: [Subpath], _ style: StrokeStyle, _ w: Int, _ h: Int, _ color: PaintColor = PaintColor(RGBA(1, 1, 1, 1))) -> Path {
+            Path(PathGeometry(subpaths: subpaths), role: .stroke(style), paint: .solid(color), width: w, height: h)
+        }
+        let line = Subpath(start: PathPoint(2, 0.5), segments: [.line(to: PathPoint(6, 0.5))])
+        let checks = try GLRenderer().render([StrokeCap.butt, .round].map { PathGLTests.list(9, 2, [stroke([line], StrokeStyle(width: 1, cap: $0), 9, 2)]) })
+        for (image, capAlpha) in zip(checks, [0, Int((0.3895 * 255).rounded())]) {
+            #expect((2...5).allSatisfy { image[$0, 0].a == 255 } && (0..<9).allSatisfy { image[$0, 1].a == 0 } && image[0, 0].a == 0)
+            #expect(abs(Int(image[1, 0].a) - capAlpha) <= 2 && abs(Int(image[6, 0].a) - capAlpha) <= 2, "cap alpha \(image[1, 0].a), \(image[6, 0].a)")
+        }
+        var g = SplitMix64(seed: 0x57)
+        var lists: [DrawList] = []
+        for n in 0..<8 {
+            let (w, h) = (64, 48)
+            let start = PathPoint(g.next(in: 0...64), g.next(in: 0...48))
+            func point() -> PathPoint { PathPoint(g.next(in: -5...69), g.next(in: -5...53)) }
+            let curve = Subpath(start: start, segments: [.cubic(point(), point(), to: point()), .line(to: point()), .cubic(point(), point(), to: point())],
+                                closed: n % 2 == 1)
+            let style = StrokeStyle(width: g.next(in: 0.5...9), join: StrokeJoin.allCases[n % 3], cap: StrokeCap.allCases[(n / 3) % 3],
+                                    dash: n % 4 == 3 ? [g.next(in: 2...12), g.next(in: 1...6)] : [], dashOffset: g.next(in: -5...5))
+            lists.append(PathGLTests.list(w, h, [stroke([curve], style, w, h, PathGLTests.randomColor(&g))], background: RGBA(0, 0, 0, 1)))
+        }
+        try assertMatches(lists, label: "strokes")
+    }
+
+    /// A path kept by identity over a stack's frames (laid out once), then moved, then drawn
+    /// again by the same renderer alone: each where it is.
     @Test func keptAndMovedPathsDrawTheSame() throws {
         let gl = try GLRenderer()
         let triangle = PathGLTests.polygon([PathPoint(3, 4), PathPoint(40, 9), PathPoint(12, 30)])
         let frames = [PathTransform.identity, .identity, PathTransform(a: 1, b: 0, c: 0, d: 1, tx: 5.3, ty: 2.6)].map { t in
             PathGLTests.list(48, 36, [PathGLTests.fill([triangle], transform: t, width: 48, height: 36)])
         }
-        try assertMatches(frames, label: "kept and moved", renderer: gl)
-        let again = try gl.render(frames[0])
-        #expect(again == PathGLTests.reference(frames[0]) || ImageDiff(expected: PathGLTests.reference(frames[0]), observed: again).pixelsOverTolerance == 0)
+        try assertMatches(frames + [frames[0]], label: "kept and moved", renderer: gl)
     }
 }

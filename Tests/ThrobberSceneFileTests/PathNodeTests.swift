@@ -198,6 +198,46 @@ struct PathNodeTests {
         #expect(abs(e.minX + 20) < 1e-9 && abs(e.maxX - 60) < 1e-9 && abs(e.minY - 160) < 1e-9 && abs(e.maxY - 240) < 1e-9)
     }
 
+    /// The fill, then the stroke, whose width and dashes are points times the scale and the
+    /// transform's √|det| (SPEC §9 "Strokes"); a trim cuts both.
+    @Test func strokesFollowTheFillScaledWithThePath() throws {
+        let node = ##"""
+            {"type": "group", "transform": {"scale": 2, "rotate": 30}, "content": [
+              {"type": "path", "id": "p", \##(Self.square), "fill": "#00ff00",
+               "stroke": {"paint": "#0000ff", "width": 2, "join": "bevel", "cap": "round", "dash": [3, 1], "dashOffset": 1},
+               "trim": {"start": 0.25, "end": 1}}]}
+            """##.replacingOccurrences(of: "\n", with: " ")
+        let items = Self.items(try Self.scene(node), scale: 3)
+        #expect(items.map(\.id.name) == ["p.fill", "p.stroke"])
+        let fill = try #require(items[0].primitive as? Path), stroke = try #require(items[1].primitive as? Path)
+        #expect(fill.role == .fill(.nonzero) && fill.trim == PathTrim(start: 0.25, end: 1))
+        guard case .stroke(let style) = stroke.role else { Issue.record("not a stroke"); return }
+        #expect(abs(style.width - 12) < 1e-12 && style.join == .bevel && style.cap == .round && style.miterLimit == 4)
+        #expect(style.dash.count == 2 && abs(style.dash[0] - 18) < 1e-12 && abs(style.dash[1] - 6) < 1e-12 && abs(style.dashOffset - 6) < 1e-12)
+        #expect(stroke.trim == fill.trim && stroke.paint == .solid(PaintColor(RGBA(0, 0, 1, 1))) && stroke.outline.chordCount > 0)
+        // The fill keeps three quarters of the square: its outline stays inside the square's.
+        let e = try #require(fill.outline.extent)
+        #expect(e.maxX - e.minX > 0 && fill.outline.chordCount > 0)
+    }
+
+    /// The estimate a frame is held to bounds what the outlines really hold at the largest scale.
+    @Test(arguments: [
+        ##""stroke": {"width": 3, "join": "round", "cap": "round"}"##,
+        ##""stroke": {"width": 40, "join": "miter", "cap": "square", "dash": [0.5, 0.25]}"##,
+        ##""stroke": {"width": 0.1, "join": "round", "cap": "round", "dash": [0, 2]}"##,
+        ##""stroke": {"width": 2, "dash": [1, 1]}, "trim": {"start": 0.1, "end": 0.8, "offset": 0.5}"##,
+        ##""stroke": {"width": 25, "join": "bevel"}"##,
+        ##""fillRule": "evenodd""##,
+    ])
+    func theEstimateBoundsTheOutline(fields: String) throws {
+        let d = "M 5 50 C 5 0 95 0 95 50 S 5 100 5 50 Z M 30 50 Q 50 20 70 50 T 90 60 A 10 20 30 1 0 40 70 M 10 90 C 90 60 10 60 90 90 M 50 5 Z"
+        let node = ##"{"type": "path", "d": "\##(d)", \##(fields)}"##
+        let scene = try Self.scene(node)
+        let shape = try #require(try Self.shapes(scene).first)
+        let points = Self.items(scene, scale: Limits.scale).reduce(0) { $0 + (($1.primitive as? Path)?.outline.chordCount ?? 0) }
+        #expect(points > 0 && Double(points) <= shape.outlinePoints, "\(points) points, \(shape.outlinePoints) estimated")
+    }
+
     /// A path that only moves between frames keeps its outline: flattened once, then moved.
     @Test func aMovingPathIsNotFlattenedAgain() throws {
         let node = ##"""
@@ -211,5 +251,7 @@ struct PathNodeTests {
         #expect(scene.pathOutlines.statistics == PathOutlineStatistics(built: 1, kept: 1, moved: 1))
         #expect(second.outline.chordCount == first.outline.chordCount)
         #expect(abs(second.outline.polygons[0][0].x - first.outline.polygons[0][0].x - 10) < 1e-12)
+        // A preflight counts the chords it built or moved as work.
+        #expect(try scene.preflightItems(at: 0, scale: 1, width: 100, height: 100).work >= 2 + first.outline.chordCount)
     }
 }

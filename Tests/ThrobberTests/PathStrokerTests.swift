@@ -186,4 +186,113 @@ struct PathStrokerTests {
         let area = Self.area(path, StrokeStyle(width: w, join: join, miterLimit: limit, cap: cap))
         #expect(abs(area - expected) < 1e-3 * expected + 0.05, "seed \(seed): \(area) vs \(expected)")
     }
+
+    /// Arcs of circles of radius above w/2 (so the stroke never overlaps itself): every pixel's
+    /// coverage is the area of the annular sector plus the caps (round: within w/2 of an end;
+    /// square: the w/2 × w rectangle beyond it), integrated on 32 × 32 samples.
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
+    func arcsMatchTheirSampledStroke(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let c = PathPoint(6, 6), r = 2.5 + 2 * random.nextUnit(), h = 0.2 + 0.8 * random.nextUnit()
+        let start = random.nextUnit() * 2 * Double.pi
+        let sweep = (0.3 + 4.4 * random.nextUnit()) * (random.next() % 2 == 0 ? 1 : -1)
+        let cap = StrokeCap.allCases[Int(seed % 3)]
+        func at(_ a: Double) -> PathPoint { c + r * PathPoint(cos(a), sin(a)) }
+        let p0 = at(start), pm = at(start + sweep / 2), p1 = at(start + sweep)
+        let segments = PathGeometry.arc(from: p0, radiusX: r, radiusY: r, rotation: 0, largeArc: false, sweep: sweep > 0, to: pm)
+            + PathGeometry.arc(from: pm, radiusX: r, radiusY: r, rotation: 0, largeArc: false, sweep: sweep > 0, to: p1)
+        let path = PathGeometry(subpaths: [Subpath(start: p0, segments: segments)])
+        let coverage = Self.coverage(path, StrokeStyle(width: 2 * h, join: .miter, cap: cap), width: 12, height: 12, dx: 0, dy: 0)
+        // The end tangents, outward.
+        let sign: Double = sweep > 0 ? 1 : -1
+        let out0 = -sign * PathPoint(-sin(start), cos(start)), out1 = sign * PathPoint(-sin(start + sweep), cos(start + sweep))
+        func inside(_ p: PathPoint) -> Bool {
+            let q = p - c
+            var angle = (sign * (atan2(q.y, q.x) - start)).truncatingRemainder(dividingBy: 2 * Double.pi)
+            if angle < 0 { angle += 2 * Double.pi }
+            if angle <= abs(sweep) && abs(q.length - r) <= h { return true }
+            for (end, out) in [(p0, out0), (p1, out1)] {
+                switch cap {
+                case .butt: break
+                case .round: if (p - end).length <= h { return true }
+                case .square:
+                    let u = PathPoint.dot(p - end, out), v = PathPoint.cross(out, p - end)
+                    if u >= 0 && u <= h && abs(v) <= h { return true }
+                }
+            }
+            return false
+        }
+        for j in 0..<12 {
+            for i in 0..<12 {
+                var hits = 0
+                for b in 0..<32 {
+                    for a in 0..<32 where inside(PathPoint(Double(i) + (Double(a) + 0.5) / 32, Double(j) + (Double(b) + 0.5) / 32)) { hits += 1 }
+                }
+                let sampled = Double(hits) / 1024
+                #expect(abs(coverage[j * 12 + i] - sampled) < 0.04, "pixel (\(i), \(j)): expected \(sampled), observed \(coverage[j * 12 + i])")
+            }
+        }
+    }
+
+    /// A circle of radius 0.5 stroked 3 wide: every normal segment runs through the centre, so
+    /// consecutive ones cross there and each quadrilateral is its two lobes; the stroke is the
+    /// disc of radius 2 (counted twice within 1 of the centre, which only full pixels see).
+    @Test func lobesOfATightTurn() {
+        let r = 0.5, c = PathPoint(6, 6)
+        let arcs = PathGeometry.arc(from: PathPoint(6.5, 6), radiusX: r, radiusY: r, rotation: 0, largeArc: true, sweep: true, to: PathPoint(5.5, 6))
+            + PathGeometry.arc(from: PathPoint(5.5, 6), radiusX: r, radiusY: r, rotation: 0, largeArc: true, sweep: true, to: PathPoint(6.5, 6))
+        let path = PathGeometry(subpaths: [Subpath(start: PathPoint(6.5, 6), segments: arcs, closed: true)])
+        _ = Self.area(path, StrokeStyle(width: 3))
+        let coverage = Self.coverage(path, StrokeStyle(width: 3), width: 12, height: 12, dx: 0, dy: 0)
+        for j in 3..<9 {
+            for i in 3..<9 {
+                var hits = 0
+                for b in 0..<32 {
+                    for a in 0..<32 where (PathPoint(Double(i) + (Double(a) + 0.5) / 32, Double(j) + (Double(b) + 0.5) / 32) - c).length <= 2 { hits += 1 }
+                }
+                let sampled = Double(hits) / 1024
+                #expect(abs(coverage[j * 12 + i] - sampled) < 0.04, "pixel (\(i), \(j)): expected \(sampled), observed \(coverage[j * 12 + i])")
+            }
+        }
+    }
+
+    /// Segments the same way meet with no join; a U-turn is not smooth: round gives the half
+    /// disc ahead, miter falls back to the bevel, which has no area there.
+    @Test func smoothJunctionsAndUTurns() {
+        let straight = Self.line([(0, 0), (5, 0), (10, 0)])
+        for join in StrokeJoin.allCases {
+            #expect(PathStroker.polygons(straight, style: StrokeStyle(width: 2, join: join)).count == 2)
+        }
+        let back = Self.line([(0, 0), (10, 0), (5, 0)])
+        #expect(abs(Self.area(back, StrokeStyle(width: 2, join: .miter)) - 30) < 1e-9)
+        #expect(abs(Self.area(back, StrokeStyle(width: 2, join: .round)) - 30 - Double.pi / 2) < 0.01)
+        // The half disc lies ahead of the turning point.
+        let polygons = PathStroker.polygons(back, style: StrokeStyle(width: 2, join: .round))
+        #expect(polygons.flatMap { $0 }.map(\.x).max()! > 10.99)
+    }
+
+    /// A closed square dashed by one dash longer than it: an open piece from its start, so the
+    /// start corner has no join (butt ends meet there) while the other corners do.
+    @Test func closedSubpathsAreDashedFromTheirStartUnjoined() {
+        let square = Self.line([(2, 2), (12, 2), (12, 12), (2, 12)], closed: true)
+        let c = Self.coverage(square, StrokeStyle(width: 2, join: .miter, dash: [40, 1]), width: 14, height: 14, dx: 0, dy: 0)
+        #expect(abs(c[1 * 14 + 1]) < 1e-9)
+        #expect(abs(c[1 * 14 + 12] - 1) < 1e-9)
+        #expect(abs(c[12 * 14 + 12] - 1) < 1e-9)
+        let solid = Self.coverage(square, StrokeStyle(width: 2, join: .miter), width: 14, height: 14, dx: 0, dy: 0)
+        #expect(abs(solid[1 * 14 + 1] - 1) < 1e-9)
+    }
+
+    /// Hostile sizes stay bounded: a pattern far finer than the path stops at the piece limit,
+    /// and a cusp under a huge width bisects at most 16 levels.
+    @Test func hostileSizesStayBounded() {
+        let long = PathMeasure.curves(Self.line([(0, 0), (1e6, 0)]).subpaths[0])
+        #expect(PathDashing.dashes(long, style: StrokeStyle(width: 1, dash: [1e-3, 1e-3])).count == PathDashing.pieceLimit)
+        let cusp = PathGeometry(subpaths: [Subpath(start: PathPoint(0, 0), segments: [.cubic(PathPoint(10, 10), PathPoint(0, 10), to: PathPoint(10, 0))])])
+        for width in [1e-6, 1.0, 1e5] {
+            let polygons = PathStroker.polygons(cusp, style: StrokeStyle(width: width, cap: .round))
+            #expect(!polygons.isEmpty && polygons.count < 100_000)
+            #expect(Self.areas(polygons).allSatisfy { $0 > 0 && $0.isFinite })
+        }
+    }
 }

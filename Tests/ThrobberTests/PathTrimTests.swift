@@ -127,4 +127,17 @@ struct PathTrimTests {
         #expect(location.index == 0)
         #expect(abs(location.t - 2.25 / Double(n)) < 1e-12)
     }
+
+    /// Dashes come after the trim and start again at each piece it kept.
+    @Test func dashesRestartAtEachKeptPiece() {
+        let path = PathGeometry(subpaths: [Self.polyline([(0, 0), (10, 0)])])
+        let kept = PathTrimming.trimmed(path, PathTrim(start: 0.05, end: 0.35, offset: 0.8))
+        // Pieces [0, 1.5] and [8.5, 10]; a pattern [1, 1] is on at the start of each.
+        let starts = kept.subpaths.flatMap { subpath in
+            PathDashing.dashes(PathMeasure.curves(subpath), style: StrokeStyle(width: 1, dash: [1, 1])).compactMap { dash -> Double? in
+                if case .piece(let piece) = dash { return (piece[0].p0.x * 1e9).rounded() / 1e9 } else { return nil }
+            }
+        }
+        #expect(starts == [0, 8.5])
+    }
 }

@@ -47,11 +47,19 @@ extension PathBands {
                            stride: Int, marks: UnsafeMutablePointer<UInt64>, words: Int) {
         let down = c.w > c.y
         let topX = down ? c.x : c.z, topY = down ? c.y : c.w, bottomX = down ? c.z : c.x, bottomY = down ? c.w : c.y
-        var j = max(lo, Int(topY))
-        let end = min(hi, Int(bottomY.rounded(.up)))
+        let sign: Float = down ? 1 : -1
+        // Both ends ≥ 0 (clipped): truncation is floor.
+        let topRow = Int(topY), bottomRow = Int(bottomY)
+        if bottomRow == topRow || (bottomRow == topRow + 1 && Float(bottomRow) == bottomY) {
+            // Within one row, as most chords of a finely flattened curve are: no slope needed.
+            guard topRow >= lo && topRow < hi else { return }
+            add(topX, bottomX, sign * (bottomY - topY), cells: cells + (topRow - first) * stride, marks: marks + (topRow - first) * words)
+            return
+        }
+        var j = max(lo, topRow)
+        let end = min(hi, Float(bottomRow) < bottomY ? bottomRow + 1 : bottomRow)
         guard j < end else { return }
         let slope = (bottomX - topX) / (bottomY - topY)
-        let sign: Float = down ? 1 : -1
         var yA = max(topY, Float(j))
         var xA = topX + (yA - topY) * slope
         while j < end {
@@ -75,7 +83,8 @@ extension PathBands {
             let area = d * (Float(il) + 1 - (xl + xr) * 0.5)
             cells[il] += area
             cells[il + 1] += d - area
-            mark(marks, il >> 3, (il + 1) >> 3)
+            marks[il >> 9] |= 1 &<< UInt64((il >> 3) & 63)
+            marks[(il + 1) >> 9] |= 1 &<< UInt64(((il + 1) >> 3) & 63)
             return
         }
         let k = d / (xr - xl)
@@ -111,23 +120,16 @@ extension PathBands {
         } while b <= hi
     }
 
-    /// `area` taken as the whole number it lies within `wholeTolerance` of, if it does.
+    /// 1.5·2²³: x + it − it is x rounded to a whole number (to nearest, ties to even) for
+    /// |x| < 2²², in two additions, where `rounded()` would call the C library on x86-64's baseline.
+    static let rounder: Float = 12_582_912
+
+    /// `area` taken as the whole number it lies within `wholeTolerance` of, if it does. (Past
+    /// 2²² the "whole number" found is not one, but it is taken only within the tolerance.)
     @inline(__always)
     static func snapped(_ area: Float) -> Float {
-        let whole = area.rounded()
+        let whole = (area + rounder) - rounder
         return abs(area - whole) < wholeTolerance ? whole : area
-    }
-
-    /// `snapped` and `pathFillCoverage` on eight lanes, lane by lane the same operations.
-    @inline(__always)
-    static func coverage(_ area: SIMD8<Float>, _ evenOdd: Bool) -> SIMD8<Float> {
-        let whole = area.rounded(.toNearestOrAwayFromZero)
-        let snapped = area.replacing(with: whole, where: pointwiseMax(area - whole, whole - area) .< SIMD8(repeating: wholeTolerance))
-        let magnitude = pointwiseMax(snapped, -snapped)
-        let one = SIMD8<Float>(repeating: 1)
-        if !evenOdd { return pointwiseMin(one, magnitude) }
-        let a = magnitude - 2 * (magnitude / 2).rounded(.down)
-        return pointwiseMin(a, 2 - a)
     }
 
     /// Turns band row `j`'s cells (relative to the bounds) into coverage and paints it, leaving
@@ -150,21 +152,20 @@ extension PathBands {
             let word = marks[block >> 6] &>> UInt64(block & 63)
             if word & 1 != 0 {
                 let s = block * 8
-                var sums = SIMD8<Float>()
-                for lane in 0..<8 {
-                    sum += cells[s + lane]
-                    sums[lane] = sum
-                }
-                UnsafeMutableRawPointer(cells + s).storeBytes(of: SIMD8<Float>(), as: SIMD8<Float>.self)
-                if s < width {
-                    let values = PathBands.coverage(sums, evenOdd)
-                    if s + 8 <= width {
-                        UnsafeMutableRawPointer(coverage + s).storeBytes(of: values, as: SIMD8<Float>.self)
-                    } else {
-                        for lane in 0..<(width - s) { coverage[s + lane] = values[lane] }
+                if s + 8 <= width {
+                    for lane in 0..<8 {
+                        sum += cells[s + lane]
+                        coverage[s + lane] = pathFillCoverage(PathBands.snapped(sum), evenOdd)
                     }
                     if pending < 0 { pending = s }
+                } else {
+                    for lane in 0..<8 {
+                        sum += cells[s + lane]
+                        if s + lane < width { coverage[s + lane] = pathFillCoverage(PathBands.snapped(sum), evenOdd) }
+                    }
+                    if s < width && pending < 0 { pending = s }
                 }
+                UnsafeMutableRawPointer(cells + s).storeBytes(of: SIMD8<Float>(), as: SIMD8<Float>.self)
                 block += 1
                 continue
             }

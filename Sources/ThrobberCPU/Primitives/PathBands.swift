@@ -48,15 +48,21 @@ struct PathBands {
         pieces.reserveCapacity(outline.chordCount)
         reach.reserveCapacity(outline.chordCount)
         let first = firstBucket
+        let dropped = PathBands.cancellingChords(outline.polygons)
+        var index = 0
         for polygon in outline.polygons {
             for k in polygon.indices {
+                defer { index += 1 }
+                if !dropped.isEmpty && dropped[index] { continue }
                 let a = polygon[k], b = polygon[k + 1 == polygon.count ? 0 : k + 1]
                 PathBands.clip(PathPoint(a.x - ox, a.y - oy), PathPoint(b.x - ox, b.y - oy), width: w, height: h) { p, q in
                     let top = min(p.y, q.y) + oy, bottom = max(p.y, q.y) + oy
                     let from = max(first, Int((top / Double(rows)).rounded(.down)))
                     let to = min(lastBucket, Int((bottom / Double(rows)).rounded(.up)) - 1)
-                    guard from <= to else { return }
-                    pieces.append(SIMD4(Float(p.x), Float(p.y), Float(q.x), Float(q.y)))
+                    let chord = SIMD4(Float(p.x), Float(p.y), Float(q.x), Float(q.y))
+                    // Horizontal in single precision: it adds nothing (`pathSegmentArea`).
+                    guard from <= to, chord.y != chord.w else { return }
+                    pieces.append(chord)
                     reach.append((from - first, to - first))
                 }
             }
@@ -76,6 +82,33 @@ struct PathBands {
         }
         starts = counts
         chords = banded
+    }
+
+    /// The chords (numbered through the polygons in order) that the next or previous small
+    /// polygon has reversed, a → b there and b → a here, paired one to one: their contributions
+    /// cancel exactly in every pixel, so both are left out. A stroke's ribbon is a quadrilateral
+    /// per sample step (`PathStroker`), each sharing its normal segments with its neighbours:
+    /// without them a ribbon is its two offset curves and the ends, and a band visits no chord
+    /// across the stroke's inside. Empty when no polygon is small (a fill's own subpaths).
+    static func cancellingChords(_ polygons: [[PathPoint]]) -> [Bool] {
+        let small = 8
+        guard polygons.count > 1, polygons.contains(where: { $0.count <= small }) else { return [] }
+        var dropped = [Bool](repeating: false, count: polygons.reduce(0) { $0 + $1.count })
+        var start = 0
+        for k in 0..<(polygons.count - 1) {
+            let p = polygons[k], q = polygons[k + 1], next = start + p.count
+            defer { start = next }
+            guard p.count <= small, q.count <= small else { continue }
+            for i in p.indices where !dropped[start + i] {
+                let a = p[i], b = p[i + 1 == p.count ? 0 : i + 1]
+                for m in q.indices where !dropped[next + m] && q[m] == b && q[m + 1 == q.count ? 0 : m + 1] == a {
+                    dropped[start + i] = true
+                    dropped[next + m] = true
+                    break
+                }
+            }
+        }
+        return dropped
     }
 
     /// The indices of `chords` in the bucket of canvas row `y` (a row of the bounds).

@@ -27,10 +27,14 @@ protocol GLPrimitive: Primitive {
     /// Its record's colour at `p` in boxes.frag's `itemColor`, an expression of `p`, `head`, `a`,
     /// `b` and the record's colour `color`; nil (the default) paints the record's colour.
     static var recordColor: String? { get }
+    /// Whether each of its records is an instance whose quad is exactly its bounds (a path):
+    /// the boxes pass then leaves a pixel in them to it (boxes.frag's `quadIsBounds`).
+    static var quadIsBounds: Bool { get }
 }
 
 extension GLPrimitive {
     static var recordColor: String? { nil }
+    static var quadIsBounds: Bool { false }
 }
 
 extension GLPrimitive where Self: GLItem {
@@ -108,10 +112,11 @@ enum GLPrimitiveRows {
             guard let row = kind as? any GLPrimitive.Type else { continue }
             if seen.insert(row.shaderFile).inserted { parts.append(try file(row.shaderFile)) }
         }
-        var cases = "", colors = ""
+        var cases = "", colors = "", owners = ""
         for (number, row) in recordKinds.enumerated() {
             cases += "    if (kind == \(number)) return \(row.recordCoverage!);\n"
             if let color = row.recordColor { colors += "    if (kind == \(number)) return \(color);\n" }
+            if row.quadIsBounds { owners += "    if (kind == \(number)) return true;\n" }
         }
         parts.append("""
             // One record of a draw list (FrameStack), in 5 vec4s: bounds = (x0, y0, x1, y1), the
@@ -129,6 +134,11 @@ enum GLPrimitiveRows {
             vec4 itemColor(vec2 p, vec4 head, vec4 a, vec4 b, vec4 color) {
                 int kind = int(head.x);
             \(colors)    return color;
+            }
+
+            // Whether a record of this kind is an instance whose quad is exactly its bounds.
+            bool quadIsBounds(int kind) {
+            \(owners)    return false;
             }
             """)
         return parts.joined(separator: "\n")

@@ -19,8 +19,9 @@ enum NodeWork {
     }
 
     /// The fewest shapes `nodes` draw a frame: 1 for each disc, box, wave or polyline whose
-    /// `visible` is absent or the constant true, a replicator's constant copies times its
-    /// content's; an arc (a sweep ≤ 0 draws nothing), text and computed counts as none. Stops
+    /// `visible` is absent or the constant true, a path's fill and stroke 1 each, a replicator's
+    /// constant copies times its content's; an arc (a sweep ≤ 0 draws nothing), text and
+    /// computed counts as none. Stops
     /// growing past `limit`.
     static func leastShapes(_ nodes: [any SceneNode], limit: Int = Limits.shapesPerFrame) -> Int {
         var total = 0

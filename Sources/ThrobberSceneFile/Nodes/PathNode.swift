@@ -321,24 +321,31 @@ extension PathNode {
         }
 
         /// At most how many points its items' outlines hold at any scale up to `Limits.scale`
-        /// (SPEC §9: chords per cubic at most 1 + √(0.75·σ·L / ε); a stroke two sides of them,
-        /// its extra samples where the normal turns, a join or cap at most a half turn of round
-        /// arc each, and its dashes' pieces, whose number does not depend on the scale).
+        /// (SPEC §9): a cubic flattens to at most 1 + √(0.75·σ·L / ε) chords; a trim cuts a few
+        /// more. A stroke's pieces are polygons of their own (PathStroker): a quadrilateral or two
+        /// lobes (6 points at most) between consecutive samples — the chords, and the samples
+        /// added where the normal turns (about 1.6·√(w / ε) a cubic) — a join or a cap at most a
+        /// half turn of round arc, and each dash piece two caps and its cut ends; the number of
+        /// dashes does not depend on the scale.
         var outlinePoints: Double {
+            let epsilon = PathFlattening.epsilon
             let sigma = abs(transform.scale) * Limits.scale
-            let chords = Double(curves.segments + curves.subpaths) + (0.75 * sigma / PathFlattening.epsilon).squareRoot() * curves.rootBends
-            var points = fill == nil ? 0 : chords
+            let subpaths = Double(curves.subpaths)
+            let chords = Double(curves.segments) + subpaths + (0.75 * sigma / epsilon).squareRoot() * curves.rootBends
+            var points = fill == nil ? 0 : chords + 2 * subpaths + 4
             if let stroke {
                 let w = stroke.width * sigma
-                let halfTurn = 4 * (1 + (0.75 * 0.47 * w / 2 / PathFlattening.epsilon).squareRoot())
-                let samples = 2 * Double(curves.cubics) * (1 + 2 * (w / PathFlattening.epsilon).squareRoot())
-                var pieces = Double(curves.subpaths)
+                let halfTurn = 2 * (2 + (0.75 * 0.47 * w / 2 / epsilon).squareRoot())
+                let samples = Double(curves.cubics) * (32 + 2 * (w / epsilon).squareRoot())
+                let join = stroke.join == .round ? halfTurn + 2 : 4
+                let cap = stroke.cap == .round ? halfTurn + 2 : 4
+                var pieces = subpaths
                 let pattern = stroke.dash.reduce(0, +)
                 if pattern > 0 {
                     let pairs = Double(stroke.dash.count % 2 == 1 ? stroke.dash.count : stroke.dash.count / 2)
-                    pieces += (curves.polygonLength / pattern + 1) * pairs
+                    pieces += (curves.polygonLength / pattern + 1) * pairs + subpaths
                 }
-                points += 2 * chords + samples + Double(curves.segments + curves.subpaths) * halfTurn + pieces * (2 * halfTurn + 4)
+                points += 6 * (chords + samples + 2 * subpaths) + Double(curves.segments + curves.subpaths) * join + pieces * (2 * cap + 12)
             }
             return points
         }

@@ -12,8 +12,9 @@ public enum PathDashing {
     }
 
     /// The most "on" pieces one subpath is cut into; past it the rest of the subpath draws
-    /// nothing (a pattern far finer than a pixel along a huge path would otherwise never end).
-    public static let pieceLimit = 1 << 20
+    /// nothing (a pattern far finer than a pixel along a huge path would otherwise ask for
+    /// unbounded memory).
+    public static let pieceLimit = 1 << 16
 
     /// Whether `style` has a usable dash pattern: not empty, every length ≥ 0 and finite, sum > 0
     /// (the scene reader refuses others; here they stroke undashed).

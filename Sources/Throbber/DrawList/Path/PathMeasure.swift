@@ -18,8 +18,15 @@ extension PathPoint {
 /// One segment of a subpath with its start point: a line or a cubic Bézier in px, the form the
 /// stroker, the dasher and the trimmer work on.
 public struct PathCurve: Sendable, Hashable {
-    /// p0…p3; a line has p1 = p0 and p2 = p3 and `isLine` set.
-    public var p0: PathPoint, p1: PathPoint, p2: PathPoint, p3: PathPoint
+    /// The start point.
+    public var p0: PathPoint
+    /// The first control point (a line's start).
+    public var p1: PathPoint
+    /// The second control point (a line's end).
+    public var p2: PathPoint
+    /// The end point.
+    public var p3: PathPoint
+    /// Whether it is a line (its ribbon a rectangle, one chord) rather than a cubic.
     public var isLine: Bool
 
     /// A line from `a` to `b`.
@@ -121,7 +128,9 @@ public struct PathCurve: Sendable, Hashable {
 public enum PathMeasure {
     /// Where along a subpath's curves: segment `index` at parameter `t`.
     public struct Location: Sendable, Hashable {
+        /// Which curve of the subpath.
         public var index: Int
+        /// The curve parameter, 0…1.
         public var t: Double
 
         public init(index: Int, t: Double) {

@@ -113,7 +113,7 @@ public enum PathStroker {
             }
             let tm = (ta + tb) / 2
             let pm = curve.point(at: tm)
-            let nm = (curve.tangent(at: tm) ?? na.perpendicular).perpendicular
+            let nm = curve.tangent(at: tm)?.perpendicular ?? na
             refine(curve, ta, pa, na, tm, pm, nm, limit: limit, depth: depth + 1)
             refine(curve, tm, pm, nm, tb, pb, nb, limit: limit, depth: depth + 1)
         }
