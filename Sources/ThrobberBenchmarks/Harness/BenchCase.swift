@@ -2,6 +2,7 @@ import Foundation
 import Throbber
 import ThrobberPNG
 import ThrobberRender
+import ThrobberSceneFile
 
 /// One scene at one size: the frames every benchmark of it times, and what they share.
 final class BenchCase {
@@ -21,6 +22,8 @@ final class BenchCase {
     let settings: Benchmarks.Settings
     /// Frame i at t = i / 60, in time order, as a batch renders them.
     let lists: [DrawList]
+    /// What making `lists` did with the scene's path outlines; nil when it draws no path.
+    let pathOutlines: BenchReport.PathOutlines?
     /// Where stages that write files put them; removed by the caller at the end of the run.
     let scratch: URL
     /// The frames as the first backend renders them: the input of encode, hash, write and the
@@ -47,7 +50,21 @@ final class BenchCase {
         scene = try unlaidScene.layingOutText()
         (width, height) = scene.pixelSize
         let scene = self.scene
-        lists = (0..<settings.frames).map { scene.drawList(at: Double($0) / 60) }
+        // A scene file keeps its paths' outlines across frames (`FileScene.pathOutlines`): what
+        // making these lists did with them is counted here, where outlines are built.
+        let file = scene.scene.model as? FileScene
+        let before = file?.pathOutlines.statistics ?? PathOutlineStatistics()
+        var listMs: [Double] = []
+        lists = (0..<settings.frames).map { k in
+            var list: DrawList?
+            listMs.append(Stopwatch.milliseconds { list = scene.drawList(at: Double(k) / 60) })
+            return list!
+        }
+        let after = file?.pathOutlines.statistics ?? PathOutlineStatistics()
+        let built = after.built - before.built, kept = after.kept - before.kept, moved = after.moved - before.moved
+        pathOutlines = built + kept + moved == 0 ? nil
+            : BenchReport.PathOutlines(scene: id, size: size, frames: lists.count, built: built, kept: kept, moved: moved,
+                                       firstListMs: listMs[0], laterListMs: listMs.count > 1 ? Summary(Array(listMs.dropFirst())).median : nil)
     }
 
     /// Renders the reference frames with `renderer`; not timed.
