@@ -11,8 +11,9 @@
 # .build/thorvg-venv (VENV). Every program runs under `taskset -c 0` (CPU: one core); ThorVG with
 # Engine(threads=0), llvmpipe with LP_NUM_THREADS=0 (it rasterises on the calling thread).
 # Settings (environment): SCENE, ITERATIONS (ThorVG frames timed per mode, 100), FRAMES (throbber
-# bench --frames, 60), REPEAT (3), CORE (0), THROBBER (.build/release/throbber), VENV, KEEP (a
-# directory to keep the PNGs and JSON in). bench/README.md "Paths against ThorVG" says more.
+# bench --frames, 60), REPEAT (3), GL (1; 0 leaves GL out), GL_FRAMES (3, one repeat: a GL frame
+# of this scene takes seconds on llvmpipe), CORE (0), THROBBER (.build/release/throbber), VENV,
+# KEEP (a directory to keep the PNGs and JSON in). bench/README.md "Paths against ThorVG" says more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scene=${SCENE:-bench/scenes/paths-512.scene.json}
@@ -21,6 +22,8 @@ frames=${FRAMES:-60}
 repeat=${REPEAT:-3}
 core=${CORE:-0}
 throbber=${THROBBER:-.build/release/throbber}
+gl=${GL:-1}
+gl_frames=${GL_FRAMES:-3}
 venv=${VENV:-.build/thorvg-venv}
 [ -x "$throbber" ] || { echo "paths-vs-thorvg: $throbber is missing: run 'swift build -c release' first" >&2; exit 1; }
 if ! "$venv/bin/python" -c 'import thorvg_python, numpy, PIL' 2>/dev/null; then
@@ -38,15 +41,17 @@ $one "$venv/bin/python" bench/paths-vs-thorvg.py "$scene" --iterations "$iterati
 echo "throbber bench --backends cpu (one core) ..." >&2
 $one "$throbber" bench --scenes "$scene" --sizes 512 --backends cpu --stages render --frames "$frames" --repeat "$repeat" \
     --no-startup --json "$work/cpu.json" --overwrite > "$work/cpu.md"
-echo "throbber bench --backends gl (llvmpipe, one core) ..." >&2
-LP_NUM_THREADS=0 $one "$throbber" bench --scenes "$scene" --sizes 512 --backends gl --stages render,frame --frames "$frames" \
-    --repeat "$repeat" --no-startup --json "$work/gl.json" --overwrite > "$work/gl.md"
 "$throbber" render "$scene" --frames 1 --backend cpu -o "$work/cpu-frame" -q
-"$throbber" render "$scene" --frames 1 --backend gl -o "$work/gl-frame" -q
 cpu_png=$(find "$work/cpu-frame" -name '*.png' | sort | head -1)
-gl_png=$(find "$work/gl-frame" -name '*.png' | sort | head -1)
 "$venv/bin/python" bench/paths-vs-thorvg.py --compare "$work/thorvg.png" "$cpu_png" > "$work/diff-thorvg-cpu.json"
-"$venv/bin/python" bench/paths-vs-thorvg.py --compare "$gl_png" "$cpu_png" > "$work/diff-gl-cpu.json"
+if [ "$gl" != 0 ]; then
+    echo "throbber bench --backends gl (llvmpipe, one core; slow: see bench/README.md) ..." >&2
+    LP_NUM_THREADS=0 $one "$throbber" bench --scenes "$scene" --sizes 512 --backends gl --stages render,frame --frames "$gl_frames" \
+        --repeat 1 --warmup 1 --no-startup --json "$work/gl.json" --overwrite > "$work/gl.md"
+    "$throbber" render "$scene" --frames 1 --backend gl -o "$work/gl-frame" -q
+    gl_png=$(find "$work/gl-frame" -name '*.png' | sort | head -1)
+    "$venv/bin/python" bench/paths-vs-thorvg.py --compare "$gl_png" "$cpu_png" > "$work/diff-gl-cpu.json"
+fi
 
 "$venv/bin/python" - "$work" "$scene" <<'PY'
 import json, sys
@@ -57,7 +62,11 @@ def row(name, stage):
         if r["stage"] == stage:
             return r
     raise SystemExit(f"paths-vs-thorvg: no {stage} row in {name}.json")
-cpu, gl_render, gl_frame = row("cpu", "render"), row("gl", "render"), row("gl", "frame")
+import os
+cpu = row("cpu", "render")
+gl_render = gl_frame = None
+if os.path.exists(f"{work}/gl.json"):
+    gl_render, gl_frame = row("gl", "render"), row("gl", "frame")
 outlines = json.load(open(f"{work}/cpu.json")).get("pathOutlines") or []
 full, recolour = tvg["timings"]["update+draw"], tvg["timings"]["recolour"]
 print(f"{scene}: {tvg['paths']} paths, {tvg['size'][0]}×{tvg['size'][1]} px, one core; ThorVG {tvg['thorvg']}")
@@ -69,8 +78,9 @@ print(f"| ThorVG sw, recoloured (RLE kept) | {recolour['median_ms']:.2f} | {reco
 bands = cpu.get("paintedBands")
 print(f"| Throbber CPU, render | {cpu['ms']['median']:.2f} | {cpu.get('cpuMs', float('nan')):.2f} | "
       f"{'' if bands is None else f'{bands * 100:.0f} % of row bands painted; '}outlines built with the draw list, not timed |")
-print(f"| Throbber GL (llvmpipe), render | {gl_render['ms']['median']:.2f} | {gl_render.get('cpuMs', float('nan')):.2f} | |")
-print(f"| Throbber GL (llvmpipe), frame (render + readback) | {gl_frame['ms']['median']:.2f} | {gl_frame.get('cpuMs', float('nan')):.2f} | |")
+if gl_render:
+    print(f"| Throbber GL (llvmpipe), render | {gl_render['ms']['median']:.2f} | {gl_render.get('cpuMs', float('nan')):.2f} | |")
+    print(f"| Throbber GL (llvmpipe), frame (render + readback) | {gl_frame['ms']['median']:.2f} | {gl_frame.get('cpuMs', float('nan')):.2f} | |")
 print()
 print(f"Throbber CPU / ThorVG (update + draw): {cpu['ms']['median'] / full['median_ms']:.2f}× wall, "
       f"{cpu.get('cpuMs', float('nan')) / full['cpu_median_ms']:.2f}× CPU time (target ≤ 1.5×)")
@@ -78,7 +88,8 @@ for o in outlines:
     print(f"Throbber's draw lists: first {o['firstListMs']:.2f} ms (outlines built: {o['built']}), "
           f"later {o.get('laterListMs', float('nan')):.2f} ms (kept {o['kept']}, moved {o['moved']})")
 d = json.load(open(f"{work}/diff-thorvg-cpu.json"))
-g = json.load(open(f"{work}/diff-gl-cpu.json"))
 print(f"PNG ThorVG vs Throbber CPU: mean {d['mean']:.3f}/255, max {d['max']}/255, pixels over 2/255 {d['pixels_over_2'] * 100:.2f} %")
-print(f"PNG Throbber GL vs CPU: mean {g['mean']:.3f}/255, max {g['max']}/255")
+if os.path.exists(f"{work}/diff-gl-cpu.json"):
+    g = json.load(open(f"{work}/diff-gl-cpu.json"))
+    print(f"PNG Throbber GL vs CPU: mean {g['mean']:.3f}/255, max {g['max']}/255")
 PY

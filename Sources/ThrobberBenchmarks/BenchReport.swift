@@ -111,10 +111,11 @@ public struct BenchReport: Codable {
         var msPerFrame: Double
     }
 
-    /// What making one case's draw lists did with its scene's path outlines (`PathOutlineCache`):
-    /// outlines flattened (and stroked) from their curves, kept from an earlier frame as they were,
-    /// or kept and moved (a path that only moves or changes colour is not flattened again), and
-    /// what the draw lists cost, outlines included. Only for cases whose scene draws paths.
+    /// What one case's scene did with its path outlines (`PathOutlineCache`), from reading the
+    /// file (validation draws frame 0 once) to the last frame's draw list: outlines flattened
+    /// (and stroked) from their curves, kept from an earlier frame as they were, or kept and moved
+    /// (a path that only moves or changes colour is not flattened again), and what the draw lists
+    /// cost, outlines included. Only for cases whose scene draws paths.
     public struct PathOutlines: Codable {
         var scene: String
         var size: Int
@@ -192,9 +193,9 @@ public struct BenchReport: Codable {
         }
         if let pathOutlines, !pathOutlines.isEmpty {
             lines.append("")
-            lines.append("Path outlines while the draw lists were made (not timed above): built = flattened (and stroked) "
-                + "from the curves; kept = an earlier frame's, unchanged; moved = an earlier frame's, moved (the path only moved "
-                + "or changed colour).")
+            lines.append("Path outlines, from reading the scene (validation draws frame 0) to the last draw list (not timed above): "
+                + "built = flattened (and stroked) from the curves; kept = an earlier frame's, unchanged; moved = an earlier "
+                + "frame's, moved (the path only moved or changed colour).")
             lines.append("")
             lines.append("| scene | px | frames | built | kept | moved | first list ms | later lists ms (median) |")
             lines.append("|---|---|---:|---:|---:|---:|---:|---:|")

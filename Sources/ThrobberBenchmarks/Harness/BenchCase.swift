@@ -22,7 +22,7 @@ final class BenchCase {
     let settings: Benchmarks.Settings
     /// Frame i at t = i / 60, in time order, as a batch renders them.
     let lists: [DrawList]
-    /// What making `lists` did with the scene's path outlines; nil when it draws no path.
+    /// What the scene's path outline cache did up to the last of `lists`; nil when it draws no path.
     let pathOutlines: BenchReport.PathOutlines?
     /// Where stages that write files put them; removed by the caller at the end of the run.
     let scratch: URL
@@ -50,20 +50,19 @@ final class BenchCase {
         scene = try unlaidScene.layingOutText()
         (width, height) = scene.pixelSize
         let scene = self.scene
-        // A scene file keeps its paths' outlines across frames (`FileScene.pathOutlines`): what
-        // making these lists did with them is counted here, where outlines are built.
+        // A scene file keeps its paths' outlines across frames (`FileScene.pathOutlines`), one
+        // cache per file read, so per case: its counts run from the file's reading (validation
+        // draws frame 0 once, building its outlines) to the last of these lists.
         let file = scene.scene.model as? FileScene
-        let before = file?.pathOutlines.statistics ?? PathOutlineStatistics()
         var listMs: [Double] = []
         lists = (0..<settings.frames).map { k in
             var list: DrawList?
             listMs.append(Stopwatch.milliseconds { list = scene.drawList(at: Double(k) / 60) })
             return list!
         }
-        let after = file?.pathOutlines.statistics ?? PathOutlineStatistics()
-        let built = after.built - before.built, kept = after.kept - before.kept, moved = after.moved - before.moved
-        pathOutlines = built + kept + moved == 0 ? nil
-            : BenchReport.PathOutlines(scene: id, size: size, frames: lists.count, built: built, kept: kept, moved: moved,
+        let counts = file?.pathOutlines.statistics ?? PathOutlineStatistics()
+        pathOutlines = counts.built + counts.kept + counts.moved == 0 ? nil
+            : BenchReport.PathOutlines(scene: id, size: size, frames: lists.count, built: counts.built, kept: counts.kept, moved: counts.moved,
                                        firstListMs: listMs[0], laterListMs: listMs.count > 1 ? Summary(Array(listMs.dropFirst())).median : nil)
     }
 
