@@ -41,14 +41,14 @@ $one "$venv/bin/python" bench/paths-vs-thorvg.py "$scene" --iterations "$iterati
 echo "throbber bench --backends cpu (one core) ..." >&2
 $one "$throbber" bench --scenes "$scene" --sizes 512 --backends cpu --stages render --frames "$frames" --repeat "$repeat" \
     --no-startup --json "$work/cpu.json" --overwrite > "$work/cpu.md"
-"$throbber" render "$scene" --frames 1 --backend cpu -o "$work/cpu-frame" -q
+"$throbber" render "$scene" --frames 1 --backend cpu -o "$work/cpu-frame" -q --overwrite
 cpu_png=$(find "$work/cpu-frame" -name '*.png' | sort | head -1)
 "$venv/bin/python" bench/paths-vs-thorvg.py --compare "$work/thorvg.png" "$cpu_png" > "$work/diff-thorvg-cpu.json"
 if [ "$gl" != 0 ]; then
     echo "throbber bench --backends gl (llvmpipe, one core; slow: see bench/README.md) ..." >&2
     LP_NUM_THREADS=0 $one "$throbber" bench --scenes "$scene" --sizes 512 --backends gl --stages render,frame --frames "$gl_frames" \
         --repeat 1 --warmup 1 --no-startup --json "$work/gl.json" --overwrite > "$work/gl.md"
-    "$throbber" render "$scene" --frames 1 --backend gl -o "$work/gl-frame" -q
+    "$throbber" render "$scene" --frames 1 --backend gl -o "$work/gl-frame" -q --overwrite
     gl_png=$(find "$work/gl-frame" -name '*.png' | sort | head -1)
     "$venv/bin/python" bench/paths-vs-thorvg.py --compare "$gl_png" "$cpu_png" > "$work/diff-gl-cpu.json"
 fi
@@ -78,15 +78,19 @@ print(f"| ThorVG sw, recoloured (RLE kept) | {recolour['median_ms']:.2f} | {reco
 bands = cpu.get("paintedBands")
 print(f"| Throbber CPU, render | {cpu['ms']['median']:.2f} | {cpu.get('cpuMs', float('nan')):.2f} | "
       f"{'' if bands is None else f'{bands * 100:.0f} % of row bands painted; '}outlines built with the draw list, not timed |")
+for o in outlines:
+    print(f"| Throbber, the frame's outlines built from the curves (flatten, stroke) | {o['frameOutlinesMs']:.2f} | | not in the render above; kept across frames |")
+    print(f"| Throbber CPU, render + outlines built | {cpu['ms']['median'] + o['frameOutlinesMs']:.2f} | | what a frame costs without the cache |")
 if gl_render:
     print(f"| Throbber GL (llvmpipe), render | {gl_render['ms']['median']:.2f} | {gl_render.get('cpuMs', float('nan')):.2f} | |")
     print(f"| Throbber GL (llvmpipe), frame (render + readback) | {gl_frame['ms']['median']:.2f} | {gl_frame.get('cpuMs', float('nan')):.2f} | |")
 print()
-print(f"Throbber CPU / ThorVG (update + draw): {cpu['ms']['median'] / full['median_ms']:.2f}× wall, "
+print()
+print(f"Throbber CPU render / ThorVG (update + draw): {cpu['ms']['median'] / full['median_ms']:.2f}× wall, "
       f"{cpu.get('cpuMs', float('nan')) / full['cpu_median_ms']:.2f}× CPU time (target ≤ 1.5×)")
 for o in outlines:
-    print(f"Throbber's draw lists: first {o['firstListMs']:.2f} ms (outlines built: {o['built']}), "
-          f"later {o.get('laterListMs', float('nan')):.2f} ms (kept {o['kept']}, moved {o['moved']})")
+    print(f"Throbber CPU render + outlines built / ThorVG (update + draw): {(cpu['ms']['median'] + o['frameOutlinesMs']) / full['median_ms']:.2f}× wall")
+    print(f"Throbber's outline cache over the run: built {o['built']}, kept {o['kept']}, moved {o['moved']}")
 d = json.load(open(f"{work}/diff-thorvg-cpu.json"))
 print(f"PNG ThorVG vs Throbber CPU: mean {d['mean']:.3f}/255, max {d['max']}/255, pixels over 2/255 {d['pixels_over_2'] * 100:.2f} %")
 if os.path.exists(f"{work}/diff-gl-cpu.json"):

@@ -127,6 +127,9 @@ public struct BenchReport: Codable {
         var firstListMs: Double
         /// The median of the later frames' draw lists, ms; absent with one frame.
         var laterListMs: Double?
+        /// Building all of frame 0's outlines from their curves (flattening, stroking, dashes and
+        /// trims), ms, median of 5: what each frame would cost on top of its render without the cache.
+        var frameOutlinesMs: Double
     }
 
     public var method: Method
@@ -197,11 +200,11 @@ public struct BenchReport: Codable {
                 + "built = flattened (and stroked) from the curves; kept = an earlier frame's, unchanged; moved = an earlier "
                 + "frame's, moved (the path only moved or changed colour).")
             lines.append("")
-            lines.append("| scene | px | frames | built | kept | moved | first list ms | later lists ms (median) |")
-            lines.append("|---|---|---:|---:|---:|---:|---:|---:|")
+            lines.append("| scene | px | frames | built | kept | moved | first list ms | later lists ms (median) | a frame's outlines built, ms |")
+            lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
             for p in pathOutlines {
-                lines.append(String(format: "| %@ | %d | %d | %d | %d | %d | %.3f | %@ |", p.scene, p.size, p.frames, p.built, p.kept, p.moved,
-                                    p.firstListMs, p.laterListMs.map { String(format: "%.3f", $0) } ?? ""))
+                lines.append(String(format: "| %@ | %d | %d | %d | %d | %d | %.3f | %@ | %.3f |", p.scene, p.size, p.frames, p.built, p.kept, p.moved,
+                                    p.firstListMs, p.laterListMs.map { String(format: "%.3f", $0) } ?? "", p.frameOutlinesMs))
             }
         }
         if !startup.isEmpty {

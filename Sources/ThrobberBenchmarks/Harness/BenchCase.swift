@@ -61,9 +61,22 @@ final class BenchCase {
             return list!
         }
         let counts = file?.pathOutlines.statistics ?? PathOutlineStatistics()
-        pathOutlines = counts.built + counts.kept + counts.moved == 0 ? nil
-            : BenchReport.PathOutlines(scene: id, size: size, frames: lists.count, built: counts.built, kept: counts.kept, moved: counts.moved,
-                                       firstListMs: listMs[0], laterListMs: listMs.count > 1 ? Summary(Array(listMs.dropFirst())).median : nil)
+        if counts.built + counts.kept + counts.moved == 0 {
+            pathOutlines = nil
+        } else {
+            // What building frame 0's outlines from their curves costs, as a scene without the
+            // cache would pay every frame: the median of 5 builds of them all.
+            let paths = lists[0].items.compactMap { $0.primitive(as: Path.self) }
+            let builds = (0..<5).map { _ in
+                Stopwatch.milliseconds {
+                    for path in paths { _ = PathOutline.build(path.transform.apply(path.geometry), role: path.role, trim: path.trim) }
+                }
+            }
+            pathOutlines = BenchReport.PathOutlines(scene: id, size: size, frames: lists.count, built: counts.built, kept: counts.kept,
+                                                    moved: counts.moved, firstListMs: listMs[0],
+                                                    laterListMs: listMs.count > 1 ? Summary(Array(listMs.dropFirst())).median : nil,
+                                                    frameOutlinesMs: Summary(builds).median)
+        }
     }
 
     /// Renders the reference frames with `renderer`; not timed.
