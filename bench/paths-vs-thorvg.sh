@@ -69,6 +69,8 @@ if os.path.exists(f"{work}/gl.json"):
     gl_render, gl_frame = row("gl", "render"), row("gl", "frame")
 outlines = json.load(open(f"{work}/cpu.json")).get("pathOutlines") or []
 full, recolour = tvg["timings"]["update+draw"], tvg["timings"]["recolour"]
+def ms(v):
+    return "" if v is None else f"{v:.2f}"
 print(f"{scene}: {tvg['paths']} paths, {tvg['size'][0]}×{tvg['size'][1]} px, one core; ThorVG {tvg['thorvg']}")
 print()
 print("| renderer | median ms/frame | CPU ms/frame | note |")
@@ -76,15 +78,14 @@ print("|---|---:|---:|---|")
 print(f"| ThorVG sw, every shape prepared again (update + draw) | {full['median_ms']:.2f} | {full['cpu_median_ms']:.2f} | outline, stroke, RLE and composition |")
 print(f"| ThorVG sw, recoloured (RLE kept) | {recolour['median_ms']:.2f} | {recolour['cpu_median_ms']:.2f} | composition only |")
 bands = cpu.get("paintedBands")
-print(f"| Throbber CPU, render | {cpu['ms']['median']:.2f} | {cpu.get('cpuMs', float('nan')):.2f} | "
+print(f"| Throbber CPU, render | {cpu['ms']['median']:.2f} | {ms(cpu.get('cpuMs'))} | "
       f"{'' if bands is None else f'{bands * 100:.0f} % of row bands painted; '}outlines built with the draw list, not timed |")
 for o in outlines:
     print(f"| Throbber, the frame's outlines built from the curves (flatten, stroke) | {o['frameOutlinesMs']:.2f} | | not in the render above; kept across frames |")
     print(f"| Throbber CPU, render + outlines built | {cpu['ms']['median'] + o['frameOutlinesMs']:.2f} | | what a frame costs without the cache |")
 if gl_render:
-    print(f"| Throbber GL (llvmpipe), render | {gl_render['ms']['median']:.2f} | {gl_render.get('cpuMs', float('nan')):.2f} | |")
-    print(f"| Throbber GL (llvmpipe), frame (render + readback) | {gl_frame['ms']['median']:.2f} | {gl_frame.get('cpuMs', float('nan')):.2f} | |")
-print()
+    print(f"| Throbber GL (llvmpipe), render | {gl_render['ms']['median']:.2f} | {ms(gl_render.get('cpuMs'))} | |")
+    print(f"| Throbber GL (llvmpipe), frame (render + readback) | {gl_frame['ms']['median']:.2f} | {ms(gl_frame.get('cpuMs'))} | |")
 print()
 print(f"Throbber CPU render / ThorVG (update + draw): {cpu['ms']['median'] / full['median_ms']:.2f}× wall, "
       f"{cpu.get('cpuMs', float('nan')) / full['cpu_median_ms']:.2f}× CPU time (target ≤ 1.5×)")
