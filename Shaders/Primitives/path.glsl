@@ -13,7 +13,7 @@
 // dropped) and to the tile's rows, each listed in the tiles its x range crosses.
 uniform sampler2D u_paths;
 // PathGLItem.tileWidth and tileHeight (Path+GL.swift).
-const int PATH_TILE_WIDTH = 16;
+const int PATH_TILE_WIDTH = 8;
 const int PATH_TILE_HEIGHT = 4;
 
 vec4 pathTexel(int i) { return texelFetch(u_paths, ivec2(i & 1023, i >> 10), 0); }

@@ -34,8 +34,8 @@ struct FrameStack {
     private(set) var instances: [UInt32] = []
     /// Whether every box's list holds boxes only (boxes.frag then needs no branch on the kind).
     private(set) var boxesOnly = true
-    /// The paths' data (Shaders/Primitives/path.glsl's layout: each path's chords, bands and
-    /// paint), 4 floats a texel, padded to whole texture rows.
+    /// The paths' data (Shaders/Primitives/path.glsl's layout: each path's paint, tiles and
+    /// chords), 4 floats a texel, padded to whole texture rows.
     private(set) var pathData: [Float] = []
     /// Where each path's data begins, by the prepared item: a path kept over the frames of a
     /// stack (`GLPreparedItems`) is laid out once.

@@ -28,7 +28,7 @@ final class Band {
     /// area (`PreparedPath`): all 0 between uses once `zeroedCells` has cleared them.
     private let cells: UnsafeMutablePointer<Float>
     private var cellsCleared = false
-    /// Floats per row of `cells`: the width, 2 more, rounded up to 8 (a path reads them eight at a time).
+    /// Floats per row of `cells`: the width, 2 more, rounded up to 8 (a path clears them eight at a time).
     let cellStride: Int
 
     /// The scratch bytes a band of `rows` rows needs: accumulators, runs, run counts, coverage.

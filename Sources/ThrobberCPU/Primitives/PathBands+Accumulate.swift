@@ -41,7 +41,8 @@ extension PathBands {
 
     /// Adds the chord `c` (x0, y0, x1, y1) to the cells of its rows within [lo, hi) (relative to
     /// the bounds; row `first` is the cells' first), marking the blocks it writes. Each row's part
-    /// has the end points `pathSegmentArea` computes for it: x = top.x + (y − top.y) · slope.
+    /// has the end points `pathSegmentArea` computes for it, x = top.x + (y − top.y) · slope; a
+    /// chord within one row keeps its own (the same but for that product's rounding).
     @inline(__always)
     static func accumulate(_ c: SIMD4<Float>, rows lo: Int, _ hi: Int, first: Int, cells: UnsafeMutablePointer<Float>,
                            stride: Int, marks: UnsafeMutablePointer<UInt64>, words: Int) {

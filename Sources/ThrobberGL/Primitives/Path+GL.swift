@@ -25,7 +25,7 @@ final class PathGLItem: GLItem {
     /// The tiles a path's bounds are cut into, px: a pixel loops over the chords of its tile
     /// only, those wholly left of it summed per row beforehand (its backdrop). path.glsl's
     /// PATH_TILE_WIDTH and PATH_TILE_HEIGHT (a backdrop is one texel: at most 4 rows).
-    static let tileWidth = 16, tileHeight = 4
+    static let tileWidth = 8, tileHeight = 4
     /// Paint kinds of the header.
     static let solid: Float = 0, linear: Float = 1, radial: Float = 2
 
