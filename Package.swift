@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "ThrobberBenchmarks",
             dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberBatch", "ThrobberPNG", "ThrobberDigest",
-                           "ThrobberText"]
+                           "ThrobberText", "ThrobberSceneFile"]
         ),
         // The command: parses, calls a library, prints; the only place that knows flags and exit codes.
         .executableTarget(

@@ -111,12 +111,35 @@ public struct BenchReport: Codable {
         var msPerFrame: Double
     }
 
+    /// What one case's scene did with its path outlines (`PathOutlineCache`), from reading the
+    /// file (validation draws frame 0 once) to the last frame's draw list: outlines flattened
+    /// (and stroked) from their curves, kept from an earlier frame as they were, or kept and moved
+    /// (a path that only moves or changes colour is not flattened again), and what the draw lists
+    /// cost, outlines included. Only for cases whose scene draws paths.
+    public struct PathOutlines: Codable {
+        var scene: String
+        var size: Int
+        var frames: Int
+        var built: Int
+        var kept: Int
+        var moved: Int
+        /// The first frame's draw list, ms: its outlines are built.
+        var firstListMs: Double
+        /// The median of the later frames' draw lists, ms; absent with one frame.
+        var laterListMs: Double?
+        /// Building all of frame 0's outlines from their curves (flattening, stroking, dashes and
+        /// trims), ms, median of 5: what each frame would cost on top of its render without the cache.
+        var frameOutlinesMs: Double
+    }
+
     public var method: Method
     public var rows: [Row] = []
     public var ceilings: [Ceiling] = []
     public var fits: [Fit] = []
     public var startup: [Startup] = []
     public var budgets: [Budget] = []
+    /// Absent when no scene measured draws paths (and in reports from before paths).
+    public var pathOutlines: [PathOutlines]? = nil
 
     /// The report as Markdown tables.
     public var markdown: String {
@@ -169,6 +192,19 @@ public struct BenchReport: Codable {
             lines.append("|---|---|---:|---:|---:|")
             for f in fits {
                 lines.append(String(format: "| %@ | %@ | %.4f | %.3f | %.4f |", f.backend, f.stage, f.overheadMs, f.msPerMegapixel, f.r2))
+            }
+        }
+        if let pathOutlines, !pathOutlines.isEmpty {
+            lines.append("")
+            lines.append("Path outlines, from reading the scene (validation draws frame 0) to the last draw list (not timed above): "
+                + "built = flattened (and stroked) from the curves; kept = an earlier frame's, unchanged; moved = an earlier "
+                + "frame's, moved (the path only moved or changed colour).")
+            lines.append("")
+            lines.append("| scene | px | frames | built | kept | moved | first list ms | later lists ms (median) | a frame's outlines built, ms |")
+            lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+            for p in pathOutlines {
+                lines.append(String(format: "| %@ | %d | %d | %d | %d | %d | %.3f | %@ | %.3f |", p.scene, p.size, p.frames, p.built, p.kept, p.moved,
+                                    p.firstListMs, p.laterListMs.map { String(format: "%.3f", $0) } ?? "", p.frameOutlinesMs))
             }
         }
         if !startup.isEmpty {

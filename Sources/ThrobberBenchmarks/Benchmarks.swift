@@ -130,6 +130,7 @@ public enum Benchmarks {
         for id in settings.scenes {
             for size in settings.sizes {
                 let bench = try BenchCase(id, size: size, settings: settings, scratch: scratch)
+                if let outlines = bench.pathOutlines { report.pathOutlines = (report.pathOutlines ?? []) + [outlines] }
                 var ceilings: [String: Double] = [:]
                 func add(_ ceiling: BenchReport.Ceiling) {
                     report.ceilings.append(ceiling)

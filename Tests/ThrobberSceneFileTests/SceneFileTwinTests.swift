@@ -146,7 +146,7 @@ struct SceneFileTwinTests {
 
     /// Files whose pictures step by design: the activity spinner's leaves change brightness
     /// twelve times a turn.
-    static let steppedByDesign: Set<String> = ["activity.scene.json"]
+    static let steppedByDesign: Set<String> = ["activity.scene.json", "activity-paths.scene.json"]
 
     /// Seamless: nothing jumps inside the default loop or across its seam. A keyframe track
     /// whose last value is not its first (or a pulse that is still visible when it restarts)

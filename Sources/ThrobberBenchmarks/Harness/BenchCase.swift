@@ -2,6 +2,7 @@ import Foundation
 import Throbber
 import ThrobberPNG
 import ThrobberRender
+import ThrobberSceneFile
 
 /// One scene at one size: the frames every benchmark of it times, and what they share.
 final class BenchCase {
@@ -21,6 +22,8 @@ final class BenchCase {
     let settings: Benchmarks.Settings
     /// Frame i at t = i / 60, in time order, as a batch renders them.
     let lists: [DrawList]
+    /// What the scene's path outline cache did up to the last of `lists`; nil when it draws no path.
+    let pathOutlines: BenchReport.PathOutlines?
     /// Where stages that write files put them; removed by the caller at the end of the run.
     let scratch: URL
     /// The frames as the first backend renders them: the input of encode, hash, write and the
@@ -47,7 +50,33 @@ final class BenchCase {
         scene = try unlaidScene.layingOutText()
         (width, height) = scene.pixelSize
         let scene = self.scene
-        lists = (0..<settings.frames).map { scene.drawList(at: Double($0) / 60) }
+        // A scene file keeps its paths' outlines across frames (`FileScene.pathOutlines`), one
+        // cache per file read, so per case: its counts run from the file's reading (validation
+        // draws frame 0 once, building its outlines) to the last of these lists.
+        let file = scene.scene.model as? FileScene
+        var listMs: [Double] = []
+        lists = (0..<settings.frames).map { k in
+            var list: DrawList?
+            listMs.append(Stopwatch.milliseconds { list = scene.drawList(at: Double(k) / 60) })
+            return list!
+        }
+        let counts = file?.pathOutlines.statistics ?? PathOutlineStatistics()
+        if counts.built + counts.kept + counts.moved == 0 {
+            pathOutlines = nil
+        } else {
+            // What building frame 0's outlines from their curves costs, as a scene without the
+            // cache would pay every frame: the median of 5 builds of them all.
+            let paths = lists[0].items.compactMap { $0.primitive(as: Path.self) }
+            let builds = (0..<5).map { _ in
+                Stopwatch.milliseconds {
+                    for path in paths { _ = PathOutline.build(path.transform.apply(path.geometry), role: path.role, trim: path.trim) }
+                }
+            }
+            pathOutlines = BenchReport.PathOutlines(scene: id, size: size, frames: lists.count, built: counts.built, kept: counts.kept,
+                                                    moved: counts.moved, firstListMs: listMs[0],
+                                                    laterListMs: listMs.count > 1 ? Summary(Array(listMs.dropFirst())).median : nil,
+                                                    frameOutlinesMs: Summary(builds).median)
+        }
     }
 
     /// Renders the reference frames with `renderer`; not timed.
