@@ -139,7 +139,8 @@ let package = Package(
         .testTarget(name: "ThrobberPNGTests", dependencies: ["Throbber", "ThrobberBenchmarks", "ThrobberCPU", "ThrobberPNG"]),
         .testTarget(
             name: "ThrobberRenderTests",
-            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberTestSupport", "ThrobberText"],
+            dependencies: ["Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberRender", "ThrobberSceneFile", "ThrobberTestSupport",
+                           "ThrobberText"],
             exclude: ["Goldens"]
         ),
         .testTarget(name: "ThrobberBatchTests", dependencies: ["Throbber", "ThrobberSceneFile", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport", "ThrobberText"]),

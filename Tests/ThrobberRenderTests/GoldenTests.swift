@@ -3,6 +3,7 @@ import Testing
 import Throbber
 import ThrobberCPU
 import ThrobberPNG
+import ThrobberSceneFile
 import ThrobberTestSupport
 import ThrobberText
 
@@ -18,7 +19,26 @@ struct GoldenTests {
         ("activity", 0.0, 1), ("activity", 0.42, 2),
         ("ring", 0.0, 1), ("ring", 0.3, 3),
         ("progress-ring", 0.0, 1), ("progress-ring", 0.0, 3),
+        // Parity's path gallery (SPEC §9): both fill rules, holes, every join and cap, a miter
+        // limit, dashes, a wrapping trim, a hairline, linear, radial and focal gradients.
+        ("paths", 0.0, 1), ("paths", 0.7, 2),
     ]
+
+    /// The path examples (examples/scenes) mid-animation: a trim growing, dashes moving, a logo
+    /// drawn on with its gradient fill fading in.
+    static let pathFileCases: [(file: String, t: Double, scale: Double)] = [
+        ("material-spinner", 0.4, 2), ("material-spinner", 1.1, 1), ("dashed-orbit", 0.5, 2), ("logo-draw-on", 1.2, 1),
+        ("logo-draw-on", 1.8, 2),
+    ]
+
+    @Test(arguments: pathFileCases)
+    func cpuPathExampleFrameMatchesGolden(file: String, t: Double, scale: Double) throws {
+        let url = GoldenTests.directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/scenes/\(file).scene.json")
+        let model = try FileScene(text: try String(contentsOf: url, encoding: .utf8), path: url.path)
+        let image = CPURenderer().render(try Scene(model, scale: scale).validated().layingOutText().drawList(at: t))
+        try assertGolden(image, named: "\(file)_t\(formatNumber(t))_@\(formatNumber(scale))x", in: GoldenTests.directory)
+    }
 
     /// The wave ball's label (SPEC §8) in both fonts at three scales: the default Chinese caption
     /// through the CJK fallback, a Latin caption with a descender and a newline, a percent of
