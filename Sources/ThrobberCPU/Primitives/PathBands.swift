@@ -55,7 +55,7 @@ struct PathBands {
                 defer { index += 1 }
                 if !dropped.isEmpty && dropped[index] { continue }
                 let a = polygon[k], b = polygon[k + 1 == polygon.count ? 0 : k + 1]
-                PathBands.clip(PathPoint(a.x - ox, a.y - oy), PathPoint(b.x - ox, b.y - oy), width: w, height: h) { p, q in
+                PathOutline.clipChord(PathPoint(a.x - ox, a.y - oy), PathPoint(b.x - ox, b.y - oy), width: w, height: h) { p, q in
                     let top = min(p.y, q.y) + oy, bottom = max(p.y, q.y) + oy
                     let from = max(first, Int((top / Double(rows)).rounded(.down)))
                     let to = min(lastBucket, Int((bottom / Double(rows)).rounded(.up)) - 1)
@@ -115,55 +115,5 @@ struct PathBands {
     func bucket(row y: Int) -> Range<Int> {
         let k = y / PathBands.rowsPerBucket - firstBucket
         return starts[k]..<starts[k + 1]
-    }
-
-    /// The parts of the chord from `a` to `b` (px relative to the bounds' top left) that can
-    /// change the signed area of a pixel of a `width` × `height` box, handed to `emit` in order
-    /// along the chord: rows outside the box dropped, a part left of it made vertical on its left
-    /// edge (clamp(i + 1 − x, 0, 1) = 1 for x ≤ 0 ≤ i), a part right of it dropped
-    /// (x ≥ width ≥ i + 1). Horizontal parts are left out. The same arithmetic as the GL row's
-    /// `PathGLItem.clip`, so both renderers' chords are the same floats.
-    static func clip(_ a: PathPoint, _ b: PathPoint, width: Double, height: Double, _ emit: (PathPoint, PathPoint) -> Void) {
-        guard a.y != b.y else { return }
-        // The chord as a function of t ∈ [0, 1]; the part with y in [0, height].
-        let ty0 = (0 - a.y) / (b.y - a.y), ty1 = (height - a.y) / (b.y - a.y)
-        let low = max(0, min(ty0, ty1)), high = min(1, max(ty0, ty1))
-        guard low < high else { return }
-        // Cut where it crosses x = 0 and x = width between them: at most two cuts, in order.
-        var cut0 = Double.infinity, cut1 = Double.infinity
-        if a.x != b.x {
-            let at0 = (0 - a.x) / (b.x - a.x), atWidth = (width - a.x) / (b.x - a.x)
-            if at0 > low && at0 < high { cut0 = at0 }
-            if atWidth > low && atWidth < high {
-                if atWidth < cut0 { cut1 = cut0; cut0 = atWidth } else { cut1 = atWidth }
-            }
-        }
-        func point(_ t: Double) -> PathPoint {
-            PathPoint(a.x + (b.x - a.x) * t, min(max(a.y + (b.y - a.y) * t, 0), height))
-        }
-        func piece(_ t0: Double, _ t1: Double) {
-            guard t1 > t0 else { return }
-            var p = point(t0), q = point(t1)
-            guard p.y != q.y else { return }
-            let middle = a.x + (b.x - a.x) * (t0 + t1) / 2
-            if middle >= width { return }
-            if middle <= 0 {
-                (p.x, q.x) = (0, 0)
-            } else {
-                p.x = min(max(p.x, 0), width)
-                q.x = min(max(q.x, 0), width)
-            }
-            emit(p, q)
-        }
-        if cut0 == .infinity {
-            piece(low, high)
-        } else if cut1 == .infinity {
-            piece(low, cut0)
-            piece(cut0, high)
-        } else {
-            piece(low, cut0)
-            piece(cut0, cut1)
-            piece(cut1, high)
-        }
     }
 }

@@ -90,7 +90,7 @@ final class PathGLItem: GLItem {
             for polygon in path.outline.polygons {
                 for k in polygon.indices {
                     let a = polygon[k], b = polygon[(k + 1) % polygon.count]
-                    PathGLItem.clip(PathPoint(a.x - ox, a.y - oy), PathPoint(b.x - ox, b.y - oy), width: width, height: height) { p, q in
+                    PathOutline.clipChord(PathPoint(a.x - ox, a.y - oy), PathPoint(b.x - ox, b.y - oy), width: width, height: height) { p, q in
                         tiles.add(p, q)
                     }
                 }
@@ -103,43 +103,6 @@ final class PathGLItem: GLItem {
     }
 
 
-    /// The parts of the chord from `a` to `b` (px relative to the bounds' top left) that can
-    /// change the signed area of a pixel of a `width` × `height` box, handed to `emit`: rows
-    /// outside the box dropped, a part left of it made vertical on its left edge (it covers
-    /// every pixel of the box to its right whole: clamp(i + 1 − x, 0, 1) = 1 for x ≤ 0 ≤ i), a
-    /// part right of it dropped (it covers none: x ≥ width ≥ i + 1). Exact, and it keeps every
-    /// number the shader reads small. Horizontal parts are left out.
-    static func clip(_ a: PathPoint, _ b: PathPoint, width: Double, height: Double, _ emit: (PathPoint, PathPoint) -> Void) {
-        guard a.y != b.y else { return }
-        // The chord as a function of t ∈ [0, 1]; the part with y in [0, height].
-        let ty0 = (0 - a.y) / (b.y - a.y), ty1 = (height - a.y) / (b.y - a.y)
-        let low = max(0, min(ty0, ty1)), high = min(1, max(ty0, ty1))
-        guard low < high else { return }
-        var cuts = [low, high]
-        if a.x != b.x {
-            for x in [0, width] {
-                let t = (x - a.x) / (b.x - a.x)
-                if t > low && t < high { cuts.append(t) }
-            }
-        }
-        cuts.sort()
-        func point(_ t: Double) -> PathPoint {
-            PathPoint(a.x + (b.x - a.x) * t, min(max(a.y + (b.y - a.y) * t, 0), height))
-        }
-        for (t0, t1) in zip(cuts, cuts.dropFirst()) where t1 > t0 {
-            var p = point(t0), q = point(t1)
-            guard p.y != q.y else { continue }
-            let middle = a.x + (b.x - a.x) * (t0 + t1) / 2
-            if middle >= width { continue }
-            if middle <= 0 {
-                (p.x, q.x) = (0, 0)
-            } else {
-                p.x = min(max(p.x, 0), width)
-                q.x = min(max(q.x, 0), width)
-            }
-            emit(p, q)
-        }
-    }
 
     func addLayers(to plan: inout LayerPlan, index: Int) { plan.leaveToBoxesPass(index) }
 
