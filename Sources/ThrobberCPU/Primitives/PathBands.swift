@@ -13,9 +13,10 @@ struct PathBands {
     static let rowsPerBucket = 16
     /// What the accumulated area of a pixel may differ from a whole number by and be taken as it
     /// (`snapped`): single precision's sums leave the inside of a fill at 0.9999999 or 1.0000001,
-    /// which would paint the same bytes but not as a solid run. 2⁻¹³ is far below 1/255 and far
-    /// above the rounding of a row's sum.
-    static let wholeTolerance: Float = 1.0 / 8192
+    /// which would paint the same bytes but not as a solid run. 2⁻¹⁶ is above the rounding of a
+    /// row's sum and small enough that a real area left out (a hairline's corner) cannot move a
+    /// faint pixel's colour mix by 1/255; 2⁻¹³ did (PathParityTests).
+    static let wholeTolerance: Float = 1.0 / 65536
 
     /// The bounds' top left and size (px).
     let originX: Int
