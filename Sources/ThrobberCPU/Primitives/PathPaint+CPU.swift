@@ -72,32 +72,21 @@ struct PathShader {
 
     init(_ path: Path) {
         opacity = path.opacity
-        var solid = path.paint.uniformColor
-        if solid == nil && path.paintInverse == nil {
-            switch path.paint {
-            case .linear(_, _, let stops), .radial(_, _, _, _, let stops): solid = stops.last?.color ?? PaintColor(.clear)
-            case .solid(let color): solid = color
-            }
-        }
+        var solid: PaintColor?
         var kind = Kind.solid
         var geometry = SIMD4<Float>(), focal = SIMD2<Float>(), stops: [GradientStop] = []
-        if solid == nil {
-            switch path.paint {
-            case let .linear(from, to, s):
-                kind = .linear
-                geometry = SIMD4(Float(from.x), Float(from.y), Float(to.x), Float(to.y))
-                stops = s
-            case let .radial(center, radius, highlight, angle, s):
-                kind = .radial
-                geometry = SIMD4(Float(center.x), Float(center.y), Float(radius), 0)
-                // SPEC §9: f = c + h·r·(cos a, sin a), a in degrees, θ's convention (§0).
-                let a = angle * .pi / 180
-                focal = highlight == 0 ? SIMD2(Float(center.x), Float(center.y))
-                    : SIMD2(Float(center.x + highlight * radius * cos(a)), Float(center.y + highlight * radius * sin(a)))
-                stops = s
-            case .solid:
-                preconditionFailure("a solid paint has a uniform colour")
-            }
+        switch path.shading {
+        case .solid(let color):
+            solid = color
+        case let .linear(from, to, s):
+            kind = .linear
+            geometry = SIMD4(Float(from.x), Float(from.y), Float(to.x), Float(to.y))
+            stops = s
+        case let .radial(center, radius, f, s):
+            kind = .radial
+            geometry = SIMD4(Float(center.x), Float(center.y), Float(radius), 0)
+            focal = SIMD2(Float(f.x), Float(f.y))
+            stops = s
         }
         self.kind = kind
         self.geometry = geometry

@@ -43,39 +43,25 @@ final class PathGLItem: GLItem {
         self.bounds = bounds
         let opacity = path.opacity
         var data: [Float] = []
-        var solid: PaintColor? = path.paint.uniformColor
-        let inverse = path.paintInverse
-        if solid == nil && inverse == nil {
-            // A singular transform: nothing is covered; the last stop stands for the paint.
-            switch path.paint {
-            case .linear(_, _, let stops), .radial(_, _, _, _, let stops): solid = stops.last?.color ?? PaintColor(RGBA(0, 0, 0, 0))
-            case .solid(let c): solid = c
-            }
-        }
-        if let solid {
-            var faded = solid
-            faded.a *= opacity
-            color = faded
-            data += [PathGLItem.solid, 0, opacity, 0]
-        } else {
-            color = PaintColor(RGBA(0, 0, 0, 0))
-            let m = inverse!
-            let kind: Float, stops: [GradientStop], g0: [Double], g1: [Double]
-            switch path.paint {
-            case let .linear(from, to, s):
-                (kind, stops, g0, g1) = (PathGLItem.linear, s, [from.x, from.y, to.x, to.y], [0, 0, 0, 0])
-            case let .radial(center, radius, highlight, angle, s):
-                let a = angle * .pi / 180
-                let f = PathPoint(center.x + highlight * radius * cos(a), center.y + highlight * radius * sin(a))
-                (kind, stops, g0, g1) = (PathGLItem.radial, s, [center.x, center.y, radius, 0],
-                                         highlight == 0 ? [center.x, center.y, 0, 0] : [f.x, f.y, 0, 0])
-            case .solid:
-                preconditionFailure("a solid paint has a uniform colour")
-            }
+        func gradient(_ kind: Float, _ stops: [GradientStop], _ g0: [Double], _ g1: [Double]) {
+            let m = path.paintInverse!
             data += [kind, Float(stops.count), opacity, 0]
             data += [m.a, m.b, m.c, m.d, m.tx, m.ty, 0, 0].map { Float($0) }
             data += (g0 + g1).map { Float($0) }
             for stop in stops { data += [stop.offset, 0, 0, 0, stop.color.r, stop.color.g, stop.color.b, stop.color.a] }
+        }
+        switch path.shading {
+        case .solid(let solid):
+            var faded = solid
+            faded.a *= opacity
+            color = faded
+            data += [PathGLItem.solid, 0, opacity, 0]
+        case let .linear(from, to, stops):
+            color = PaintColor(RGBA(0, 0, 0, 0))
+            gradient(PathGLItem.linear, stops, [from.x, from.y, to.x, to.y], [0, 0, 0, 0])
+        case let .radial(center, radius, focal, stops):
+            color = PaintColor(RGBA(0, 0, 0, 0))
+            gradient(PathGLItem.radial, stops, [center.x, center.y, radius, 0], [focal.x, focal.y, 0, 0])
         }
         let tableOffset = data.count / 4
         let (tileWidth, tileHeight) = (PathGLItem.tileWidth, PathGLItem.tileHeight)
@@ -101,8 +87,6 @@ final class PathGLItem: GLItem {
         let evenOdd: Float = path.outline.rule == .evenodd ? 1 : 0
         fields = [evenOdd, Float(across), Float(tableOffset), 0]
     }
-
-
 
     func addLayers(to plan: inout LayerPlan, index: Int) { plan.leaveToBoxesPass(index) }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A path filled or stroked (SPEC §9): closed polygons of flattened chords (`PathOutline`) whose
 /// coverage is the exact accumulated signed area in each pixel, read by a fill rule, painted with
 /// a solid colour or a gradient times an opacity, source-over. A path node's fill and its stroke
@@ -65,5 +67,37 @@ public struct Path: Primitive {
     public static func == (a: Path, b: Path) -> Bool {
         a.transform == b.transform && a.role == b.role && a.trim == b.trim && a.paint == b.paint && a.opacity == b.opacity
             && a.bounds == b.bounds && (a.outline === b.outline || a.geometry == b.geometry)
+    }
+}
+
+extension Path {
+    /// The paint as both rows shade it (SPEC §9 "Paints"), worked out once here so they cannot
+    /// differ: a paint of one colour (a gradient whose stops are all alike too) is solid; so is a
+    /// gradient under a singular transform, which covers nothing, by its last stop (clear without
+    /// stops); a radial gradient's highlight becomes its focal point f = c + h·r·(cos a, sin a),
+    /// a in degrees by §0's θ convention (c itself without a highlight). Colours are straight,
+    /// before the opacity.
+    public enum Shading: Sendable, Equatable {
+        case solid(PaintColor)
+        case linear(from: PathPoint, to: PathPoint, stops: [GradientStop])
+        case radial(center: PathPoint, radius: Double, focal: PathPoint, stops: [GradientStop])
+    }
+
+    /// `paint` as the rows shade it.
+    public var shading: Shading {
+        if let color = paint.uniformColor { return .solid(color) }
+        switch paint {
+        case .solid(let color):
+            return .solid(color)
+        case let .linear(from, to, stops):
+            guard paintInverse != nil else { return .solid(stops.last?.color ?? PaintColor(.clear)) }
+            return .linear(from: from, to: to, stops: stops)
+        case let .radial(center, radius, highlight, angle, stops):
+            guard paintInverse != nil else { return .solid(stops.last?.color ?? PaintColor(.clear)) }
+            let a = angle * .pi / 180
+            let focal = highlight == 0 ? center
+                : PathPoint(center.x + highlight * radius * cos(a), center.y + highlight * radius * sin(a))
+            return .radial(center: center, radius: radius, focal: focal, stops: stops)
+        }
     }
 }
