@@ -49,6 +49,11 @@ public struct BenchReport: Codable {
         /// frame it encoded before, whose compressed bytes it took (`PNGSequence`). Absent in
         /// reports written before it existed.
         var compressedRows: Double? = nil
+        /// With a PNG encoder: the setting that wrote the files ("zlib 4 none"), and, when `auto`
+        /// chose it, why (what it read from the frames). Absent in reports written before `auto`
+        /// chose from frames.
+        var pngSetting: String? = nil
+        var pngReason: String? = nil
         /// Checksum of what the stage produced, so the work cannot be optimised away.
         var checksum: UInt64
         /// The median of each sample set (`--repeat`), in ms per frame: the run's own noise,
@@ -157,7 +162,8 @@ public struct BenchReport: Codable {
         for r in rows {
             let notes = [r.ratioToCeiling.map { String(format: "%.2f× of %@", $0, r.ceiling!) },
                          r.paintedBands.map { String(format: "%.0f %% of row bands painted", $0 * 100) },
-                         r.compressedRows.map { String(format: "%.0f %% of rows compressed", $0 * 100) }]
+                         r.compressedRows.map { String(format: "%.0f %% of rows compressed", $0 * 100) },
+                         r.pngSetting.map { setting in "PNG " + (r.pngReason.map { "auto: \(setting) (\($0))" } ?? setting) }]
             let ratio = notes.compactMap { $0 }.joined(separator: "; ")
             lines.append(String(format: "| %@ | %d×%d | %@ | %@ | %.3f | %.3f | %.3f | %.1f | %.1f | %.2f | %@ | %@ |", r.scene, r.width, r.height,
                                 r.backend, r.stage, r.ms.min, r.ms.median, r.ms.max, r.framesPerSecond, r.megapixelsPerSecond,

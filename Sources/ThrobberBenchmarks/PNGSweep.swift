@@ -47,8 +47,8 @@ public enum PNGSweep {
     }
 
     /// The rule applied to one scene at one size: the fastest setting whose files are no larger
-    /// than the reference's for that scene's frames (what `auto` writes a scene's frames with,
-    /// PNGEncoderCatalog.automaticChoice).
+    /// than the reference's for that scene's frames (what `auto` chose by scene name until it
+    /// chose from the frames, `PNGRuleSweep`).
     public struct SceneChoice: Codable {
         var scene: String
         var size: Int
@@ -236,9 +236,9 @@ public enum PNGSweep {
         }
     }
 
-    /// The rule per scene and size, as `auto` applies it: of every setting whose files are no
-    /// larger than the reference's for that scene's frames, the fastest at that size (its time
-    /// over every scene's frames, the steadier figure).
+    /// The rule per scene and size: of every setting whose files are no larger than the
+    /// reference's for that scene's frames, the fastest at that size (its time over every
+    /// scene's frames, the steadier figure).
     public static func choosePerScene(_ candidates: [Candidate], scenes: [String], sizes: [Int]) -> [SceneChoice] {
         guard let reference = candidates.first(where: \.isReference) else { return [] }
         var choices: [SceneChoice] = []
@@ -252,23 +252,6 @@ public enum PNGSweep {
             }
         }
         return choices
-    }
-
-    /// The per-scene choices as `PNGEncoderCatalog.automaticSteps` holds them: a run of sizes
-    /// with one choice is one step up to the run's last size.
-    public static func stepsLiteral(_ report: Report) -> String {
-        var lines: [String] = []
-        for scene in report.scenes {
-            var steps: [SceneChoice] = []
-            for choice in report.perScene.filter({ $0.scene == scene }).sorted(by: { $0.size < $1.size }) {
-                if let last = steps.last, last.setting == choice.setting { steps[steps.count - 1] = choice } else { steps.append(choice) }
-            }
-            let items = steps.map { step in
-                "AutomaticStep(\(step.size), \"\(step.encoder)\", \(step.level)\(step.filter == "none" ? "" : ", .\(step.filter)"))"
-            }
-            lines.append("    \"\(scene)\": [" + items.joined(separator: ", ") + "],")
-        }
-        return lines.joined(separator: "\n")
     }
 
     public static func markdown(_ report: Report) -> String {
@@ -306,8 +289,8 @@ public enum PNGSweep {
             }
         }
         if !report.perScene.isEmpty {
-            text += "\n\n## Per scene, as `auto` chooses: the fastest setting no larger than the reference on that "
-                + "scene's frames (its size ratio)\n\n"
+            text += "\n\n## Per scene: the fastest setting no larger than the reference on that scene's frames (its size "
+                + "ratio); `auto` chooses from the frames instead (`--derive`)\n\n"
             text += "| scene | " + sizes.joined(separator: " | ") + " |\n|---|" + String(repeating: "---|", count: sizes.count) + "\n"
             for scene in report.scenes {
                 let cells = report.sizes.map { size in
@@ -316,7 +299,6 @@ public enum PNGSweep {
                 }
                 text += "| \(scene) | " + cells.joined(separator: " | ") + " |\n"
             }
-            text += "\nAs `PNGEncoderCatalog.automaticSteps`:\n\n```swift\n" + stepsLiteral(report) + "\n```\n"
         }
         return text + "\n"
     }

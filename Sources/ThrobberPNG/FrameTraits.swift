@@ -21,6 +21,14 @@ public struct FrameTraits: Sendable, Equatable, CustomStringConvertible {
     /// The most rows one measurement reads.
     public static let sampledRows = 64
 
+    /// Traits as given (the sweep's recorded points, tests).
+    public init(side: Int, transparent: Double, flat: Double, changed: Double?) {
+        self.side = side
+        self.transparent = transparent
+        self.flat = flat
+        self.changed = changed
+    }
+
     /// Measures `image`, against `previous` when it is the frame before (same size).
     public init(_ image: Image, previous: Image? = nil) {
         side = max(image.width, image.height)

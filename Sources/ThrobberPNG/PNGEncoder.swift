@@ -51,10 +51,10 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 /// given tEXt chunks between IHDR and IDAT. They differ in speed and size only; libpng reads
 /// each back to exactly the pixels given (PNGEncoderTests checks every encoder that way).
 ///
-/// - ``automatic``: the default (`auto`): per scene and frame size, the fastest setting whose
-///   files are no larger than libpng's at its own defaults — mostly ISA-L for small frames,
-///   libdeflate 1 about 256–384 px, zlib 4 and 5 in segments above
-///   (``PNGEncoderCatalog/automaticSteps``).
+/// - ``automatic``: the default (`auto`): the fastest setting whose files are no larger than
+///   libpng's at its own defaults, chosen from what the frames are — their size, how many rows
+///   change from frame to frame, how flat they are, and a trial on sampled rows
+///   (``AutomaticRule``, ``choice(for:previous:)``).
 /// - ``libpng(level:filter:)``: libpng over zlib, levels 0–9; the reference.
 /// - ``libdeflate(level:filter:)``: Throbber's own PNG writer over libdeflate, levels 0–12.
 /// - ``isal(level:filter:)``: the same writer over Intel ISA-L's igzip, levels 0–3; the fastest
@@ -71,9 +71,8 @@ public enum PNGRowFilter: String, Sendable, Hashable, CaseIterable {
 /// Two values that differ only in a `nil` against an explicit default filter are unequal but
 /// write the same bytes.
 public enum PNGEncoder: Sendable, Hashable {
-    /// Per frame: the fastest setting no larger than libpng's defaults for frames of the
-    /// scene and size (``PNGEncoderCatalog/automaticChoice(scene:width:height:)``); by size
-    /// alone when the scene is not known (``resolved(scene:width:height:)`` tells it).
+    /// The fastest setting no larger than libpng's defaults for frames like these
+    /// (``choice(for:previous:)``, by ``AutomaticRule/current``).
     case automatic
     /// libpng over zlib (CPNGCodec), level 0–9.
     case libpng(level: Int, filter: PNGRowFilter? = nil)
@@ -91,25 +90,24 @@ public enum PNGEncoder: Sendable, Hashable {
     /// What frames are written with unless a user says otherwise (``PNGEncoderCatalog/defaultName``).
     public static let `default` = try! PNGEncoder(name: PNGEncoderCatalog.defaultName)
 
-    /// The encoder ``automatic`` writes a `width` × `height` px frame with, of the scene `scene`
-    /// when it is known (``PNGEncoderCatalog/automaticChoice(scene:width:height:)``).
-    public static func automaticChoice(scene: String? = nil, width: Int, height: Int) -> PNGEncoder {
-        PNGEncoder(PNGEncoderCatalog.automaticChoice(scene: scene, width: width, height: height))
+    /// The encoder a setting of ``AutomaticRule`` names (an unfiltered setting gets the
+    /// encoder's default filter, nil, so it equals the plain `.isal(level:)` and the like).
+    public init(_ setting: AutomaticRule.Setting) {
+        self = try! PNGEncoder(name: setting.encoder, level: setting.level,
+                               filter: setting.filter == .unfiltered ? nil : setting.filter)
     }
 
-    /// The encoder a step of ``automatic``'s table names (an unfiltered step gets the encoder's
-    /// default filter, nil, so it equals the plain `.isal(level:)` and the like).
-    public init(_ step: PNGEncoderCatalog.AutomaticStep) {
-        self = try! PNGEncoder(name: step.encoder, level: step.level, filter: step.filter == .unfiltered ? nil : step.filter)
-    }
-
-    /// The encoder that writes frames of `scene` of `width` × `height` px: ``automatic``'s choice
-    /// for them, or this encoder itself when it is not ``automatic``. The one place `auto` is
-    /// resolved: a caller that knows the scene and size does it once per clip, page or sheet,
-    /// before encoding, so that `auto` can choose per scene; ``encode(_:text:sequence:)`` of
-    /// ``automatic`` itself resolves with the size alone.
-    public func resolved(scene: String?, width: Int, height: Int) -> PNGEncoder {
-        self == .automatic ? Self.automaticChoice(scene: scene, width: width, height: height) : self
+    /// The encoder that writes `image` (after `previous`, the frame before it, when there is
+    /// one), and why: ``automatic``'s choice by ``AutomaticRule/current`` and its trial, or this
+    /// encoder itself (and no reason) when it is not ``automatic``. A caller resolves once per
+    /// clip, from the clip's first two frames, and once per sheet page or preview, from the image
+    /// itself, before encoding, so a clip's frames share one setting (and so the rows the frame
+    /// before left alone); ``encode(_:text:sequence:threads:)`` of ``automatic`` itself resolves
+    /// from the one image it is given.
+    public func choice(for image: Image, previous: Image? = nil) throws -> PNGChoice {
+        guard self == .automatic else { return PNGChoice(encoder: self, reason: nil) }
+        let choice = try AutomaticRule.current.choice(for: image, previous: previous)
+        return PNGChoice(encoder: PNGEncoder(choice.setting), reason: choice.reason)
     }
 
     /// libpng at ``defaultPNGLevel`` with no row filter: what every command wrote before the
@@ -231,8 +229,7 @@ public enum PNGEncoder: Sendable, Hashable {
         guard range.contains(level) else { throw Self.levelError(name: name, level: level, field: "PNG level") }
         switch self {
         case .automatic:
-            return try resolved(scene: nil, width: image.width, height: image.height)
-                .encodeCounting(image, text: text, sequence: sequence, threads: threads)
+            return try choice(for: image).encoder.encodeCounting(image, text: text, sequence: sequence, threads: threads)
         case .libpng:
             let data = try PNGCodec.encode(image, settings: PNGCodec.Settings(level: level, filters: filter.libpngBits), text: text)
             return (data, 0)
@@ -292,6 +289,26 @@ public enum PNGEncoder: Sendable, Hashable {
 private func withStamps<R>(_ stamps: [UInt64]?, _ body: (UnsafePointer<UInt64>?) -> R) -> R {
     guard let stamps else { return body(nil) }
     return stamps.withUnsafeBufferPointer { body($0.baseAddress) }
+}
+
+/// The encoder that writes an image, and, when `auto` chose it, why (``PNGEncoder/choice(for:previous:)``).
+public struct PNGChoice: Sendable, Hashable, CustomStringConvertible {
+    /// Never ``PNGEncoder/automatic``.
+    public var encoder: PNGEncoder
+    /// What ``AutomaticRule`` read from the frames ("1024 px; 13 % rows changed, under 40 %"), or
+    /// nil when the encoder was named.
+    public var reason: String?
+
+    public init(encoder: PNGEncoder, reason: String?) {
+        self.encoder = encoder
+        self.reason = reason
+    }
+
+    /// "auto: zlib 4 none (1024 px; 13 % rows changed, under 40 %)", or the named encoder's setting.
+    public var description: String {
+        let setting = "\(encoder.name) \(encoder.level) \(encoder.filter.rawValue)"
+        return reason.map { "auto: \(setting) (\($0))" } ?? setting
+    }
 }
 
 /// The frames of one animation, encoded in order (``PNGEncoder/encode(_:text:sequence:)``).

@@ -13,70 +13,10 @@ public enum PNGEncoderCatalog {
     /// The encoders, by the names `--png-encoder` and the job file's `"pngEncoder"` take.
     public static let encoders = ["libpng", "libdeflate", "isal", "zlib"]
 
-    /// `auto`, the default: the fastest setting of the sweep whose files are no larger than
-    /// libpng's at its own defaults (zlib 6, adaptive row filters) for the same frames, chosen
-    /// per scene and frame size (``automaticSteps``) where the scene is known, by size alone
-    /// (``automaticStepsAnyScene``) where it is not.
+    /// `auto`, the default: the fastest setting whose files are no larger than libpng's at its own
+    /// defaults (zlib 6, adaptive row filters), chosen from what the frames are (their
+    /// ``FrameTraits``) by ``AutomaticRule/current``.
     public static let automatic = "auto"
-
-    /// One step of `auto`'s choice: frames whose longer side is at most `side` px (and above
-    /// the step before) are written with `encoder` at `level` with row filter `filter`.
-    public struct AutomaticStep: Sendable, Equatable, CustomStringConvertible {
-        public let side: Int
-        public let encoder: String
-        public let level: Int
-        public let filter: PNGRowFilter
-
-        public init(_ side: Int, _ encoder: String, _ level: Int, _ filter: PNGRowFilter = .unfiltered) {
-            self.side = side
-            self.encoder = encoder
-            self.level = level
-            self.filter = filter
-        }
-
-        public var description: String { "\(encoder) \(level) \(filter.rawValue)" }
-    }
-
-    /// `auto` per scene: at each size `throbber bench --png-sweep` measured (64, 96, 128, 192,
-    /// 256, 384, 512, 768, 1024, 2048 and 4096 px), of the settings whose files are no larger
-    /// than libpng's defaults for that scene's frames, the fastest there, each frame timed in a
-    /// sequence after the one before it as a clip encodes it. A step covers the sides from the
-    /// size measured before it (exclusive) to its own; the last one covers every larger side
-    /// too. As the sweep prints it (docs/png-encoders.md "Per scene" has the runs and the size
-    /// ratios; at 768 and 1024 px a steadier run, 4 frames × 5 repeats of the settings within
-    /// reach there, decides); PNGEncoderTests holds each step up to 512 px to the rule on the
-    /// sweep's frames.
-    public static let automaticSteps: [String: [AutomaticStep]] = [
-        "wave-ball": [AutomaticStep(128, "isal", 0), AutomaticStep(512, "isal", 2), AutomaticStep(4096, "zlib", 4)],
-        "double-wave": [AutomaticStep(96, "isal", 1, .sub), AutomaticStep(128, "libdeflate", 3, .sub), AutomaticStep(256, "libdeflate", 2, .sub),
-                        AutomaticStep(1024, "zlib", 4, .sub), AutomaticStep(2048, "libdeflate", 3, .sub),
-                        AutomaticStep(4096, "libdeflate", 5, .sub)],
-        "pull-wave": [AutomaticStep(64, "libdeflate", 2, .sub), AutomaticStep(96, "isal", 1, .sub), AutomaticStep(128, "isal", 2, .sub),
-                      AutomaticStep(192, "isal", 1, .sub), AutomaticStep(256, "isal", 2, .sub), AutomaticStep(384, "isal", 1, .sub),
-                      AutomaticStep(2048, "zlib", 4, .sub), AutomaticStep(4096, "libdeflate", 2, .sub)],
-        "activity": [AutomaticStep(256, "isal", 2), AutomaticStep(384, "zlib", 3), AutomaticStep(4096, "zlib", 4)],
-        "ring": [AutomaticStep(96, "isal", 2), AutomaticStep(384, "libdeflate", 1), AutomaticStep(1024, "zlib", 4), AutomaticStep(4096, "zlib", 5)],
-        "progress-ring": [AutomaticStep(192, "isal", 0), AutomaticStep(256, "isal", 2), AutomaticStep(384, "libdeflate", 1),
-                          AutomaticStep(4096, "zlib", 4)],
-        // The sweep draws the hud at its defaults, SVProgressHUD.show(): the ring scene's frames
-        // pixel for pixel, and so its steps.
-        "hud": [AutomaticStep(96, "isal", 2), AutomaticStep(384, "libdeflate", 1), AutomaticStep(1024, "zlib", 4), AutomaticStep(4096, "zlib", 5)],
-    ]
-
-    /// `auto` when the scene is not known (a contact sheet of several, a caller's own image):
-    /// the rule over every scene's frames together — isal 2 up to 192 px a side (0.85–0.96×
-    /// libpng's size there), libdeflate 1 up to 384 px (0.86–0.87×), zlib 4 above (0.89–0.99×).
-    /// isal 1 and 2 are within the timing noise of each other below 256 px.
-    public static let automaticStepsAnyScene = [AutomaticStep(192, "isal", 2), AutomaticStep(384, "libdeflate", 1),
-                                                AutomaticStep(Int.max, "zlib", 4)]
-
-    /// The setting `auto` writes a `width` × `height` px frame of `scene` with (any scene's rule
-    /// when `scene` is nil or not in the table).
-    public static func automaticChoice(scene: String? = nil, width: Int, height: Int) -> AutomaticStep {
-        let side = max(width, height)
-        let steps = scene.flatMap { automaticSteps[$0] } ?? automaticStepsAnyScene
-        return steps.first { side <= $0.side } ?? steps[steps.count - 1]
-    }
 
     /// A name that stands for one encoder at one level (its row filter is the encoder's default).
     public struct NamedSetting: Sendable {

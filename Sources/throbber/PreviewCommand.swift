@@ -74,12 +74,13 @@ enum PreviewCommand: Subcommand {
         let renderer = try FrameRenderer(backend, device: device)
         let times = Preview.times(frames: frames, duration: duration, start: start)
         let sheet = try Preview.sheet(scene, times: times, columns: columns, renderer: renderer)
-        try AtomicFile.write(try Preview.png(sheet, scene: scene, times: times, columns: columns, renderer: renderer,
-                                             encoder: encoder, threads: UsableCPUs.current.usable),
-                             to: file, overwrite: overwrite)
+        let png = try Preview.png(sheet, scene: scene, times: times, columns: columns, renderer: renderer,
+                                  encoder: encoder, threads: UsableCPUs.current.usable)
+        try AtomicFile.write(png.data, to: file, overwrite: overwrite)
         if !arguments.has(OptionSpec.quiet) {
-            FileHandle.standardError.write(Data(String(format: "wrote %@ (%d frames of %@ over %.3f s, %d×%d px)\n",
-                                                       file.path, frames, sceneID, duration, sheet.width, sheet.height).utf8))
+            FileHandle.standardError.write(Data(String(format: "wrote %@ (%d frames of %@ over %.3f s, %d×%d px; PNG %@)\n",
+                                                       file.path, frames, sceneID, duration, sheet.width, sheet.height,
+                                                       png.choice.description).utf8))
         }
     }
 }

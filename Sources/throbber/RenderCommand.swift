@@ -94,9 +94,10 @@ enum RenderCommand: Subcommand {
         }
         if !quiet {
             FileHandle.standardError.write(Data(String(
-                format: "wrote %d frame%@ of %@ (%d×%d px, %@) to %@ in %.2f s (%.1f frames/s)\n",
+                format: "wrote %d frame%@ of %@ (%d×%d px, %@) to %@ in %.2f s (%.1f frames/s)%@\n",
                 frames, frames == 1 ? "" : "s", sceneID, width, height, renderer.description, directory.path,
-                summary.seconds, Double(frames) / max(summary.seconds, 1e-9)).utf8))
+                summary.seconds, Double(frames) / max(summary.seconds, 1e-9),
+                summary.pngChoices.first.map { "; PNG \($0.choice)" } ?? "").utf8))
         }
     }
 }

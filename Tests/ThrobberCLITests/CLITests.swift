@@ -105,24 +105,29 @@ struct CLITests {
         }
     }
 
-    /// Every --png-encoder writes the pixels and tEXt the default (auto: for the ring at this
-    /// size, isal 2) does; the job file's "pngEncoder" reaches batch's frames too.
+    /// Every --png-encoder writes the pixels and tEXt the default (auto: chosen from the clip's
+    /// first two frames) does, and render's report line says what auto chose and why; the job
+    /// file's "pngEncoder" reaches batch's frames too.
     @Test func pngEncodersWriteTheSameFramesFromRenderAndBatch() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        func frame(_ encoder: [String]) throws -> Data {
+        var line = ""
+        func frame(_ encoder: [String], number: Int = 0) throws -> Data {
             let output = directory.appendingPathComponent(encoder.joined(separator: "-").isEmpty ? "default" : encoder.joined(separator: "-"))
-            let result = try runThrobber(["render", "ring", "-o", output.path, "--start", "0.3", "--backend", "cpu"] + encoder)
-            #expect(result.status == 0, "\(encoder): \(result.stderr)")
-            return try Data(contentsOf: output.appendingPathComponent("ring_00000.png"))
+            if number == 0 {
+                let result = try runThrobber(["render", "ring", "-o", output.path, "--start", "0.3", "--frames", "3", "--backend", "cpu"] + encoder)
+                #expect(result.status == 0, "\(encoder): \(result.stderr)")
+                line = result.stderr
+            }
+            return try Data(contentsOf: output.appendingPathComponent("ring_0000\(number).png"))
         }
         let reference = try frame([])
         let pixels = try PNGCodec.decode(reference)
         let text = try PNGCodec.textChunks(reference)
-        let automatic = PNGEncoder.automatic.resolved(scene: "ring", width: pixels.width, height: pixels.height)
-        #expect(automatic == .isal(level: 2), "the ring's step for \(pixels.width) px")
-        let byDefault = try reference == automatic.encode(pixels, text: text)
-        #expect(byDefault, "the default is auto: the ring's setting for an \(pixels.width) px frame")
+        let automatic = try PNGEncoder.automatic.choice(for: try PNGCodec.decode(try frame([], number: 1)), previous: pixels)
+        #expect(line.contains("; PNG \(automatic)\n"), "render's line names auto's choice and why: \(line)")
+        let byDefault = try reference == automatic.encoder.encode(pixels, text: text)
+        #expect(byDefault, "the default is auto, chosen from frames 0 and 1")
         for encoder in [["--png-encoder", "libpng"], ["--png-encoder", "isal", "--png-level", "3"], ["--png-encoder", "libdeflate", "--png-level", "12"],
                         ["--png-encoder", "fast"], ["--png-encoder", "compact"], ["--png-encoder", "small"]] {
             let data = try frame(encoder)
@@ -161,7 +166,8 @@ struct CLITests {
         let frames = "{\"type\": \"png\", \"pattern\": \"f_%d.png\"}, {\"type\": \"sheet\", \"path\": \"s.png\"}"
         #expect(try run("", frames).status == 0)
         var (data, image, text) = try file("f_1.png")
-        #expect(try data == PNGEncoder.automatic.resolved(scene: "activity", width: image.width, height: image.height).encode(image, text: text))
+        let first = try file("f_0.png").1
+        #expect(try data == PNGEncoder.automatic.choice(for: image, previous: first).encoder.encode(image, text: text))
         (data, image, text) = try file("s.png")
         #expect(try data == PNGEncoder.zlib(level: 8).encode(image, text: text), "a sheet is compact by default")
         // The job's encoder and level go to frames and sheets alike.
@@ -177,6 +183,20 @@ struct CLITests {
         #expect(try data == PNGEncoder.isal(level: 1).encode(image, text: text))
         (data, image, text) = try file("s.png")
         #expect(try data == PNGEncoder.isal(level: 0).encode(image, text: text))
+        // `auto` on a sheet chooses from the page itself, as for frames from the clip's: the
+        // report names the choice and why, for the frames and for the sheet.
+        let job = directory.appendingPathComponent("job.json")
+        try "{\"backend\": \"cpu\", \"renders\": [{\"scene\": \"activity\", \"frames\": 2, \"outputs\": [\(frames.replacingOccurrences(of: "\"s.png\"}", with: "\"s.png\", \"encoder\": \"auto\"}"))]}]}"
+            .write(to: job, atomically: true, encoding: .utf8)
+        let reported = try runThrobber(["batch", job.path, "--overwrite"], in: directory)
+        #expect(reported.status == 0, "\(reported.stderr)")
+        (data, image, text) = try file("s.png")
+        let page = try PNGEncoder.automatic.choice(for: image)
+        #expect(try data == page.encoder.encode(image, text: text))
+        #expect(reported.stderr.contains("; PNG \(page)\n"), "the sheet's line names auto's choice: \(reported.stderr)")
+        (data, image, text) = try file("f_1.png")
+        let clip = try PNGEncoder.automatic.choice(for: image, previous: try file("f_0.png").1)
+        #expect(reported.stderr.contains(": PNG \(clip)\n"), "a line names auto's choice for the clip's frames: \(reported.stderr)")
         // Mistakes: one line each, naming the key, the value and what is allowed.
         for (top, outputs, message) in [
             ("\"pngEncoder\": \"zopfli\",", frames, "unknown pngEncoder \"zopfli\" (known: auto, libpng, libdeflate, isal, zlib, fast, small, compact)"),

@@ -193,27 +193,8 @@ struct PNGEncoderTests {
         #expect(PNGEncoder.standard == .libpng(level: 7))
         #expect(try PNGEncoder(name: "libdeflate") == .libdeflate(level: 1))
         #expect(PNGEncoder.default == .automatic && PNGEncoder.automatic.name == "auto" && PNGEncoder.automatic.level == 1)
-        // With no scene, by size alone; with one, by its steps; past the last step, the last.
-        #expect(PNGEncoder.automaticChoice(width: 192, height: 100) == .isal(level: 2))
-        #expect(PNGEncoder.automaticChoice(width: 100, height: 193) == .libdeflate(level: 1))
-        #expect(PNGEncoder.automaticChoice(width: 768, height: 100) == .zlib(level: 4))
-        #expect(PNGEncoder.automaticChoice(width: 1024, height: 100) == .zlib(level: 4))
-        #expect(PNGEncoder.automaticChoice(width: 16_384, height: 100) == .zlib(level: 4))
-        #expect(PNGEncoder.automaticChoice(scene: "no-such-scene", width: 100, height: 193) == .libdeflate(level: 1))
-        for (scene, steps) in PNGEncoderCatalog.automaticSteps {
-            var below = 0
-            for step in steps {
-                let expected = PNGEncoder(step)
-                for side in Set([below + 1, step.side]) {
-                    #expect(PNGEncoder.automaticChoice(scene: scene, width: side, height: 1) == expected, "\(scene) at \(side) px")
-                }
-                below = step.side
-            }
-            #expect(PNGEncoder.automaticChoice(scene: scene, width: 1, height: 5000).name == steps.last!.encoder)
-        }
-        #expect(PNGEncoder.automatic.resolved(scene: "wave-ball", width: 512, height: 512) == .isal(level: 2))
-        #expect(PNGEncoder.automatic.resolved(scene: "wave-ball", width: 900, height: 900) == .zlib(level: 4), "@3x")
-        #expect(PNGEncoder.isal(level: 3).resolved(scene: "wave-ball", width: 512, height: 512) == .isal(level: 3))
+        // auto's choice comes from the frames (AutomaticRuleTests); a named encoder stays itself.
+        #expect(try PNGEncoder.isal(level: 3).choice(for: Image(width: 512, height: 512)).encoder == .isal(level: 3))
         #expect(try PNGEncoder(name: "isal", level: 3, filter: .up) == .isal(level: 3, filter: .up))
         #expect(try PNGEncoder(name: "isal").level == 1)
         #expect(PNGEncoder.libpng(level: 7).filter == .unfiltered && PNGRowFilter.unfiltered.rawValue == "none")
@@ -259,29 +240,6 @@ struct PNGEncoderTests {
         for encoder in [PNGEncoder.libdeflate(level: 1), .isal(level: 1)] {
             let error = try #require(throws: ThrobberError.self) { try encoder.encode(Image(width: 1, height: 1), text: [(key, "x")]) }
             #expect(error.message.contains("invalid tEXt keyword"))
-        }
-    }
-
-    /// `auto`'s table is what the sweep measured: at each step's own side, for each scene, the
-    /// step's setting writes the sweep's own frames (`PNGSweep.frames` as the documented run took
-    /// them, `--frames 2`: the two after the primer) no larger than libpng at its defaults
-    /// (`PNGSweep.reference`) does. A step whose setting
-    /// stopped being no larger — a changed scene, a changed encoder — fails here; sides up to
-    /// 512 px keep it quick.
-    @Test(arguments: SceneRegistry.ids)
-    func automaticStepsWriteNoLargerThanLibpngDefaults(scene id: String) throws {
-        let cpu = CPURenderer(threadCount: 2)
-        let steps = try #require(PNGEncoderCatalog.automaticSteps[id])
-        for step in steps where step.side <= 512 {
-            let images = Array(try PNGSweep.frames(of: id, size: step.side, count: 2, renderer: cpu).dropFirst())
-            let encoder = PNGEncoder.automatic.resolved(scene: id, width: images[0].width, height: images[0].height)
-            #expect(encoder.name == step.encoder && encoder.level == step.level && encoder.filter == step.filter)
-            var chosen = 0, reference = 0
-            for image in images {
-                chosen += try encoder.encode(image).count
-                reference += try PNGSweep.reference.encode(image).count
-            }
-            #expect(chosen <= reference, "\(id) at \(step.side) px: \(step) wrote \(chosen) bytes, libpng 6 adaptive \(reference)")
         }
     }
 

@@ -6,7 +6,8 @@
 #
 #     bench/peers/peer-vs-throbber.sh            (after `swift build -c release`)
 # Settings (environment): FRAMES (300), SIZE (512), ROUNDS (3), OUT (a temporary directory; the
-# frames are written there, e.g. a tmpfs to leave the disk out), THROBBER (.build/release/throbber).
+# frames are written there, e.g. a tmpfs to leave the disk out), THROBBER (.build/release/throbber),
+# PROGRAMS (which to run, of "peer auto gl libpng fast", the default; the peer always runs).
 # Needs pycairo: Debian's python3-cairo (apt-get install python3-cairo) or `pip install pycairo`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -51,13 +52,19 @@ run() {  # program → seconds, files, bytes
     [ "$count" -eq "$frames" ] || { echo "peer-vs-throbber: $1 wrote $count files, not $frames" >&2; exit 1; }
     echo "$(echo "$end - $start" | bc) $bytes"
 }
+programs="peer $(echo "${PROGRAMS:-auto gl libpng fast}" | tr ' ' '\n' | grep -vx peer | tr '\n' ' ')"
+for program in $programs; do
+    [ -n "${names[$program]:-}" ] || { echo "peer-vs-throbber: unknown program '$program' in PROGRAMS: one of ${!names[*]}" >&2; exit 64; }
+done
 declare -A times=() sizes=()
 for round in $(seq 1 "$rounds"); do
-    for program in peer auto gl libpng fast; do
+    for program in $programs; do
         read -r seconds bytes < <(run "$program")
         times[$program]+="$seconds "
         sizes[$program]=$bytes
-        printf 'round %d, %-4s %6.2f s, %d bytes\n' "$round" "$program" "$seconds" "$bytes"
+        printf 'round %d, %-6s %6.2f s, %d bytes' "$round" "$program" "$seconds" "$bytes"
+        # Each round's own ratio to the peer's time in the same round.
+        if [ "$program" = peer ]; then peer_round=$seconds; echo; else printf ', %.2f× the peer\n' "$(echo "$peer_round / $seconds" | bc -l)"; fi
     done
 done
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
@@ -67,7 +74,7 @@ echo "$frames wave-ball frames of ${size}×${size} px as PNG files, median of $r
 echo
 echo "| what | seconds | frames/s | KB on disk | frames/s ÷ peer's |"
 echo "|---|---:|---:|---:|---:|"
-for program in peer auto gl libpng fast; do
+for program in $programs; do
     t=$(echo "${times[$program]}" | median)
     printf '| %s | %.2f | %.0f | %d | %.2f |\n' "${names[$program]}" "$t" "$(echo "$frames / $t" | bc -l)" \
         "$(( ${sizes[$program]} / 1024 ))" "$(echo "$peer / $t" | bc -l)"

@@ -19,12 +19,15 @@ public enum Preview {
         return ContactSheet.compose(try renderer.render(lists), times: times, columns: columns)
     }
 
-    /// The sheet as a PNG file with its provenance, on `threads` threads (the encoder's segments).
+    /// The sheet as a PNG file with its provenance, on `threads` threads (the encoder's segments),
+    /// and the encoder that wrote it (`auto` chooses from the sheet itself, as for any image with
+    /// no frame before it).
     public static func png(_ sheet: Image, scene: LaidOutScene, times: [Double], columns: Int, renderer: FrameRenderer,
-                           encoder: PNGEncoder, threads: Int) throws -> Data {
+                           encoder: PNGEncoder, threads: Int) throws -> (data: Data, choice: PNGChoice) {
         // The sheet renders again from its own tEXt (`throbber reproduce`).
         let text = FrameText(scene, backend: renderer.backend.rawValue, driver: renderer.driver)
-        let png = encoder.resolved(scene: scene.model.id, width: sheet.width, height: sheet.height)
-        return try png.encode(sheet, text: text.chunks(columns: columns, times: times, layout: .contact), threads: threads)
+        let choice = try encoder.choice(for: sheet)
+        return (try choice.encoder.encode(sheet, text: text.chunks(columns: columns, times: times, layout: .contact), threads: threads),
+                choice)
     }
 }

@@ -5,7 +5,7 @@ import ThrobberPNG
 /// Where a clip's frames go.
 public enum Output: Sendable {
     /// One PNG per frame: the pattern (placeholders filled, path resolved) numbers the files,
-    /// written by `encoder` (`auto` chooses per scene and frame size, ``PNGEncoder/resolved(scene:width:height:)``).
+    /// written by `encoder` (`auto` chooses once per clip from its first two frames, ``PNGEncoder/choice(for:)``).
     case png(pattern: FramePattern, encoder: PNGEncoder)
     /// All frames on sheet pages (PNG or WebP), each with a TexturePacker atlas: one page at
     /// `path` and `json` while the frames fit `maxSize` px a side, otherwise numbered pages

@@ -69,7 +69,7 @@ extension BatchRun {
         }
         return Summary(rendered: tally.rendered, skipped: tally.skipped, clips: Set(units.map(\.clip)).sorted().map { job.clips[$0] },
                        seconds: (clock.now - began).seconds, rendererDescription: renderer.description,
-                       pngRows: tally.pngRows.withLock { $0 }, replaced: tally.replaced.map { ($0.file, $0.why) },
+                       pngRows: tally.pngRows.withLock { $0 }, pngChoices: tally.pngChoices.withLock { $0 }, replaced: tally.replaced.map { ($0.file, $0.why) },
                        leftoversRemoved: leftoversRemoved, outputNotes: tally.records.notes)
     }
 
@@ -82,10 +82,14 @@ extension BatchRun {
         let keepsManifest = manifestPath != nil
         let clip = job.clips[unit.clip]
         let (width, height) = clip.scene.pixelSize
+        // `auto` chooses once for the clip, from what its frames are (PNGEncoder.choice(for:)).
+        let automatic = try automaticChoice(for: clip, renderer: renderer, wanted: clip.outputs.contains {
+            if case .png(_, .automatic) = $0 { true } else { false }
+        })
+        if let automatic { tally.pngChoices.withLock { $0.append((clip.label, automatic)) } }
         let pngOutputs = clip.outputs.compactMap { output -> (FramePattern, PNGEncoder)? in
             guard case .png(let pattern, let encoder) = output else { return nil }
-            // `auto` chooses for this clip's scene and frame size, once.
-            return (pattern, encoder.resolved(scene: clip.scene.model.id, width: width, height: height))
+            return (pattern, encoder == .automatic ? automatic?.encoder ?? .automatic : encoder)
         }
         let extra = clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? []
         // A frame records the scene of its link; a sheet or atlas, whose cells span the links,
@@ -177,7 +181,10 @@ extension BatchRun {
                     continue
                 }
                 let png = try encoded[encoder] ?? {
-                    let (data, reused) = try BatchRun.encode(image, encoder: encoder, text: text, sequence: sequence,
+                    // Only a clip of one frame leaves `auto` to the frame itself (automaticChoice).
+                    let choice = encoder == .automatic ? try encoder.choice(for: image) : PNGChoice(encoder: encoder, reason: nil)
+                    if choice.reason != nil { tally.pngChoices.withLock { $0.append((clip.label, choice)) } }
+                    let (data, reused) = try BatchRun.encode(image, encoder: choice.encoder, text: text, sequence: sequence,
                                                              cancellation: cancellation, threads: frameThreads)
                     tally.pngRows.withLock { $0 = ($0.compressed + image.height - reused, $0.total + image.height) }
                     return (data, keepsManifest ? SHA256.hex(data) : "")
@@ -236,10 +243,28 @@ extension BatchRun {
     }
 }
 
+extension BatchRun {
+    /// What `auto` writes the clip's PNG frames with, chosen once from its first two frames (frame
+    /// 1's traits against frame 0, ``FrameTraits``), drawn by the run's renderer before any other:
+    /// the frames by their index in the clip, not the order they reach the encoders in, so every
+    /// run and every shard of the clip chooses alike. Nil when no PNG output of the clip is `auto`,
+    /// and for a clip of one frame, which `auto` then resolves from the frame itself when it is
+    /// written (the same traits, without drawing it twice).
+    func automaticChoice(for clip: Clip, renderer: FrameRenderer, wanted: Bool) throws -> PNGChoice? {
+        guard wanted, clip.frameCount > 1 else { return nil }
+        let first = try renderer.render(try clip.scene(forFrame: 0).checkedDrawList(at: clip.time(0)))
+        let second = try renderer.render(try clip.scene(forFrame: 1).checkedDrawList(at: clip.time(1)))
+        return try PNGEncoder.automatic.choice(for: second, previous: first)
+    }
+}
+
 /// What a run has done so far, across its clips.
 final class RunTally: @unchecked Sendable {
     let records = ManifestRecords()
     let pngRows = Mutex<(compressed: Int, total: Int)>((0, 0))
+    /// What `auto` chose for each clip, and why (one entry per clip; a one-frame clip's comes
+    /// from its frame).
+    let pngChoices = Mutex<[(clip: String, choice: PNGChoice)]>([])
     /// Touched by the run's own thread only.
     var rendered = 0
     var skipped = 0

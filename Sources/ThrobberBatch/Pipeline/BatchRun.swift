@@ -223,6 +223,9 @@ public final class BatchRun {
         /// Rows of the PNG frames written, and how many of them were compressed: the rest were
         /// taken from a frame of the same clip encoded before (``PNGSequence``).
         public var pngRows: (compressed: Int, total: Int) = (0, 0)
+        /// What `auto` wrote each clip's PNG frames with, and why (``PNGChoice``), by clip label;
+        /// empty when no PNG output was `auto`.
+        public var pngChoices: [(clip: String, choice: PNGChoice)] = []
         /// Files `skipExisting` found but did not keep (they were not this run's), rendered again
         /// and replaced, with why.
         public var replaced: [(file: String, why: String)] = []

@@ -100,7 +100,10 @@ final class SheetSink: OrderedSink {
     /// A page's PNG or WebP.
     private func encode(_ page: Image, chunks: [(String, String)]) throws -> Data {
         let threads = self.threads, webp = settings.webp
-        let encoder = settings.encoder.resolved(scene: clip.scene.model.id, width: page.width, height: page.height)
+        // `auto` chooses from the page itself, as for any image with no frame before it.
+        let choice = webp ? PNGChoice(encoder: settings.encoder, reason: nil) : try settings.encoder.choice(for: page)
+        if choice.reason != nil { choices.append(choice) }
+        let encoder = choice.encoder
         // A big page compresses for minutes on one core: a run asked to stop does not wait for it
         // (the page would be rendered again by the resume anyway).
         return try Cancellable.run(cancellation, while: "a sheet page of \(page.width)×\(page.height) px was being compressed") {
@@ -169,8 +172,19 @@ final class SheetSink: OrderedSink {
         let first = ThrobberError.shownPath(files[0].image)
         return "\(clip.label) → \(first)\(files.count > 1 ? " …" : ""): \(encoded.count) page\(encoded.count == 1 ? "" : "s") (\(sizes) px), "
             + String(format: "%.1f MiB of texture memory", Double(bytes) / 1_048_576)
-            + "; \(timing.frames) frames\(stored)\(settings.trim ? ", trimmed" : "")"
+            + "; \(timing.frames) frames\(stored)\(settings.trim ? ", trimmed" : "")" + choicesText
     }
+
+    /// What `auto` chose for the pages, each distinct setting once with the first page's reason:
+    /// "; PNG auto: zlib 4 none (1536 px; 100 % rows changed, at least 40 % (no frame before))".
+    private var choicesText: String {
+        var seen: Set<PNGEncoder> = []
+        let distinct = choices.filter { seen.insert($0.encoder).inserted }
+        return distinct.isEmpty ? "" : "; PNG " + distinct.map(\.description).joined(separator: ", ")
+    }
+
+    /// What `auto` wrote each page with, in page order.
+    private var choices: [PNGChoice] = []
 
     /// What the sheet came to (pages, sizes, texture memory), for the run's report; set by `finish`.
     private(set) var note: String?

@@ -20,11 +20,12 @@ final class ImageEncodeCeiling: CeilingBenchmark {
 
     /// The ceiling named `name` over `images`, which hold `frames` frames of `bench`, with the
     /// sheets' encoder as a sheet of `bench`'s scene and the first image's size resolves it.
-    init(name: String, images: [Image], frames: Int, bench: BenchCase) {
+    init(name: String, images: [Image], frames: Int, bench: BenchCase) throws {
         self.name = name
         self.images = images
         self.frames = max(1, frames)
-        png = bench.settings.sheetPNG.resolved(scene: bench.scene.model.id, width: images[0].width, height: images[0].height)
+        // `auto` chooses from the sheet itself, as a sheet output does.
+        png = try bench.settings.sheetPNG.choice(for: images[0]).encoder
     }
 
     func run() throws -> SampleSet {

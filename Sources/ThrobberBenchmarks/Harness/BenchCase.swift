@@ -82,6 +82,9 @@ final class BenchCase {
     /// Renders the reference frames with `renderer`; not timed.
     func renderReference(with renderer: FrameRenderer) throws {
         reference = BenchCase.repeating(try lists.prefix(distinctReferenceFrames).map { try renderer.render($0) }, count: lists.count)
+        // As a batch chooses for a clip: frame 1 after frame 0 (frame 0 alone for one frame).
+        chosen = reference.count > 1 && lists.count > 1 ? try settings.png.choice(for: reference[1], previous: reference[0])
+                                                        : try settings.png.choice(for: reference[0])
     }
 
     /// `count` values: `distinct`, then `distinct` again from its start, and so on.
@@ -89,8 +92,16 @@ final class BenchCase {
         (0..<count).map { distinct[$0 % distinct.count] }
     }
 
-    /// The bench's encoder for this case: `auto` chooses for this scene and size, as a batch does.
-    var png: PNGEncoder { settings.png.resolved(scene: scene.model.id, width: width, height: height) }
+    /// The bench's encoder for this case and why: `auto` chooses from the first two reference
+    /// frames (frames 0 and 1 at 60 fps), as a batch does from a clip's.
+    var pngChoice: PNGChoice {
+        guard let chosen else { preconditionFailure("the PNG choice reads the reference frames, rendered first") }
+        return chosen
+    }
+    private var chosen: PNGChoice?
+
+    /// The bench's encoder for this case (``pngChoice``).
+    var png: PNGEncoder { pngChoice.encoder }
 
     /// The reference frames as PNG files, encoded now (not timed) unless the encode stage did.
     func encodedFrames() throws -> [Data] {

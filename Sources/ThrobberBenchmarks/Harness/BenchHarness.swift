@@ -36,6 +36,8 @@ struct BenchHarness {
                             megapixelsPerSecond: fps * bench.megapixels, ceiling: ratio == nil ? nil : stage.ceiling,
                             ratioToCeiling: ratio, cpuMs: measurement.cpuMsPerFrame, paintedBands: measurement.paintedShare,
                             compressedRows: measurement.compressedShare,
+                            pngSetting: measurement.pngChoice.map { "\($0.encoder.name) \($0.encoder.level) \($0.encoder.filter.rawValue)" },
+                            pngReason: measurement.pngChoice?.reason,
                             checksum: measurement.checksum, repeatMedians: measurement.repeatMedians)
         }
     }

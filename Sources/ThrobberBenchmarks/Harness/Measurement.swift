@@ -1,3 +1,5 @@
+import ThrobberPNG
+
 /// A benchmark's sample sets taken together: what a row or a ceiling of the report is made of.
 struct Measurement {
     /// The sets in the order they were taken, one per repeat.
@@ -28,6 +30,9 @@ struct Measurement {
         guard let first = counted.first else { return nil }
         return counted.dropFirst().reduce(first, +).share
     }
+
+    /// What wrote the PNG files, as the first set that says reports it.
+    var pngChoice: PNGChoice? { sets.lazy.compactMap(\.pngChoice).first }
 
     /// The share of rows a PNG encoder compressed over every set (the others it took from the
     /// frame before); nil where no set counted rows.

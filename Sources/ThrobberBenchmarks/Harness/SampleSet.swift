@@ -1,4 +1,5 @@
 import ThrobberCPU
+import ThrobberPNG
 
 /// What one `Benchmark.run()` measured: one sample set.
 struct SampleSet {
@@ -16,6 +17,8 @@ struct SampleSet {
     /// With a PNG encoder in a sequence: the rows it compressed and the rows it encoded (the
     /// others it took from the frame before, `PNGSequence`).
     var compressedRows: (compressed: Int, total: Int)? = nil
+    /// With a PNG encoder: what wrote the frames, and why when `auto` chose it.
+    var pngChoice: PNGChoice? = nil
     /// The ceiling sampled right before this set alone, in ms per frame, where the stage sets
     /// each repeat against its own ceiling sample (the pipeline: the machine's drift between
     /// repeats then cancels out of the ratio).

@@ -33,6 +33,7 @@ final class EncodeStage: StageBenchmark {
             }
         }
         bench.encoded = encoded
-        return SampleSet(samples: samples, checksum: checksum, cpuMs: cpu, frames: samples.count, compressedRows: rows)
+        return SampleSet(samples: samples, checksum: checksum, cpuMs: cpu, frames: samples.count, compressedRows: rows,
+                         pngChoice: bench.pngChoice)
     }
 }

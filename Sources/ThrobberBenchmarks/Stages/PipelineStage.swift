@@ -54,7 +54,7 @@ final class PipelineStage: StageBenchmark {
         // (fonts opened, shaped, rasterised into the atlas) once, as a real job's does.
         func execute() throws -> BatchRun.Summary {
             let clip = try Clip(scene: bench.unlaidScene, frames: frames, fps: 60, outputs: [
-                // The bench's encoder itself (`auto` stays auto: the batch chooses per scene and size, as
+                // The bench's encoder itself (`auto` stays auto: the batch chooses from the clip's first frames, as
                 // the ceiling's `bench.png` did).
                 .png(pattern: FramePattern(literalPrefix: directory.appendingPathComponent("f/").path, width: 5, suffix: ".png"),
                      encoder: png),
@@ -79,7 +79,8 @@ final class PipelineStage: StageBenchmark {
         // (ext4 without a journal scans recently freed inodes on every file it creates: 4 % of a
         // run in `perf`). The checksum is the bytes the job wrote (frames and manifest), looked at untimed.
         return SampleSet(samples: [sample / Double(frames)], checksum: try Self.bytes(in: directory), cpuMs: cpu, frames: frames,
-                         bands: bands, compressedRows: summary?.pngRows, ceilingMs: ceilingMs)
+                         bands: bands, compressedRows: summary?.pngRows, pngChoice: summary?.pngChoices.first?.choice,
+                         ceilingMs: ceilingMs)
     }
 
     /// The sizes of the files in `directory`, summed.

@@ -36,7 +36,7 @@ final class PreviewStage: OwnCeilingStage {
         columns = Int(Double(count).squareRoot().rounded(.up))
         times = Preview.times(frames: count, duration: bench.scene.model.previewDuration, start: 0)
         let sheet = try Preview.sheet(bench.scene, times: times, columns: columns, renderer: renderer)
-        encodeCeiling = ImageEncodeCeiling(name: "preview encode, all cores", images: [sheet], frames: count, bench: bench)
+        encodeCeiling = try ImageEncodeCeiling(name: "preview encode, all cores", images: [sheet], frames: count, bench: bench)
     }
 
     func run() throws -> SampleSet {
@@ -47,7 +47,7 @@ final class PreviewStage: OwnCeilingStage {
             sample = try Stopwatch.milliseconds {
                 let sheet = try Preview.sheet(bench.scene, times: times, columns: columns, renderer: renderer)
                 bytes = try Preview.png(sheet, scene: bench.scene, times: times, columns: columns, renderer: renderer,
-                                        encoder: bench.settings.sheetPNG, threads: UsableCPUs.current.usable).count
+                                        encoder: bench.settings.sheetPNG, threads: UsableCPUs.current.usable).data.count
             }
         }
         return SampleSet(samples: [sample / Double(times.count)], checksum: UInt64(bytes), cpuMs: cpu, frames: times.count,

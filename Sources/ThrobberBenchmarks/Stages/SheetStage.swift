@@ -16,7 +16,7 @@ final class SheetStage: OwnCeilingStage {
     private let bench: BenchCase
     private var setIndex = 0
 
-    init(_ renderer: FrameRenderer, _ bench: BenchCase) {
+    init(_ renderer: FrameRenderer, _ bench: BenchCase) throws {
         self.renderer = renderer
         backend = renderer.backend.rawValue
         self.bench = bench
@@ -25,7 +25,7 @@ final class SheetStage: OwnCeilingStage {
         let pages = SpriteSheet.pages(frameCount: bench.distinctReferenceFrames, frameWidth: bench.width, frameHeight: bench.height,
                                       columns: nil, maxSize: SpriteSheet.defaultMaxSize)
         let images = pages.map { SpriteSheet.Builder.sheet(of: bench.reference[$0.frames], columns: $0.columns, rows: $0.rows) }
-        encodeCeiling = ImageEncodeCeiling(name: "sheet encode, all cores", images: images, frames: bench.distinctReferenceFrames, bench: bench)
+        encodeCeiling = try ImageEncodeCeiling(name: "sheet encode, all cores", images: images, frames: bench.distinctReferenceFrames, bench: bench)
     }
 
     func run() throws -> SampleSet {

@@ -57,7 +57,7 @@ enum StageRegistry {
             // beside its render or frame stage: a run of the pipeline alone times the pipeline alone.
             benchmarks.append(PipelineStage(renderer, bench, encodeCeiling: encodeCeiling, measuresRenderCost: !cpuStages.isEmpty))
         }
-        if stages.contains(.sheet) { benchmarks.append(SheetStage(renderer, bench)) }
+        if stages.contains(.sheet) { benchmarks.append(try SheetStage(renderer, bench)) }
         if stages.contains(.preview) { benchmarks.append(try PreviewStage(renderer, bench)) }
         return benchmarks
     }

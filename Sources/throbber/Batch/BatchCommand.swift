@@ -143,6 +143,12 @@ enum BatchCommand: Subcommand {
             for note in clip.playbackNotes { FileHandle.standardError.write(Data("batch: \(note)\n".utf8)) }
         }
         for note in summary.outputNotes { FileHandle.standardError.write(Data("batch: \(note)\n".utf8)) }
+        // What `auto` wrote each clip's PNG frames with and why; a long job's clips, the first 20.
+        for (clip, choice) in summary.pngChoices.prefix(20) { FileHandle.standardError.write(Data("batch: \(clip): PNG \(choice)\n".utf8)) }
+        if summary.pngChoices.count > 20 {
+            let settings = Set(summary.pngChoices.map { "\($0.choice.encoder.name) \($0.choice.encoder.level) \($0.choice.encoder.filter.rawValue)" })
+            FileHandle.standardError.write(Data("batch: … and \(summary.pngChoices.count - 20) more clips by auto (settings chosen: \(settings.sorted().joined(separator: ", ")))\n".utf8))
+        }
     }
 
     /// The values `--threads` takes, on `batch` and `render`.

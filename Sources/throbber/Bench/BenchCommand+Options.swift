@@ -34,8 +34,8 @@ extension BenchCommand {
                                    help: "frames rendered before timing (default {default})")
     static let encoderName = PNGOptions.encoderName.with(help: "the encoder of encode/write/pipeline and their ceilings, and")
     static let level = PNGOptions.level.with(help: """
-        its level, as render takes them (default \(PNGOptions.encoderName.defaultValue!): per scene and
-        size, as render and batch choose)
+        its level, as render takes them (default \(PNGOptions.encoderName.defaultValue!): chosen from the
+        frames, as render and batch choose)
         """)
     static let noStartup = OptionSpec("--no-startup", help: "skip the frames-per-job sweep")
     static let pngSweep = OptionSpec("--png-sweep", help: """
@@ -62,6 +62,35 @@ extension BenchCommand {
         frontier, and the sheet rule: the fastest within 10 % of the
         smallest at every cell size
         """)
+    /// With `--png-sweep` only.
+    static let derive = OptionSpec("--derive", help: """
+        with --png-sweep: derive auto's rule (docs/png-encoders.md) from
+        every built-in at its defaults and in --sets drawn sets, the
+        scene files (--rule-scenes), at 64–2048 px (or --sizes); prints
+        the rule as AutomaticRule.current
+        """)
+    /// With `--derive` only.
+    static let deriveFrom = OptionSpec("--derive-from", value: "RUN.json", help: """
+        with --derive: derive the rule again from the points a
+        --derive --json run kept, measuring nothing
+        """)
+    /// With `--png-sweep` only.
+    static let checkRule = OptionSpec("--check-rule", help: """
+        with --png-sweep: auto's rule on --sets drawn sets of every
+        built-in (an unseen --seed), against the table by scene name it
+        replaced and libpng's defaults
+        """)
+    /// With `--derive` or `--check-rule` only.
+    static let sets = OptionSpec("--sets", value: "N", .integer(0...1000), default: "4",
+                                 help: "with --derive or --check-rule: parameter sets drawn per scene (default {default})")
+    /// With `--derive` or `--check-rule` only.
+    static let seed = OptionSpec("--seed", value: "S", .seed, default: "1",
+                                 help: "with --derive or --check-rule: the sampler's seed (default {default})")
+    /// With `--derive` only.
+    static let ruleScenes = OptionSpec("--rule-scenes", value: "F,…", help: """
+        with --derive: the scene files it draws from too (default: every
+        examples/scenes/*.scene.json under the working directory)
+        """)
     static let json = OptionSpec("--json", value: "FILE", help: "write the full report as JSON")
     static let plot = OptionSpec("--plot", value: "FILE.svg", help: """
         write ns per pixel against pixels per frame (log–log), each
@@ -80,6 +109,6 @@ extension BenchCommand {
 
     static let options = [encoderName, level] + [
         scenes, sizes, backends, stages, BackendOptions.device, frames, repeats, warmup, noStartup, pngSweep,
-        sweepEncoders, sweepFilters, sheets, json, plot, overwrite, baseline, allowDebug,
+        sweepEncoders, sweepFilters, sheets, derive, deriveFrom, checkRule, sets, seed, ruleScenes, json, plot, overwrite, baseline, allowDebug,
     ]
 }

@@ -72,6 +72,30 @@ enum BenchCommand: Subcommand {
         // After the options are checked, so a usage error stays one line.
         FileHandle.standardError.write(Data("throbber bench: WARNING: this is a DEBUG build; its figures are not representative\n".utf8))
         #endif
+        if let path = arguments.value(Self.deriveFrom) {
+            try PNGRuleSweep.derive(from: path)
+            return
+        }
+        if arguments.has(Self.derive) || arguments.has(Self.checkRule) {
+            let sets = try arguments.integer(Self.sets)
+            let seed = try arguments.seed(Self.seed)
+            let progress: (String) -> Void = { FileHandle.standardError.write(Data("throbber bench: \($0)\n".utf8)) }
+            if arguments.has(Self.checkRule) {
+                try PNGRuleCheck.run(settings, sizesGiven: arguments.has(Self.sizes), sets: sets, seed: seed, json: jsonFile,
+                                     progress: progress)
+            } else {
+                let files = try arguments.value(Self.ruleScenes).map { text in
+                    try text.split(separator: ",").map { name -> String in
+                        let path = String(name)
+                        _ = try SceneReference.model(path)
+                        return path
+                    }
+                }
+                try PNGRuleSweep.derive(settings, sizesGiven: arguments.has(Self.sizes), sets: sets, seed: seed, files: files,
+                                        json: jsonFile, progress: progress)
+            }
+            return
+        }
         if arguments.has(Self.pngSweep) {
             try PNGSweep.run(settings, scenesGiven: arguments.has(Self.scenes),
                              sizesGiven: arguments.has(Self.sizes), json: jsonFile) { settings, frames, repeats in
@@ -132,8 +156,17 @@ enum BenchCommand: Subcommand {
                         png: try PNGOptions.encoder(arguments, name: encoderName),
                         startup: !arguments.has(Self.noStartup),
                         device: try arguments.integerIfGiven(BackendOptions.device))
-        for option in [sweepEncoders, sweepFilters, sheets] where arguments.has(option) && !arguments.has(Self.pngSweep) {
+        for option in [sweepEncoders, sweepFilters, sheets, derive, checkRule] where arguments.has(option) && !arguments.has(Self.pngSweep) {
             throw ThrobberError("\(option.canonical) goes with --png-sweep only", kind: .usage)
+        }
+        for option in [sets, seed] where arguments.has(option) && !arguments.has(Self.derive) && !arguments.has(Self.checkRule) {
+            throw ThrobberError("\(option.canonical) goes with --derive or --check-rule only", kind: .usage)
+        }
+        for option in [ruleScenes, deriveFrom] where arguments.has(option) && !arguments.has(Self.derive) {
+            throw ThrobberError("\(option.canonical) goes with --derive only", kind: .usage)
+        }
+        if arguments.has(Self.derive) && arguments.has(Self.checkRule) || (arguments.has(Self.derive) || arguments.has(Self.checkRule)) && arguments.has(Self.sheets) {
+            throw ThrobberError("--derive, --check-rule and --sheets go one at a time", kind: .usage)
         }
         if arguments.has(Self.sweepEncoders) {
             // NAME, NAME:L or NAME:L-M: an encoder at every level, at one, or at a range of them.

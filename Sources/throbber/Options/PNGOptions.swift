@@ -8,8 +8,9 @@ import ThrobberRender
 enum PNGOptions {
     static let encoderName = OptionSpec("--png-encoder", value: "NAME", .choice(PNGEncoder.names), default: PNGEncoderCatalog.defaultName,
                                         help: """
-        {default} (default: per scene and size, the fastest setting whose
-        files are no larger than libpng's defaults), libdeflate,
+        {default} (default: the fastest setting whose files are no
+        larger than libpng's defaults, chosen from what the frames
+        are: size, rows changed, flatness), libdeflate,
         libpng, isal, zlib (segments of rows, reused across a
         sequence), fast (isal 1 at every size), compact (zlib 8:
         what sheets are written with) or small (libdeflate 12: the
