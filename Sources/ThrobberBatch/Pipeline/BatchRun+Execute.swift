@@ -82,15 +82,13 @@ extension BatchRun {
         let keepsManifest = manifestPath != nil
         let clip = job.clips[unit.clip]
         let (width, height) = clip.scene.pixelSize
-        // `auto` chooses once for the clip, from what its frames are (PNGEncoder.choice(for:)).
-        let automatic = try automaticChoice(for: clip, renderer: renderer, wanted: clip.outputs.contains {
-            if case .png(_, .automatic) = $0 { true } else { false }
-        })
-        if let automatic { tally.pngChoices.withLock { $0.append((clip.label, automatic)) } }
         let pngOutputs = clip.outputs.compactMap { output -> (FramePattern, PNGEncoder)? in
             guard case .png(let pattern, let encoder) = output else { return nil }
-            return (pattern, encoder == .automatic ? automatic?.encoder ?? .automatic : encoder)
+            return (pattern, encoder)
         }
+        // What `auto` writes this clip's frames with: chosen once from its frames, before any is
+        // drawn but only when one will be (automaticChoice).
+        let automatic = ChosenEncoder()
         let extra = clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? []
         // A frame records the scene of its link; a sheet or atlas, whose cells span the links,
         // records the first link's and the chain (`FrameText.Key.chain`).
@@ -180,6 +178,7 @@ extension BatchRun {
                     records.add(kept[file]!)
                     continue
                 }
+                let encoder = encoder == .automatic ? automatic.choice?.encoder ?? .automatic : encoder
                 let png = try encoded[encoder] ?? {
                     // Only a clip of one frame leaves `auto` to the frame itself (automaticChoice).
                     let choice = encoder == .automatic ? try encoder.choice(for: image) : PNGChoice(encoder: encoder, reason: nil)
@@ -216,6 +215,11 @@ extension BatchRun {
             }
             toRender.append(k)
         }
+        if !toRender.isEmpty, pngOutputs.contains(where: { $0.1 == .automatic }),
+           let choice = try automaticChoice(for: clip, renderer: renderer) {
+            automatic.choice = choice
+            tally.pngChoices.withLock { $0.append((clip.label, choice)) }
+        }
         let time = clip.time, sceneForFrame = clip.scene(forFrame:)
         let wanted = FrameSequence(
             frames: toRender, drawList: { try sceneForFrame($0).checkedDrawList(at: time($0)) },
@@ -247,15 +251,21 @@ extension BatchRun {
     /// What `auto` writes the clip's PNG frames with, chosen once from its first two frames (frame
     /// 1's traits against frame 0, ``FrameTraits``), drawn by the run's renderer before any other:
     /// the frames by their index in the clip, not the order they reach the encoders in, so every
-    /// run and every shard of the clip chooses alike. Nil when no PNG output of the clip is `auto`,
-    /// and for a clip of one frame, which `auto` then resolves from the frame itself when it is
-    /// written (the same traits, without drawing it twice).
-    func automaticChoice(for clip: Clip, renderer: FrameRenderer, wanted: Bool) throws -> PNGChoice? {
-        guard wanted, clip.frameCount > 1 else { return nil }
+    /// run and every shard of the clip chooses alike. Nil for a clip of one frame, which `auto`
+    /// then resolves from the frame itself when it is written (the same choice, without drawing
+    /// the frame twice).
+    func automaticChoice(for clip: Clip, renderer: FrameRenderer) throws -> PNGChoice? {
+        guard clip.frameCount > 1 else { return nil }
         let first = try renderer.render(try clip.scene(forFrame: 0).checkedDrawList(at: clip.time(0)))
         let second = try renderer.render(try clip.scene(forFrame: 1).checkedDrawList(at: clip.time(1)))
         return try PNGEncoder.automatic.choice(for: second, previous: first)
     }
+}
+
+/// `auto`'s choice for a clip's frames: set once, before the clip's frames are drawn, and only
+/// read after (by the threads that encode them).
+final class ChosenEncoder: @unchecked Sendable {
+    var choice: PNGChoice?
 }
 
 /// What a run has done so far, across its clips.
