@@ -269,7 +269,7 @@ public enum PNGRuleSweep {
     }
 
     /// How deep a step's splits go, and the most candidates a chain holds.
-    public static let maximumDepth = 2, maximumChain = 3
+    public static let maximumDepth = 3, maximumChain = 3
     /// A candidate joins a chain when it saves at least this share of the chain's time.
     public static let chainGain = 0.02
 
@@ -317,7 +317,7 @@ public enum PNGRuleSweep {
     }
 
     /// The decision for `points`: the best chain (``chain(_:settings:)``), or, above
-    /// ``maximumDepth``, the split whose two sides' chains save at least ``splitGain`` of the time
+    /// ``maximumDepth`` (a step's first split on `changed` alone), the split whose two sides' chains save at least ``splitGain`` of the time
     /// a choice can change (not counting points no setting fits, which libpng's defaults write)
     /// (each side with at least `least` points; thresholds between the values at 32 quantiles at
     /// most), each side decided the same way.
@@ -330,7 +330,9 @@ public enum PNGRuleSweep {
         let unavoidable = Double(points.filter { point in !settings.indices.contains { fits(point, $0) } }.count)
         let needed = (cost - unavoidable) * splitGain
         var best: (trait: AutomaticRule.Trait, threshold: Double, cost: Double)?
-        for trait in AutomaticRule.Trait.allCases {
+        // A step's first split, where there is one, is on the rows changed: what decides whether
+        // a setting that takes unchanged segments from the frame before gains at all.
+        for trait in depth == 0 ? [.changed] : AutomaticRule.Trait.allCases {
             let values = points.map { $0.traits.value(of: trait) }.sorted()
             var cuts: Set<Double> = []
             for k in 1..<32 {
