@@ -91,7 +91,7 @@ let package = Package(
             dependencies: ["Throbber", "ThrobberInput", "CGL", "COSMesa", "CEGL"],
             plugins: ["EmbedShaders"]
         ),
-        .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec", "CPNGWriter"]),
+        .target(name: "ThrobberPNG", dependencies: ["Throbber", "CPNGCodec", "CPNGWriter", "CZlib"]),
         .target(name: "ThrobberDigest", dependencies: ["CCrypto"]),
         // The one rule every file a run reads is opened by (fonts, scene and job files, PNGs):
         // regular files only unless a kind takes streams, each kind bounded before it is read.

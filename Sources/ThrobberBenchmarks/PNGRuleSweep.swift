@@ -504,13 +504,16 @@ public enum PNGRuleCheck {
             let traits = FrameTraits(images[1], previous: images[0])
             let choice = try PNGEncoder.automatic.choice(for: images[1], previous: images[0])
             let old = before(scene: item.spec.scene, side: traits.side)
-            let encoders = [choice.encoder, old, PNGSweep.reference]
+            // The rule's choice, the table's and libpng's defaults, each distinct setting measured
+            // once a repeat (the same setting stands for two of them when they agree), alternated.
+            var encoders: [PNGEncoder] = []
+            for encoder in [choice.encoder, old, PNGSweep.reference] where !encoders.contains(encoder) { encoders.append(encoder) }
+            let slot = [choice.encoder, old, PNGSweep.reference].map { encoders.firstIndex(of: $0)! }
             var times = Array(repeating: [Double](), count: encoders.count)
             var bytes = Array(repeating: 0, count: encoders.count)
             for encoder in encoders { _ = try encoder.encode(images[1]) }
             for _ in 0..<settings.repeats {
-                // Alternated, and the same setting measured once for both when they agree.
-                for (i, encoder) in encoders.enumerated() where i == 0 || encoder != choice.encoder {
+                for (i, encoder) in encoders.enumerated() {
                     let sequence = PNGSequence()
                     _ = try encoder.encode(images[0], sequence: sequence)
                     var total = 0
@@ -520,8 +523,8 @@ public enum PNGRuleCheck {
                     bytes[i] = total
                 }
             }
-            if old == choice.encoder { times[1] = times[0]; bytes[1] = bytes[0] }
-            let medians = times.map { Summary($0).median }
+            let medians = slot.map { Summary(times[$0]).median }
+            bytes = slot.map { bytes[$0] }
             rows.append(Row(scene: item.spec.scene, set: item.spec.set!, size: size, traits: traits.description,
                             rule: PNGSweep.settingName(choice.encoder), reason: choice.reason ?? "",
                             before: PNGSweep.settingName(old), ruleMs: medians[0], beforeMs: medians[1],

@@ -231,7 +231,12 @@ public enum PNGEncoder: Sendable, Hashable {
         case .automatic:
             return try choice(for: image).encoder.encodeCounting(image, text: text, sequence: sequence, threads: threads)
         case .libpng:
-            let data = try PNGCodec.encode(image, settings: PNGCodec.Settings(level: level, filters: filter.libpngBits), text: text)
+            let filters = filter.libpngBits
+            if let sequence, let reused = LibpngSequence.reuse(image, sequence: sequence, level: level, filters: filters, text: text) {
+                return reused
+            }
+            let data = try PNGCodec.encode(image, settings: PNGCodec.Settings(level: level, filters: filters), text: text)
+            if let sequence { LibpngSequence.keep(image, file: data, sequence: sequence, level: level, filters: filters) }
             return (data, 0)
         case .libdeflate:
             return try Self.write(image, backend: CPNGWriter_libdeflate, level: level, filter: filter, text: text, sequence: sequence,

@@ -133,6 +133,32 @@ struct PNGSequenceTests {
     /// PNG outputs with different encoders encodes each frame twice, alternating); a third key
     /// drops the one kept least recently. A frame without a sequence neither takes nor replaces
     /// one. (Each check also encodes afresh, without a sequence, to compare the bytes.)
+    /// libpng in a sequence takes a frame that did not change whole: the same file a fresh
+    /// encode writes (under the frame's own tEXt), every row counted as taken; a changed frame,
+    /// another sequence or other settings are encoded afresh.
+    @Test func libpngTakesAnUnchangedFrameWhole() throws {
+        let still = PNGEncoderTests.image(.translucent, width: 131, height: 67, seed: 3)
+        var moved = still
+        moved.pixels[4 * 131 * 40 + 9] &+= 1
+        for encoder in [PNGEncoder.libpng(level: 6, filter: .adaptive), .libpng(level: 7)] {
+            let sequence = PNGSequence()
+            func check(_ image: Image, text: [(String, String)], taken: Int, in sequence: PNGSequence, _ note: String) throws {
+                let (data, reused) = try encoder.encodeCounting(image, text: text, sequence: sequence)
+                #expect(reused == taken, "\(encoder) \(note)")
+                #expect(try data == encoder.encode(image, text: text), "\(encoder) \(note): byte for byte a fresh encode")
+                #expect(try PNGCodec.decode(data) == image && PNGCodec.textChunks(data).map(\.1) == text.map(\.1))
+            }
+            try check(still, text: [("Throbber:t", "0")], taken: 0, in: sequence, "first")
+            try check(still, text: [("Throbber:t", "0.016667"), ("Title", "wave")], taken: 67, in: sequence, "unchanged")
+            try check(moved, text: [("Throbber:t", "0.033333")], taken: 0, in: sequence, "changed")
+            try check(moved, text: [], taken: 67, in: sequence, "unchanged again, no text")
+            try check(moved, text: [], taken: 0, in: PNGSequence(), "another sequence")
+        }
+        let sequence = PNGSequence()
+        _ = try PNGEncoder.libpng(level: 6).encodeCounting(still, sequence: sequence)
+        #expect(try PNGEncoder.libpng(level: 5).encodeCounting(still, sequence: sequence).reusedRows == 0, "another level")
+    }
+
     @Test func onlyAKeptFrameOfTheSameSequenceAndSettingsLends() throws {
         let image = PNGEncoderTests.image(.opaque, width: 300, height: 600, seed: 7)
         let isal = PNGEncoder.isal(level: 1)
