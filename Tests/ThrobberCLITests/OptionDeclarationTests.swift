@@ -101,8 +101,11 @@ struct OptionDeclarationTests {
         "parity": ["--scenes", "ring", "--dry-run"], "compare": ["a.png", "b.png"], "reproduce": ["x.png"],
         "bench": ["--allow-debug", "--baseline", "missing.json"],
     ]
-    /// Options read only with another: `--seed` goes with `--random`.
-    static let companions: [String: [String]] = ["--seed": ["--random", "1"]]
+    /// Options read only with another, by command and option: `parity --seed` goes with
+    /// `--random`, `bench --sets` and `--seed` with `--png-sweep --check-rule`.
+    static let companions: [String: [String]] = [
+        "parity --seed": ["--random", "1"], "bench --seed": ["--png-sweep", "--check-rule"], "bench --sets": ["--png-sweep", "--check-rule"],
+    ]
 
     @Test func everyDeclaredNumberOptionHasCases() {
         // The cases below cover every command that declares a range (a kind change cannot drop them).
@@ -123,7 +126,7 @@ struct OptionDeclarationTests {
         let context = (Self.context[item.command] ?? []).map {
             $0.replacingOccurrences(of: "BLOCKED", with: blocker.appendingPathComponent("out").path).replacingOccurrences(of: "JOB", with: job.path)
         }
-        let result = try runThrobber([item.command] + context + (Self.companions[item.option] ?? []) + [item.option, item.value],
+        let result = try runThrobber([item.command] + context + (Self.companions["\(item.command) \(item.option)"] ?? []) + [item.option, item.value],
                                      in: directory)
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.hasPrefix("throbber: invalid \(item.option) '\(item.value)': "), "\(result.stderr)")

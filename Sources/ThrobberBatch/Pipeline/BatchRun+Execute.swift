@@ -216,7 +216,8 @@ extension BatchRun {
             toRender.append(k)
         }
         if !toRender.isEmpty, pngOutputs.contains(where: { $0.1 == .automatic }),
-           let choice = try automaticChoice(for: clip, renderer: renderer) {
+           let choice = try automaticChoice(for: clip, renderer: renderer,
+                                            executor: PipelineExecutor(pool: pool, cancellation: cancellation, threads: threads)) {
             automatic.choice = choice
             tally.pngChoices.withLock { $0.append((clip.label, choice)) }
         }
@@ -254,12 +255,23 @@ extension BatchRun {
     /// run and every shard of the clip chooses alike. Nil for a clip of one frame, which `auto`
     /// then resolves from the frame itself when it is written (the same choice, without drawing
     /// the frame twice).
-    func automaticChoice(for clip: Clip, renderer: FrameRenderer) throws -> PNGChoice? {
+    ///
+    /// The two frames are drawn as the clip's others are, through `executor`, so a run asked to
+    /// stop gives up a heavy frame here as it would there; nil then too, and the clip's own
+    /// drawing stops at once.
+    func automaticChoice(for clip: Clip, renderer: FrameRenderer, executor: some FrameExecutor) throws -> PNGChoice? {
         guard clip.frameCount > 1 else { return nil }
-        let first = try renderer.render(try clip.scene(forFrame: 0).checkedDrawList(at: clip.time(0)))
-        let second = try renderer.render(try clip.scene(forFrame: 1).checkedDrawList(at: clip.time(1)))
+        let drawn = ProbeFrames()
+        let probe = FrameSequence(frames: [0, 1], drawList: { try clip.scene(forFrame: $0).checkedDrawList(at: clip.time($0)) },
+                                  deliver: { _, _ in }, inOrder: { k, image in drawn.images[k] = image })
+        guard try renderer.render(probe, on: executor) == 2, let first = drawn.images[0], let second = drawn.images[1] else { return nil }
         return try PNGEncoder.automatic.choice(for: second, previous: first)
     }
+}
+
+/// The two frames `auto` chooses from, handed in order on the thread that draws them.
+final class ProbeFrames: @unchecked Sendable {
+    var images: [Int: Image] = [:]
 }
 
 /// `auto`'s choice for a clip's frames: set once, before the clip's frames are drawn, and only

@@ -42,8 +42,8 @@ enum BenchCommand: Subcommand {
         --png-encoder names an encoder, and each is set against its own ceiling: the same
         sheet pages, composed once, encoded on every core. ns/px is the per-pixel cost: wall
         time per frame over the frame's pixels.
-        \(OptionSpec.helpTable([noStartup, pngSweep, sweepEncoders, sweepFilters, sheets, json, plot, overwrite, baseline, allowDebug,
-                                OptionSpec.helpFlag]))
+        \(OptionSpec.helpTable([noStartup, pngSweep, sweepEncoders, sweepFilters, sheets, derive, deriveFrom, checkRule, sets, seed,
+                                ruleScenes, json, plot, overwrite, baseline, allowDebug, OptionSpec.helpFlag]))
         """ }
 
     static func execute(_ arguments: ParsedArguments) throws {
@@ -164,6 +164,11 @@ enum BenchCommand: Subcommand {
         }
         for option in [ruleScenes, deriveFrom] where arguments.has(option) && !arguments.has(Self.derive) {
             throw ThrobberError("\(option.canonical) goes with --derive only", kind: .usage)
+        }
+        // Read here, so a value out of range is refused before anything else is looked at.
+        if arguments.has(Self.derive) || arguments.has(Self.checkRule) {
+            _ = try arguments.integer(Self.sets)
+            _ = try arguments.seed(Self.seed)
         }
         if arguments.has(Self.derive) && arguments.has(Self.checkRule) || (arguments.has(Self.derive) || arguments.has(Self.checkRule)) && arguments.has(Self.sheets) {
             throw ThrobberError("--derive, --check-rule and --sheets go one at a time", kind: .usage)
