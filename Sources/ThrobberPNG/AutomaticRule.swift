@@ -195,9 +195,11 @@ public struct AutomaticRule: Sendable, Equatable {
     /// The trial's blocks of rows, and the rows in each.
     public static let sampleBlocks = 8, sampleBlockRows = 8
 
+    /// A share as a reason says it: whole percents where that is exact to a tenth, else a decimal
+    /// more (99.9 %, not 100 %; 0.25 % below 1 %).
     static func percent(_ fraction: Double) -> String {
         let value = fraction * 100
-        if value >= 10 || value.rounded() == value { return "\(Int(value.rounded())) %" }
+        if abs(value - value.rounded()) < 0.05 { return "\(Int(value.rounded())) %" }
         return String(format: value >= 1 ? "%.1f %%" : "%.2f %%", value)
     }
 }

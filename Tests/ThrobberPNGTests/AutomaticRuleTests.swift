@@ -3,7 +3,7 @@ import Testing
 import Throbber
 @testable import ThrobberBenchmarks
 import ThrobberCPU
-import ThrobberPNG
+@testable import ThrobberPNG
 
 /// `auto` chooses from what the frames are (`AutomaticRule`), never from a scene's name: the rule
 /// reads its steps and splits as written, the trial keeps the first candidate that fits, the
@@ -33,7 +33,9 @@ struct AutomaticRuleTests {
         #expect(candidates(5000, changed: 0.1).settings == [Self.deflate, Self.isal], "past the last step, the last")
         #expect(candidates(600, changed: 0.13).conditions == ["600 px", "13 % rows changed, under 40 %"])
         #expect(candidates(600, changed: nil, flat: 0.955).conditions
-                == ["600 px", "100 % rows changed, at least 40 % (no frame before)", "96 % flat, at least 90 %"])
+                == ["600 px", "100 % rows changed, at least 40 % (no frame before)", "95.5 % flat, at least 90 %"])
+        #expect(candidates(600, changed: 0.1, flat: 0.9996).conditions == ["600 px", "10 % rows changed, under 40 %"])
+        #expect(AutomaticRule.percent(0.999) == "99.9 %" && AutomaticRule.percent(0.0025) == "0.25 %" && AutomaticRule.percent(0.4) == "40 %")
         #expect(PNGEncoder(Self.deflate) == .libdeflate(level: 1, filter: .sub))
         #expect(PNGEncoder(Self.isal) == .isal(level: 1), "unfiltered is the encoder's default filter")
     }
