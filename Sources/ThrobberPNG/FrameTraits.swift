@@ -6,7 +6,7 @@ import Throbber
 /// a deflate match make nearly free), and how much of it changed from the frame before.
 ///
 /// Reads at most `sampledRows` rows, evenly spaced, so its cost does not grow with the height:
-/// about 64 · width pixels, a few microseconds at 1024 px.
+/// about 64 · width pixels.
 public struct FrameTraits: Sendable, Equatable, CustomStringConvertible {
     /// The longer side, px.
     public var side: Int
