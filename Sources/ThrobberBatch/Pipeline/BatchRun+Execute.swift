@@ -86,9 +86,6 @@ extension BatchRun {
             guard case .png(let pattern, let encoder) = output else { return nil }
             return (pattern, encoder)
         }
-        // What `auto` writes this clip's frames with: chosen once from its frames, before any is
-        // drawn but only when one will be (automaticChoice).
-        let automatic = ChosenEncoder()
         let extra = clip.loop.map { [("Throbber:loop", BatchRun.loopText($0))] } ?? []
         // A frame records the scene of its link; a sheet or atlas, whose cells span the links,
         // records the first link's and the chain (`FrameText.Key.chain`).
@@ -166,37 +163,6 @@ extension BatchRun {
         }
         // A file found but not kept is replaced: --skip-existing asked for this run's outputs.
         let replaceFound = overwrite || skipExisting
-        /// Encodes a rendered frame into each of its missing files and records every file.
-        let writeFrame: @Sendable (Int, Image, [(String, PNGEncoder)], [(String, PNGEncoder)]) throws -> Void = { k, image, files, missing in
-            let t = clip.time(k)
-            let text = frameTexts[clip.linkIndex(k)].chunks(t: t)
-            // Outputs with the same encoder share one encoding, and so one digest.
-            var encoded: [PNGEncoder: (data: Data, digest: String)] = [:]
-            for (file, encoder) in files {
-                guard missing.contains(where: { $0.0 == file }) else {
-                    // Kept as it is (--skip-existing): the manifest records its own bytes.
-                    records.add(kept[file]!)
-                    continue
-                }
-                let encoder = encoder == .automatic ? automatic.choice?.encoder ?? .automatic : encoder
-                let png = try encoded[encoder] ?? {
-                    // Only a clip of one frame leaves `auto` to the frame itself (automaticChoice).
-                    let choice = encoder == .automatic ? try encoder.choice(for: image) : PNGChoice(encoder: encoder, reason: nil)
-                    if choice.reason != nil { tally.pngChoices.withLock { $0.append((clip.label, choice)) } }
-                    let (data, reused) = try BatchRun.encode(image, encoder: choice.encoder, text: text, sequence: sequence,
-                                                             cancellation: cancellation, threads: frameThreads)
-                    tally.pngRows.withLock { $0 = ($0.compressed + image.height - reused, $0.total + image.height) }
-                    return (data, keepsManifest ? SHA256.hex(data) : "")
-                }()
-                encoded[encoder] = png
-                try AtomicFile.write(png.data, toPath: file, overwrite: replaceFound)
-                if keepsManifest {
-                    records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
-                                               height: image.height, sha256: png.digest))
-                }
-            }
-            progress?(1)
-        }
         // Frames whose files all exist and are this run's are recorded as checked; the renderer
         // draws the others and hands each on (`Renderer.render(_:on:)`): a stream's frames
         // in order on this thread, PNG frames wherever the renderer draws best.
@@ -215,11 +181,43 @@ extension BatchRun {
             }
             toRender.append(k)
         }
-        if !toRender.isEmpty, pngOutputs.contains(where: { $0.1 == .automatic }),
-           let choice = try automaticChoice(for: clip, renderer: renderer,
-                                            executor: PipelineExecutor(pool: pool, cancellation: cancellation, threads: threads)) {
-            automatic.choice = choice
-            tally.pngChoices.withLock { $0.append((clip.label, choice)) }
+        // What `auto` writes this clip's frames with: chosen once from its frames, before any is
+        // drawn but only when one will be (automaticChoice).
+        let automatic = !toRender.isEmpty && pngOutputs.contains(where: { $0.1 == .automatic })
+            ? try automaticChoice(for: clip, renderer: renderer,
+                                  executor: PipelineExecutor(pool: pool, cancellation: cancellation, threads: threads))
+            : nil
+        if let automatic { tally.pngChoices.withLock { $0.append((clip.label, automatic)) } }
+        /// Encodes a rendered frame into each of its missing files and records every file.
+        let writeFrame: @Sendable (Int, Image, [(String, PNGEncoder)], [(String, PNGEncoder)]) throws -> Void = { k, image, files, missing in
+            let t = clip.time(k)
+            let text = frameTexts[clip.linkIndex(k)].chunks(t: t)
+            // Outputs with the same encoder share one encoding, and so one digest.
+            var encoded: [PNGEncoder: (data: Data, digest: String)] = [:]
+            for (file, encoder) in files {
+                guard missing.contains(where: { $0.0 == file }) else {
+                    // Kept as it is (--skip-existing): the manifest records its own bytes.
+                    records.add(kept[file]!)
+                    continue
+                }
+                let encoder = encoder == .automatic ? automatic?.encoder ?? .automatic : encoder
+                let png = try encoded[encoder] ?? {
+                    // Only a clip of one frame leaves `auto` to the frame itself (automaticChoice).
+                    let choice = encoder == .automatic ? try encoder.choice(for: image) : PNGChoice(encoder: encoder, reason: nil)
+                    if choice.reason != nil { tally.pngChoices.withLock { $0.append((clip.label, choice)) } }
+                    let (data, reused) = try BatchRun.encode(image, encoder: choice.encoder, text: text, sequence: sequence,
+                                                             cancellation: cancellation, threads: frameThreads)
+                    tally.pngRows.withLock { $0 = ($0.compressed + image.height - reused, $0.total + image.height) }
+                    return (data, keepsManifest ? SHA256.hex(data) : "")
+                }()
+                encoded[encoder] = png
+                try AtomicFile.write(png.data, toPath: file, overwrite: replaceFound)
+                if keepsManifest {
+                    records.add(Manifest.Frame(clip: clip.label, frame: k, t: t, file: file, width: image.width,
+                                               height: image.height, sha256: png.digest))
+                }
+            }
+            progress?(1)
         }
         let time = clip.time, sceneForFrame = clip.scene(forFrame:)
         let wanted = FrameSequence(
@@ -261,23 +259,13 @@ extension BatchRun {
     /// drawing stops at once.
     func automaticChoice(for clip: Clip, renderer: FrameRenderer, executor: some FrameExecutor) throws -> PNGChoice? {
         guard clip.frameCount > 1 else { return nil }
-        let drawn = ProbeFrames()
+        let drawn = ConcurrentResults<Image>(count: 2)
         let probe = FrameSequence(frames: [0, 1], drawList: { try clip.scene(forFrame: $0).checkedDrawList(at: clip.time($0)) },
-                                  deliver: { _, _ in }, inOrder: { k, image in drawn.images[k] = image })
-        guard try renderer.render(probe, on: executor) == 2, let first = drawn.images[0], let second = drawn.images[1] else { return nil }
-        return try PNGEncoder.automatic.choice(for: second, previous: first)
+                                  deliver: { _, _ in }, inOrder: { k, image in drawn.set(k, image) })
+        guard try renderer.render(probe, on: executor) == 2 else { return nil }
+        let frames = drawn.values
+        return try PNGEncoder.automatic.choice(for: frames[1], previous: frames[0])
     }
-}
-
-/// The two frames `auto` chooses from, handed in order on the thread that draws them.
-final class ProbeFrames: @unchecked Sendable {
-    var images: [Int: Image] = [:]
-}
-
-/// `auto`'s choice for a clip's frames: set once, before the clip's frames are drawn, and only
-/// read after (by the threads that encode them).
-final class ChosenEncoder: @unchecked Sendable {
-    var choice: PNGChoice?
 }
 
 /// What a run has done so far, across its clips.
