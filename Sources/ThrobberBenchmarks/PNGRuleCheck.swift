@@ -67,7 +67,6 @@ public enum PNGRuleCheck {
         let frames = max(1, min(settings.frames, PNGSweep.maximumFramesPerScene))
         let cases = try PNGRuleSweep.cases(seed: seed, sets: sets, files: []).filter { $0.spec.set != nil }
         let cpu = CPURenderer(threadCount: UsableCPUs.current.usable)
-        let clock = ContinuousClock()
         var rows: [Row] = []
         for (number, item) in cases.enumerated() {
             // The next size down where a drawn set is too costly to draw at its own.
@@ -79,7 +78,7 @@ public enum PNGRuleCheck {
                 size = smaller
             }
             guard let scene = drawn else { continue }
-            let images = (0...frames).map { cpu.render(scene.drawList(at: item.spec.time + Double($0) / 60)) }
+            let images = PNGSweep.clipFrames(scene, from: item.spec.time, count: frames, renderer: cpu)
             let traits = FrameTraits(images[1], previous: images[0])
             let choice = try PNGEncoder.automatic.choice(for: images[1], previous: images[0])
             let old = before(scene: item.spec.scene, side: traits.side)
@@ -93,20 +92,16 @@ public enum PNGRuleCheck {
             for encoder in encoders { _ = try encoder.encode(images[1]) }
             for _ in 0..<settings.repeats {
                 for (i, encoder) in encoders.enumerated() {
-                    let sequence = PNGSequence()
-                    _ = try encoder.encode(images[0], sequence: sequence)
-                    var total = 0
-                    let start = clock.now
-                    for frame in images.dropFirst() { total += try encoder.encode(frame, sequence: sequence).count }
-                    times[i].append((clock.now - start).seconds * 1000 / Double(frames))
-                    bytes[i] = total
+                    let run = try PNGSweep.timedInSequence(encoder, images)
+                    times[i].append(run.ms)
+                    bytes[i] = run.bytes
                 }
             }
             let medians = slot.map { Summary(times[$0]).median }
             bytes = slot.map { bytes[$0] }
             rows.append(Row(scene: item.spec.scene, set: item.spec.set!, size: size, traits: traits.description,
-                            rule: PNGSweep.settingName(choice.encoder), reason: choice.reason ?? "",
-                            before: PNGSweep.settingName(old), ruleMs: medians[0], beforeMs: medians[1],
+                            rule: choice.encoder.setting, reason: choice.reason ?? "",
+                            before: old.setting, ruleMs: medians[0], beforeMs: medians[1],
                             ruleSizeRatio: Double(bytes[0]) / Double(bytes[2]), beforeSizeRatio: Double(bytes[1]) / Double(bytes[2])))
         }
         let report = Report(seed: seed, sets: sets, frames: frames, repeats: settings.repeats, rows: rows,

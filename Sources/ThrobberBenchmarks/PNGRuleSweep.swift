@@ -146,11 +146,9 @@ public enum PNGRuleSweep {
                 for _ in 0..<repeats {
                     total = 0
                     if inSequence {
-                        let sequence = PNGSequence()
-                        _ = try encoder.encode(frames[0], sequence: sequence)
-                        let start = clock.now
-                        for frame in frames.dropFirst() { total += try encoder.encode(frame, sequence: sequence).count }
-                        means.append((clock.now - start).seconds * 1000 / Double(timed))
+                        let run = try PNGSweep.timedInSequence(encoder, frames)
+                        total = run.bytes
+                        means.append(run.ms)
                     } else {
                         let start = clock.now
                         total = try encoder.encode(frames[1]).count
@@ -190,12 +188,12 @@ public enum PNGRuleSweep {
                     skipped += 1
                     continue
                 }
-                let images = (0...frames).map { cpu.render(scene.drawList(at: item.spec.time + Double($0) / 60)) }
+                let images = PNGSweep.clipFrames(scene, from: item.spec.time, count: frames, renderer: cpu)
                 points += try measure(images, spec: item.spec, size: size, settings: encoders, repeats: settings.repeats)
             }
         }
         var report = Report(seed: seed, sets: sets, sizes: sizes, frames: frames, repeats: settings.repeats,
-                            settings: encoders.map(PNGSweep.settingName), cases: cases.map(\.spec), points: points, leftOut: skipped)
+                            settings: encoders.map(\.setting), cases: cases.map(\.spec), points: points, leftOut: skipped)
         let (rule, steps) = Self.rule(points: points, sizes: sizes, settings: encoders)
         report.steps = steps
         report.literal = literal(rule)
@@ -253,9 +251,4 @@ public enum PNGRuleSweep {
         text += "As `AutomaticRule.current`:\n\n```swift\n" + report.literal + "\n```\n"
         return text
     }
-}
-
-extension PNGSweep {
-    /// "zlib 4 none".
-    static func settingName(_ encoder: PNGEncoder) -> String { "\(encoder.name) \(encoder.level) \(encoder.filter.rawValue)" }
 }

@@ -125,8 +125,25 @@ public enum PNGSweep {
     /// sequence (untimed); the others are timed in order, each taking the unchanged segments of
     /// the one before as a clip's frames do.
     public static func frames(of id: String, size: Int, count: Int, renderer: CPURenderer) throws -> [Image] {
-        let scene = try Benchmarks.scene(id, size: size)
-        return (0...count).map { renderer.render(scene.drawList(at: Double($0) / 60)) }
+        clipFrames(try Benchmarks.scene(id, size: size), from: 0, count: count, renderer: renderer)
+    }
+
+    /// `count + 1` consecutive frames of a 60 fps clip of `scene` from `start`, as a batch renders them.
+    static func clipFrames(_ scene: LaidOutScene, from start: Double, count: Int, renderer: CPURenderer) -> [Image] {
+        (0...count).map { renderer.render(scene.drawList(at: start + Double($0) / 60)) }
+    }
+
+    /// `frames` encoded by `encoder` in one sequence, as a clip's are: the first primes it
+    /// (untimed), each later one is timed after the one before. The mean ms of a timed frame, and
+    /// the timed frames' bytes.
+    static func timedInSequence(_ encoder: PNGEncoder, _ frames: [Image]) throws -> (ms: Double, bytes: Int) {
+        let sequence = PNGSequence()
+        _ = try encoder.encode(frames[0], sequence: sequence)
+        var bytes = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        for frame in frames.dropFirst() { bytes += try encoder.encode(frame, sequence: sequence).count }
+        return ((clock.now - start).seconds * 1000 / Double(frames.count - 1), bytes)
     }
 
     /// The sheet the sheet sweep encodes of scene `id` with cells of `size` px a side: the first
@@ -183,11 +200,9 @@ public enum PNGSweep {
                             repeatMeans.append((clock.now - start).seconds * 1000)
                             continue
                         }
-                        let sequence = PNGSequence()
-                        _ = try encoder.encode(sceneFrames[0], sequence: sequence)
-                        let start = clock.now
-                        for frame in sceneFrames.dropFirst() { total += try encoder.encode(frame, sequence: sequence).count }
-                        repeatMeans.append((clock.now - start).seconds * 1000 / Double(perSceneAndSize))
+                        let timed = try timedInSequence(encoder, sceneFrames)
+                        total = timed.bytes
+                        repeatMeans.append(timed.ms)
                     }
                     sceneMs.append(Summary(repeatMeans).median)
                     sceneBytes.append(Double(total) / Double(perSceneAndSize))
@@ -263,7 +278,7 @@ public enum PNGSweep {
             : "## PNG encoders × levels × row filters: \(report.scenes.joined(separator: ", ")), "
                 + "\(report.framesPerSceneAndSize) frames each in a sequence at \(report.sizes.map(String.init).joined(separator: ", ")) px, "
                 + "median of \(report.repeats)\n\n"
-        text += "Size: bytes over libpng's at its defaults (\(reference.name) \(reference.level) \(reference.filter.rawValue)) for the same frames. "
+        text += "Size: bytes over libpng's at its defaults (\(reference.setting)) for the same frames. "
             + "Mean: the geometric mean over sizes. Sorted by mean ms.\n\n"
         text += "| setting | " + sizes.map { "ms \($0)" }.joined(separator: " | ") + " | mean ms | "
             + sizes.map { "size \($0)" }.joined(separator: " | ") + " | mean size | |\n"

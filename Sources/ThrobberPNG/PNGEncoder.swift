@@ -171,6 +171,10 @@ public enum PNGEncoder: Sendable, Hashable {
         }
     }
 
+    /// The encoder, level and filter in words, as reports and the sweeps write a setting:
+    /// "zlib 4 none".
+    public var setting: String { "\(name) \(level) \(filter.rawValue)" }
+
     /// The compression level.
     public var level: Int {
         switch self {
@@ -311,8 +315,7 @@ public struct PNGChoice: Sendable, Hashable, CustomStringConvertible {
 
     /// "auto: zlib 4 none (1024 px; 13 % rows changed, under 40 %)", or the named encoder's setting.
     public var description: String {
-        let setting = "\(encoder.name) \(encoder.level) \(encoder.filter.rawValue)"
-        return reason.map { "auto: \(setting) (\($0))" } ?? setting
+        reason.map { "auto: \(encoder.setting) (\($0))" } ?? encoder.setting
     }
 }
 

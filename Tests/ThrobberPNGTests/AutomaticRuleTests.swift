@@ -161,7 +161,7 @@ struct AutomaticRuleTests {
         for (index, item) in cases.enumerated() {
             let size = [64, 200, 512][index % 3]
             guard let scene = try? PNGRuleSweep.scaled(item.scene, size: size) else { continue }
-            let frames = (0...2).map { cpu.render(scene.drawList(at: item.spec.time + Double($0) / 60)) }
+            let frames = PNGSweep.clipFrames(scene, from: item.spec.time, count: 2, renderer: cpu)
             let choice = try PNGEncoder.automatic.choice(for: frames[1], previous: frames[0])
             let sequence = PNGSequence()
             _ = try choice.encoder.encode(frames[0], sequence: sequence)

@@ -36,7 +36,7 @@ struct BenchHarness {
                             megapixelsPerSecond: fps * bench.megapixels, ceiling: ratio == nil ? nil : stage.ceiling,
                             ratioToCeiling: ratio, cpuMs: measurement.cpuMsPerFrame, paintedBands: measurement.paintedShare,
                             compressedRows: measurement.compressedShare,
-                            pngSetting: measurement.pngChoice.map { "\($0.encoder.name) \($0.encoder.level) \($0.encoder.filter.rawValue)" },
+                            pngSetting: measurement.pngChoice?.encoder.setting,
                             pngReason: measurement.pngChoice?.reason,
                             checksum: measurement.checksum, repeatMedians: measurement.repeatMedians)
         }

@@ -146,7 +146,7 @@ enum BatchCommand: Subcommand {
         // What `auto` wrote each clip's PNG frames with and why; a long job's clips, the first 20.
         for (clip, choice) in summary.pngChoices.prefix(20) { FileHandle.standardError.write(Data("batch: \(clip): PNG \(choice)\n".utf8)) }
         if summary.pngChoices.count > 20 {
-            let settings = Set(summary.pngChoices.map { "\($0.choice.encoder.name) \($0.choice.encoder.level) \($0.choice.encoder.filter.rawValue)" })
+            let settings = Set(summary.pngChoices.map(\.choice.encoder.setting))
             FileHandle.standardError.write(Data("batch: … and \(summary.pngChoices.count - 20) more clips by auto (settings chosen: \(settings.sorted().joined(separator: ", ")))\n".utf8))
         }
     }
