@@ -10,7 +10,7 @@ let package = Package(
         .library(
             name: "Throbber",
             targets: ["Throbber", "ThrobberSceneFile", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest", "ThrobberRender", "ThrobberBatch",
-                      "ThrobberBenchmarks", "ThrobberText", "ThrobberInput"]
+                      "ThrobberBenchmarks", "ThrobberText", "ThrobberInput", "ThrobberLottie"]
         ),
         .executable(name: "throbber", targets: ["throbber"]),
     ],
@@ -85,6 +85,9 @@ let package = Package(
         // The scene-file language (docs/scene-files.md): expressions, timing, and a file read,
         // defined, evaluated and lowered to draw lists by stage, each node kind in Nodes/.
         .target(name: "ThrobberSceneFile", dependencies: ["Throbber"]),
+        // Lottie (docs/lottie.md): the file and dotLottie archives read with bounds, layers, shapes and
+        // keyframes evaluated per frame and lowered to the same draw-list rows, never a second renderer.
+        .target(name: "ThrobberLottie", dependencies: ["Throbber"]),
         .target(name: "ThrobberCPU", dependencies: ["Throbber"]),
         .target(
             name: "ThrobberGL",
@@ -131,6 +134,7 @@ let package = Package(
         ),
 
         .testTarget(name: "ThrobberSceneFileTests", dependencies: ["Throbber", "ThrobberSceneFile", "ThrobberCPU", "ThrobberText"]),
+        .testTarget(name: "ThrobberLottieTests", dependencies: ["ThrobberLottie"]),
         .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberDigest", "ThrobberText"]),
         // One test target per library with tests: the core, the CPU renderer, the PNG writers, the
         // render library (with the CPU goldens), the batch library, the benchmarks.
