@@ -106,7 +106,7 @@ let package = Package(
         .target(name: "ThrobberRender", dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberText", "CSched"]),
         // The batch library: jobs (model and file reader), outputs and their sinks, the pipeline,
         // manifests and verification. Its file I/O lives here; inputs are opened by ThrobberInput's rule.
-        .target(name: "ThrobberBatch", dependencies: ["ThrobberSceneFile", "Throbber", "ThrobberRender", "ThrobberText", "ThrobberPNG", "ThrobberDigest", "ThrobberInput",
+        .target(name: "ThrobberBatch", dependencies: ["ThrobberSceneFile", "ThrobberLottie", "Throbber", "ThrobberRender", "ThrobberText", "ThrobberPNG", "ThrobberDigest", "ThrobberInput",
                                                      "CWebP"]),
         // The benchmarks: one type per stage, statistics, reports and baselines.
         .target(
@@ -118,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "throbber",
             dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest", "ThrobberRender", "ThrobberBatch",
-                           "ThrobberBenchmarks", "ThrobberText"]
+                           "ThrobberBenchmarks", "ThrobberText", "ThrobberLottie"]
         ),
 
         // Helpers the test targets share: baselines with a record mode (golden images, help-text

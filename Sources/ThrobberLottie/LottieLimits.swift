@@ -16,7 +16,7 @@ public enum LottieLimits {
     /// The most vertices one path may have (one keyframe of it).
     public static let vertices = 100_000
     /// The deepest nesting of precomposition layers (a cycle is refused before this is reached).
-    public static let precompositionDepth = 32
+    public static let precompositionDepth = 16
     /// The deepest chain of parents of one layer.
     public static let parentDepth = 256
     /// The largest image asset once decoded, in pixels (4096 × 4096).

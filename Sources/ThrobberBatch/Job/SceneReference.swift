@@ -1,16 +1,19 @@
 import Foundation
 import Throbber
 import ThrobberSceneFile
+import ThrobberLottie
 import ThrobberInput
 import ThrobberText
 
-/// What a `SCENE` argument or a job's `"scene"` names: a built-in scene's id, or a scene file
-/// (docs/scene-files.md) — a name with a `/` or ending in `.json`, read here, at most
-/// `SceneFileReader.largestFile` bytes, relative to `directory` when it is not absolute.
+/// What a `SCENE` argument or a job's `"scene"` names: a built-in scene's id, or a file — a name
+/// with a `/` or ending in `.json` or `.lottie`, read here, relative to `directory` when it is not
+/// absolute. A file is what its content says: a Lottie file (docs/lottie.md, at most
+/// `LottieLimits.largestJSON` bytes) or a scene file (docs/scene-files.md, at most
+/// `SceneFileReader.largestFile` bytes), whatever its name.
 public enum SceneReference {
     /// Whether `reference` names a file rather than a built-in scene.
     public static func isFile(_ reference: String) -> Bool {
-        reference.contains("/") || reference.hasSuffix(".json")
+        reference.contains("/") || reference.hasSuffix(".json") || reference.hasSuffix(".lottie")
     }
 
     /// The model `reference` names, at its defaults.
@@ -29,10 +32,14 @@ public enum SceneReference {
         guard isFile(reference) else { return try SceneRegistry.model(reference) }
         let path = reference.hasPrefix("/") || directory == nil
             ? reference : directory!.appendingPathComponent(reference).path
-        let bytes = try InputFile.read(path, what: "scene file", limit: SceneFileReader.largestFile, streams: origin == .commandLine,
-                                       origin: origin)
+        let bytes = try InputFile.read(path, what: "scene file", limit: max(SceneFileReader.largestFile, LottieLimits.largestJSON),
+                                       streams: origin == .commandLine, origin: origin)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ThrobberError("\(ThrobberError.shownPath(path)): a scene file is UTF-8 text", kind: .badData)
+        }
+        if LottieReader.looksLikeLottie(text.utf8[...]) {
+            let scene = try LottieScene(text: text, path: path)
+            return scene
         }
         let scene = try FileScene(text: text, path: path)
         try checkText(of: scene)

@@ -2,6 +2,8 @@ import Throbber
 import ThrobberText
 import ThrobberBatch
 import ThrobberRender
+import ThrobberLottie
+import Foundation
 
 /// The options that pick and shape a scene, shared by every command that renders one.
 enum SceneOptions {
@@ -14,9 +16,14 @@ enum SceneOptions {
                                 help: "any scene parameter by its SPEC name (repeatable); see `throbber scenes`")
     /// Checked by the scene as its `progress` parameter.
     static let progress = OptionSpec("--progress", value: "P", help: "shorthand for --set progress=P")
+    /// Checked by a Lottie scene as its `marker` parameter.
+    static let marker = OptionSpec("--marker", value: "NAME", help: "a Lottie file's named segment: shorthand for --set marker=NAME")
+    static let skipUnsupported = OptionSpec("--skip-unsupported", help: """
+        draw a Lottie file without the features Throbber does not draw, naming each once (default: refuse the file, exit 65)
+        """)
 
     /// The group, in the order the help lists it.
-    static let all = [scale, background, set, progress]
+    static let all = [scale, background, set, progress, marker, skipUnsupported]
 
     /// Builds and validates the scene `id` with the options' settings applied in order, its
     /// text laid out.
@@ -38,6 +45,18 @@ enum SceneOptions {
                 throw ThrobberError("--progress: scene \(id) has no progress parameter", kind: .usage)
             }
             scene = try scene.setting("progress", to: progress)
+        }
+        if let marker = arguments.value(marker) {
+            guard scene.model.value(of: "marker") != nil else {
+                throw ThrobberError("--marker: scene \(id) has no markers (a Lottie file names them in 'markers')", kind: .usage)
+            }
+            scene = try scene.setting("marker", to: marker)
+        }
+        if arguments.has(skipUnsupported), scene.model.value(of: "unsupported") != nil {
+            scene = try scene.setting("unsupported", to: "skip")
+        }
+        if let lottie = scene.model as? LottieScene, lottie.unsupported == "skip" {
+            for note in lottie.animation.skipped { FileHandle.standardError.write(Data("throbber: skipped \(note)\n".utf8)) }
         }
         return try scene.validated().layingOutText()
     }
