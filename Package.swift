@@ -134,7 +134,7 @@ let package = Package(
         ),
 
         .testTarget(name: "ThrobberSceneFileTests", dependencies: ["Throbber", "ThrobberSceneFile", "ThrobberCPU", "ThrobberText"]),
-        .testTarget(name: "ThrobberLottieTests", dependencies: ["ThrobberLottie"]),
+        .testTarget(name: "ThrobberLottieTests", dependencies: ["Throbber", "ThrobberLottie"]),
         .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberDigest", "ThrobberText"]),
         // One test target per library with tests: the core, the CPU renderer, the PNG writers, the
         // render library (with the CPU goldens), the batch library, the benchmarks.

@@ -97,10 +97,10 @@ struct LottieShapeEvaluator {
             case let .gradientStroke(gradient, opacity, style):
                 draws.insert(Draw(paint: stroke(paint(gradient), style), entries: Array(entries.indices),
                                   opacity: Self.percent(opacity.value(at: frame)), transform: .identity, name: itemName), at: 0)
-            case let .trim(start, end, offset, individually):
+            case let .trim(start, end, offset, sequentially):
                 Self.bake(&entries)
                 LottieTrim.apply(to: &entries, start: start.value(at: frame) / 100, end: end.value(at: frame) / 100,
-                                 offset: offset.value(at: frame) / 360, individually: individually)
+                                 offset: offset.value(at: frame) / 360, sequentially: sequentially)
             case .roundedCorners(let radius):
                 Self.bake(&entries)
                 let r = radius.value(at: frame)

@@ -2,13 +2,14 @@ import Throbber
 
 /// Lottie's trim paths on the paths above it (docs/lottie.md "Trim paths"): start and end are
 /// fractions (a start after the end is swapped), the offset is in turns and moves both; `m` = 1
-/// trims all the paths as one, end to end in their order, `m` = 2 each path by itself. Each
-/// path's piece is cut by SPEC §9's trim.
+/// ("simultaneously") cuts every path by the same fractions of its own length, `m` = 2
+/// ("individually") cuts the paths one after another, as one path end to end in their order.
+/// Each path's piece is cut by SPEC §9's trim.
 enum LottieTrim {
-    static func apply(to entries: inout [LottieShapeEvaluator.Entry], start: Double, end: Double, offset: Double, individually: Bool) {
+    static func apply(to entries: inout [LottieShapeEvaluator.Entry], start: Double, end: Double, offset: Double, sequentially: Bool) {
         var s = min(max(min(start, end), 0), 1), e = min(max(max(start, end), 0), 1)
         if s == 0 && e == 1 { return }
-        if individually {
+        if !sequentially {
             for k in entries.indices { entries[k].geometry = PathTrimming.trimmed(entries[k].geometry, PathTrim(start: s, end: e, offset: offset)) }
             return
         }
@@ -16,7 +17,7 @@ enum LottieTrim {
             for k in entries.indices { entries[k].geometry = PathGeometry() }
             return
         }
-        // Together: the kept span [a, a + (e − s)] of the whole length, wrapping past the end.
+        // One after another: the kept span [a, a + (e − s)] of the whole length, wrapping past the end.
         let lengths = entries.map { entry in entry.geometry.subpaths.reduce(0.0) { $0 + PathMeasure.length(PathMeasure.curves($1)) } }
         let total = lengths.reduce(0, +)
         guard total > 0 else { return }

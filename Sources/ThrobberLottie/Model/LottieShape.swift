@@ -101,7 +101,8 @@ public indirect enum LottieShape: Sendable, Equatable {
     case stroke(color: LottieAnimated<LottieVector>, opacity: LottieAnimated<Double>, LottieStrokeStyle)
     case gradientFill(LottieGradient, opacity: LottieAnimated<Double>, evenOdd: Bool)
     case gradientStroke(LottieGradient, opacity: LottieAnimated<Double>, LottieStrokeStyle)
-    case trim(start: LottieAnimated<Double>, end: LottieAnimated<Double>, offset: LottieAnimated<Double>, individually: Bool)
+    /// `sequentially`: `m` = 2, "individually" in After Effects' words: the paths cut one after another.
+    case trim(start: LottieAnimated<Double>, end: LottieAnimated<Double>, offset: LottieAnimated<Double>, sequentially: Bool)
     case repeater(copies: LottieAnimated<Double>, offset: LottieAnimated<Double>, belowFirst: Bool, LottieTransform)
     case roundedCorners(LottieAnimated<Double>)
     /// A transform item (`tr`) outside its group's end, or an item skipped as unsupported:

@@ -63,7 +63,7 @@ extension LottieReader {
             let mode = try optionalNumber(o["m"], "\(place).m", default: 1)
             guard mode == 1 || mode == 2 else { throw failure("\(place).m", "is \(formatNumber(mode)): give 1 (simultaneously) or 2 (individually)") }
             return .trim(start: try scalar(o["s"], "\(place).s", 0), end: try scalar(o["e"], "\(place).e", 100),
-                         offset: try scalar(o["o"], "\(place).o", 0), individually: mode == 2)
+                         offset: try scalar(o["o"], "\(place).o", 0), sequentially: mode == 2)
         case "rp":
             let composite = try optionalNumber(o["m"], "\(place).m", default: 1)
             return .repeater(copies: try scalar(o["c"], "\(place).c", nil), offset: try scalar(o["o"], "\(place).o", 0),
