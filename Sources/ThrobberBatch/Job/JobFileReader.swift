@@ -62,7 +62,7 @@ struct JobFileReader {
     /// A render's clips, one per scale.
     func clips(_ node: JSONNode, png: PNGDefaults) throws -> [Clip] {
         let known = ["scene", "name", "parameters", "scale", "scales", "background", "fps", "frames", "duration", "loop",
-                     "loopSeconds", "maxSpeedChange", "start", "outputs", "chain"]
+                     "loopSeconds", "maxSpeedChange", "start", "outputs", "chain", "marker", "skipUnsupported"]
         let m = try fields.members(node, "a render", known: known)
         guard let sceneReference = try fields.string(m["scene"]) else {
             throw fields.fail(node, "a render needs \"scene\" (one of \(SceneRegistry.ids.joined(separator: ", ")))")
@@ -74,6 +74,18 @@ struct JobFileReader {
         // Before the name fills any pattern.
         try fields.at(m, or: node) { try Clip.checkName(name) }
         scene = try applying(m["parameters"], to: scene)
+        // A Lottie file's named segment and its unsupported features, as on the command line.
+        if let marker = try fields.string(m["marker"]) {
+            scene = try fields.at(or: m["marker"]!.value) {
+                guard scene.model.value(of: "marker") != nil else {
+                    throw ThrobberError("scene \(sceneID) has no markers (a Lottie file names them in 'markers')", kind: .badData)
+                }
+                return try scene.setting("marker", to: marker)
+            }
+        }
+        if try fields.bool(m["skipUnsupported"]) == true, scene.model.value(of: "unsupported") != nil {
+            scene = try scene.setting("unsupported", to: "skip")
+        }
         if let background = try fields.string(m["background"]) {
             scene = try fields.at(or: m["background"]!.value) { try scene.setting("background", to: background) }
         }
