@@ -96,10 +96,13 @@ public protocol SceneModel: Sendable {
 public struct SceneOrigin: Sendable, Equatable {
     /// The file's name as messages show it and as it was given.
     public let path: String
-    /// The file's bytes as text.
+    /// The file's bytes as text (a binary file: the text the scene was read from, such as a
+    /// dotLottie archive's animation).
     public let text: String
+    /// The file's bytes when they are not `text` (a dotLottie archive): what its digest is of.
+    public let bytes: [UInt8]?
 
-    public init(path: String, text: String) { (self.path, self.text) = (path, text) }
+    public init(path: String, text: String, bytes: [UInt8]? = nil) { (self.path, self.text, self.bytes) = (path, text, bytes) }
 }
 
 /// How a scene's frames are held to their cost (`Limits.pixelsPerFrame`) and their numbers.
