@@ -165,6 +165,10 @@ struct ZipArchive {
         guard dataStart <= dataEnd, storedSize <= dataEnd - dataStart else {
             throw failure("its \(storedSize) stored bytes at byte \(local) run past the entries")
         }
+        if reader.u32(local + 18) == 0xFFFF_FFFF || reader.u32(local + 22) == 0xFFFF_FFFF
+            || hasZip64Field(reader.slice(local + localLength + localNameLength, localExtraLength)) {
+            throw failure("has ZIP64 sizes in its local header; only plain ZIP is read")
+        }
         guard reader.slice(local + localLength, localNameLength) == nameBytes, localMethod == method,
               localFlags & 0x0009 == flags & 0x0009 else {
             throw failure("its local header does not match the central directory")
