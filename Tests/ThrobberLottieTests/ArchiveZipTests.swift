@@ -53,12 +53,17 @@ struct ArchiveZipTests {
         #expect(try DotLottieArchive.read(unsigned, path: "in.lottie").animations.count == 1)
     }
 
-    @Test func zip64IsRefused() {
+    @Test func zip64IsRefused() throws {
         #expect(Self.refusal(Self.valid { $0.entryCount = 0xFFFF }).contains("ZIP64"))
         #expect(Self.refusal(Self.valid { $0.zip64Locator = true }).contains("ZIP64"))
         #expect(Self.refusal(Self.valid { $0.entries[1].extra = [0x01, 0x00, 0x08, 0x00] + [UInt8](repeating: 0, count: 8) })
             .contains("'a/spin.json': has ZIP64 sizes"))
         #expect(Self.refusal(Self.valid { $0.entries[1].declaredSize = 0xFFFF_FFFF }).contains("ZIP64"))
+        // The local header alone says ZIP64 (as zipfile's force_zip64 writes it): sizes 0xFFFFFFFF.
+        var bytes = Self.valid()
+        let second = try #require((4..<bytes.count).first { ZipArchive.signature(in: bytes, at: $0) == ZipArchive.localSignature })
+        for index in second + 18..<second + 26 { bytes[index] = 0xFF }
+        #expect(Self.refusal(bytes).contains("'a/spin.json': has ZIP64 sizes in its local header"))
     }
 
     @Test func encryptionAndOtherMethodsAreRefused() {

@@ -198,6 +198,9 @@ struct ZipArchive {
         throw failure("its data descriptor is missing or differs from the central directory")
     }
 
+    /// The 32-bit little-endian value at `at` (zero past the end), for finding records in tests.
+    static func signature(in bytes: [UInt8], at: Int) -> UInt32 { ByteReader(bytes).u32(at) }
+
     /// Whether an extra field holds a ZIP64 record (header ID 0x0001).
     private static func hasZip64Field(_ extra: ArraySlice<UInt8>) -> Bool {
         let reader = ByteReader(Array(extra))
