@@ -25,7 +25,7 @@ struct ArchiveDotLottieTests {
         #expect(archive.version == 1)
         #expect(archive.animations.map(\.id) == ["a", "b"])
         #expect(archive.animations.allSatisfy { $0.json == Self.lottie })
-        #expect(archive.initialAnimation == "b")
+        #expect(archive.initialAnimation == "b" && archive.firstAnimation.id == "b")
         #expect(archive.images == ["img_0.png": Self.png])
         #expect(archive.themes.isEmpty)
     }
@@ -72,7 +72,8 @@ struct ArchiveDotLottieTests {
 
     @Test func noInitialAnimationIsNil() throws {
         let bytes = Self.archive([("manifest.json", #"{"animations":[{"id":"x"}]}"#), ("animations/x.json", "{}")])
-        #expect(try DotLottieArchive.read(bytes, path: "x.lottie").initialAnimation == nil)
+        let archive = try DotLottieArchive.read(bytes, path: "x.lottie")
+        #expect(archive.initialAnimation == nil && archive.firstAnimation.id == "x")
     }
 
     static let manifestRefusals: [(manifest: String, expected: String)] = [

@@ -162,4 +162,46 @@ struct ArchiveZipTests {
         // Only bytes no check covers (times, dates, versions, attributes) leave it readable.
         #expect(read < bytes.count / 3, "\(read) of \(bytes.count) damaged archives read")
     }
+
+    /// Seeded random damage of a version 2 archive with a theme and an image: 32-bit fields set to
+    /// edges, runs cut out or repeated. Every result is read or refused with one line.
+    @Test func randomlyDamagedArchivesAreRefused() {
+        let bytes = TestZip(entries: [
+            .init("manifest.json", Array(#"{"version":"2","animations":[{"id":"x"}],"themes":[{"id":"t"}]}"#.utf8)),
+            .init("a/x.json", Array(#"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":64,"h":64,"layers":[]}"#.utf8)),
+            .init("t/t.json", Array(#"{"rules":[{"id":"c","type":"Color","value":[1,0,0]}]}"#.utf8)),
+            .init("i/x.png", [0x89, 0x50, 0x4E, 0x47], method: 0),
+        ]).bytes()
+        var state: UInt64 = 50
+        func next(_ bound: Int) -> Int {
+            // SplitMix64: the same damage on every run.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+        let edges: [UInt32] = [0, 1, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF, UInt32(bytes.count), 0xFFFF]
+        for _ in 0..<2000 {
+            var damaged = bytes
+            for _ in 0...next(3) {
+                let at = next(damaged.count)
+                switch next(3) {
+                case 0:
+                    let edge = edges[next(edges.count)]
+                    for k in 0..<4 where at + k < damaged.count { damaged[at + k] = UInt8(truncatingIfNeeded: edge >> (8 * UInt32(k))) }
+                case 1: damaged.removeSubrange(at..<min(damaged.count, at + 1 + next(40)))
+                default: damaged.insert(contentsOf: damaged[at..<min(damaged.count, at + 1 + next(40))], at: at)
+                }
+                if damaged.isEmpty { damaged = [0] }
+            }
+            do {
+                _ = try DotLottieArchive.read(damaged, path: "in.lottie")
+            } catch let error as ThrobberError {
+                #expect(error.kind == .badData && !error.message.contains("\n") && error.message.hasPrefix("in.lottie: dotLottie "))
+            } catch {
+                Issue.record("not a ThrobberError: \(error)")
+            }
+        }
+    }
 }

@@ -15,7 +15,9 @@ import Throbber
 ///
 /// Either key for the first animation is taken in either version. Entries the reader does not
 /// use (state machines, audio, fonts) are checked as ZIP entries but never inflated. No entry's
-/// name is ever used as a file path: an image is known by the name a Lottie asset's `p` gives it.
+/// name is ever used as a file path: an image is known by the name a Lottie asset's `p` gives it,
+/// and an archive holding a name that could mean a path elsewhere (`..`, `.`, a leading `/`, a
+/// backslash, a drive, a NUL, not UTF-8) is refused whole.
 public struct DotLottieArchive: Sendable {
     /// One animation the manifest lists: its id and its Lottie JSON, not yet parsed.
     public struct Animation: Sendable {
@@ -43,6 +45,9 @@ public struct DotLottieArchive: Sendable {
     /// The images by the name a Lottie asset's `p` uses (the entry's name after `images/` or
     /// `i/`), each at most `LottieLimits.largestArchiveImage` bytes, not yet decoded.
     public let images: [String: [UInt8]]
+
+    /// The animation to show first: the manifest's first animation, else the first listed.
+    public var firstAnimation: Animation { animations.first { $0.id == initialAnimation } ?? animations[0] }
 
     /// Whether `bytes` look like a ZIP archive, by content: they begin with a local file header's
     /// signature (`PK\u{3}\u{4}`). Says nothing of whether the archive is a valid dotLottie.
