@@ -70,6 +70,23 @@ struct ArchiveDotLottieTests {
         #expect(color.count == 4)
     }
 
+    /// The entries read together may inflate to a bound (64 MiB in `read`; 100 bytes here).
+    @Test func theEntriesReadShareOneInflationBudget() throws {
+        let bytes = TestZip(entries: [
+            .init("manifest.json", Array(#"{"animations":[{"id":"x"}]}"#.utf8)),
+            .init("animations/x.json", Array(#"{"v":"5.7.0"}"#.utf8)),
+            .init("images/a.png", [UInt8](repeating: 1, count: 40)),
+            .init("images/b.png", [UInt8](repeating: 2, count: 40)),
+        ]).bytes()
+        #expect(try DotLottieArchive(bytes, inflatedBudget: 200).images.count == 2)
+        do {
+            _ = try DotLottieArchive(bytes, inflatedBudget: 100)
+            Issue.record("read past its budget")
+        } catch let failure as ArchiveFailure {
+            #expect(failure.entry == "images/b.png" && failure.message == "would take the entries read past 100 bytes inflated")
+        }
+    }
+
     @Test func noInitialAnimationIsNil() throws {
         let bytes = Self.archive([("manifest.json", #"{"animations":[{"id":"x"}]}"#), ("animations/x.json", "{}")])
         let archive = try DotLottieArchive.read(bytes, path: "x.lottie")

@@ -72,12 +72,14 @@ public struct DotLottieArchive: Sendable {
         }
     }
 
-    private init(_ bytes: [UInt8]) throws {
+    /// Reads an archive whose entries read may inflate to `inflatedBudget` bytes together (a
+    /// test gives a small one; `read` gives `LottieLimits.largestInflatedArchive`).
+    init(_ bytes: [UInt8], inflatedBudget: Int = LottieLimits.largestInflatedArchive) throws {
         let zip = try ZipArchive(bytes, largestArchive: LottieLimits.largestArchive,
                                  largestEntries: LottieLimits.archiveEntries,
                                  largestEntry: max(LottieLimits.largestJSON, LottieLimits.largestArchiveImage),
                                  inflationRatio: LottieLimits.inflationRatio)
-        var budget = InflationBudget(left: LottieLimits.largestInflatedArchive)
+        var budget = InflationBudget(left: inflatedBudget, total: inflatedBudget)
         let manifestName = "manifest.json"
         guard let manifestBytes = try budget.read(manifestName, in: zip, bound: LottieLimits.largestJSON) else {
             throw ArchiveFailure(entry: manifestName, "is missing; a dotLottie archive starts from its manifest")
@@ -127,6 +129,7 @@ public struct DotLottieArchive: Sendable {
 /// What the entries read from one archive may still inflate to, all together.
 private struct InflationBudget {
     var left: Int
+    let total: Int
 
     mutating func read(_ name: String, in zip: ZipArchive, bound: Int) throws -> [UInt8]? {
         guard let index = zip.byName[name] else { return nil }
@@ -135,7 +138,7 @@ private struct InflationBudget {
 
     mutating func read(_ entry: ZipArchive.Entry, in zip: ZipArchive, bound: Int) throws -> [UInt8] {
         guard entry.inflatedSize <= left else {
-            throw ArchiveFailure(entry: entry.name, "would take the entries read past \(LottieLimits.largestInflatedArchive) bytes inflated")
+            throw ArchiveFailure(entry: entry.name, "would take the entries read past \(total) bytes inflated")
         }
         let bytes = try zip.contents(of: entry, bound: bound)
         left -= bytes.count
