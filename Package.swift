@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "ThrobberSceneFile", dependencies: ["Throbber"]),
         // Lottie (docs/lottie.md): the file and dotLottie archives read with bounds, layers, shapes and
         // keyframes evaluated per frame and lowered to the same draw-list rows, never a second renderer.
-        .target(name: "ThrobberLottie", dependencies: ["Throbber"]),
+        .target(name: "ThrobberLottie", dependencies: ["Throbber", "CZlib"]),
         .target(name: "ThrobberCPU", dependencies: ["Throbber"]),
         .target(
             name: "ThrobberGL",
@@ -134,7 +134,7 @@ let package = Package(
         ),
 
         .testTarget(name: "ThrobberSceneFileTests", dependencies: ["Throbber", "ThrobberSceneFile", "ThrobberCPU", "ThrobberText"]),
-        .testTarget(name: "ThrobberLottieTests", dependencies: ["Throbber", "ThrobberLottie"]),
+        .testTarget(name: "ThrobberLottieTests", dependencies: ["ThrobberLottie", "Throbber", "CZlib"]),
         .testTarget(name: "ThrobberTextTests", dependencies: ["Throbber", "ThrobberDigest", "ThrobberText"]),
         // One test target per library with tests: the core, the CPU renderer, the PNG writers, the
         // render library (with the CPU goldens), the batch library, the benchmarks.

@@ -27,4 +27,8 @@ public enum LottieLimits {
     public static let archiveEntries = 4096
     /// The largest ratio of an entry's inflated size to its stored size.
     public static let inflationRatio = 200
+    /// The largest image file inside a dotLottie archive (`images/`, `i/`), before it is decoded.
+    public static let largestArchiveImage = 16 << 20
+    /// The most bytes the entries read from one dotLottie archive may inflate to, all together.
+    public static let largestInflatedArchive = 64 << 20
 }

@@ -23,6 +23,7 @@ FAMILY_COUNTS = [
     ("--signals", 0, "SIGINT or SIGTERM during video encoding and multi-page sheet writing"),
     ("--scaling", 0, "many-page sheets and many-link chains, their time and memory measured"),
     ("--path-data", 0, "scene files with random and hostile SVG path data and path node fields, through render, scenes and preview"),
+    ("--lottie", 0, "mutated Lottie files and hostile dotLottie archives through render, scenes --json, preview and batch"),
 ]
 
 # The times and bounds the cases are held to: option, default, meaning.

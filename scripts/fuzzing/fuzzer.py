@@ -11,6 +11,7 @@ from .harness import Harness
 from .heavy import HeavyFamily
 from .inputs import InputFamily
 from .jobs import JobFamily
+from .lottie import LottieFamily
 from .manifests import ManifestFamily
 from .path_data import PathDataFamily
 from .paths import PathFamily
@@ -23,14 +24,15 @@ from .signals import SignalFamily
 
 
 class Fuzzer(Harness, JobFamily, CommandLineFamily, SceneFamily, PngFamily, PngMutations, ManifestFamily,
-             PathFamily, ResumeFamily, InputFamily, HeavyFamily, SignalFamily, ScalingFamily, PathDataFamily):
+             PathFamily, ResumeFamily, InputFamily, HeavyFamily, SignalFamily, ScalingFamily, PathDataFamily, LottieFamily):
     """One run of scripts/fuzz: its families' cases, then the summary."""
 
     FAMILIES = [("job", "jobs", "job files"), ("cli", "cli", "command lines"), ("png", "png", "hostile PNGs"),
                 ("manifest", "manifests", "manifests"), ("path", "paths", "path cases"), ("resume", "resume", "resumes"),
                 ("scene", "scenes", "scene files"), ("input", "inputs", "input cases"),
                 ("heavy", "heavy", "heavy scene files"), ("signal", "signals", "signal cases"),
-                ("scaling", "scaling", "scaling cases"), ("pathdata", "path_data", "path-data scene files")]
+                ("scaling", "scaling", "scaling cases"), ("pathdata", "path_data", "path-data scene files"),
+                ("lottie", "lottie", "Lottie files and archives")]
 
     def main(self):
         started = time.monotonic()
@@ -41,7 +43,7 @@ class Fuzzer(Harness, JobFamily, CommandLineFamily, SceneFamily, PngFamily, PngM
         runners = {"job": self.job_case, "cli": self.cli_case, "png": self.png_case, "manifest": self.manifest_case,
                    "path": self.path_case, "resume": self.resume_case, "scene": self.scene_case,
                    "input": self.input_case, "heavy": self.heavy_case, "signal": self.signal_case,
-                   "scaling": self.scaling_case, "pathdata": self.path_data_case}
+                   "scaling": self.scaling_case, "pathdata": self.path_data_case, "lottie": self.lottie_case}
         done = {kind: 0 for kind in counts}
         try:
             for kind, n in planned:
@@ -78,7 +80,7 @@ class Fuzzer(Harness, JobFamily, CommandLineFamily, SceneFamily, PngFamily, PngM
                                           re.sub(r"\d+(\.\d+)?", "N", line))[:90]
                                    for line in self.heavy_refusals))[:10]:
                 print("fuzz:   refused: %s" % line)
-        for line in self.scaling_notes:
+        for line in self.scaling_notes + getattr(self, "lottie_notes", []):
             print("fuzz: " + line)
         for label, problem, rc, first, target in self.failures:
             print("  %s: %s (exit %s): %s [%s]" % (label, problem, rc, first, target))
