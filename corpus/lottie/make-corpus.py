@@ -163,7 +163,9 @@ def polystar(sy, pt, p=(0, 0), r=0, orad=70, irad=None, os_=0, is_=0, nm="polyst
 # Layers ------------------------------------------------------------------------------------------
 
 def layer(ty, ind, nm, ks=None, ip=0, op=60, **extra):
-    out = {"ty": ty, "ind": ind, "nm": nm, "ip": ip, "op": op, "st": 0, "ks": ks or transform()}
+    # "ddd": 0 first, as bodymovin writes it: rlottie reads a layer without it (or with it after
+    # "ks") as 3D and drops its 2D rotation "r" (docs/lottie.md).
+    out = {"ddd": 0, "ty": ty, "ind": ind, "nm": nm, "ip": ip, "op": op, "st": 0, "ks": ks or transform()}
     out.update(extra)
     return out
 
@@ -178,7 +180,7 @@ def backdrop(ind=99):
 
 
 def doc(layers, nm=None, fr=30, op=60, w=W, h=H, **extra):
-    out = {"v": "5.7.0", "ver": 100000, "nm": nm, "fr": fr, "ip": 0, "op": op, "w": w, "h": h,
+    out = {"v": "5.7.0", "ver": 100000, "nm": nm, "ddd": 0, "fr": fr, "ip": 0, "op": op, "w": w, "h": h,
            "layers": layers}
     out.update(extra)
     return out

@@ -17,7 +17,8 @@ What each player's buffer is (verified by rendering, see docs/lottie.md "The pla
   - throbber: `throbber render FILE --frames 1 --start f/fr --scale S --backend cpu -o DIR` —
               a PNG with straight alpha, premultiplied here (round(c·a/255)).
   - lottie-web: lottie-web 5.7.5 (pylottie's copy) in headless Chromium, canvas renderer,
-              goToAndStop(f, true); getImageData is straight alpha, premultiplied here.
+              goToAndStop(f, true); the canvas read as a PNG (toDataURL: straight alpha, as
+              getImageData gives it), premultiplied here.
 """
 import copy
 import ctypes
@@ -124,7 +125,7 @@ def retime(doc, k):
                 walk(item)
 
     out["ip"], out["op"] = doc["ip"] * k, doc["op"] * k
-    walk(out.get("layers", []))
+    walk({"layers": out.get("layers", [])})
     walk(out.get("assets", []))
     for marker in out.get("markers", []):
         marker["tm"] = marker.get("tm", 0) * k
@@ -223,8 +224,7 @@ LOAD = """([data, w, h]) => {
 FRAME = """([f]) => {
   window.anim.goToAndStop(f, true);
   const c = document.querySelector('#root canvas');
-  const px = c.getContext('2d').getImageData(0, 0, c.width, c.height);
-  return [c.width, c.height, Array.from(px.data)];
+  return [c.width, c.height, c.toDataURL('image/png')];
 }"""
 
 
@@ -248,10 +248,14 @@ class LottieWeb:
         if self.loaded != key:
             self.page.evaluate(LOAD, [doc, width, height])
             self.loaded = key
-        w, h, data = self.page.evaluate(FRAME, [float(f)])
+        w, h, url = self.page.evaluate(FRAME, [float(f)])
         if (w, h) != (width, height):
             raise RuntimeError(f"lottie-web's canvas is {w}×{h} px, not {width}×{height}")
-        return premultiply(np.array(data, np.uint8).reshape(height, width, 4))
+        import base64
+        import io
+        from PIL import Image
+        png = base64.b64decode(url.split(",", 1)[1])
+        return premultiply(np.asarray(Image.open(io.BytesIO(png)).convert("RGBA")))
 
     def close(self):
         self.browser.close()
