@@ -73,9 +73,9 @@ def transform(a=(0, 0), p=(100, 100), s=(100, 100), r=0, o=100, sk=None, sa=None
 
 
 def shape_transform(**kw):
-    ks = transform(**kw)
-    ks["ty"] = "tr"
-    return ks
+    """A group's transform; "ty" first, as bodymovin writes it (rlottie's parser reads the type
+    from the first key and drops a transform whose "ty" comes last)."""
+    return {"ty": "tr", **transform(**kw)}
 
 
 # Shapes ------------------------------------------------------------------------------------------
@@ -224,6 +224,13 @@ def circle_path(radius=50):
     k = 0.5523 * radius
     return bezier([(0, -radius), (radius, 0), (0, radius), (-radius, 0)],
                   i=[(-k, 0), (0, -k), (k, 0), (0, k)], o=[(k, 0), (0, k), (-k, 0), (0, -k)])
+
+
+def pinched_path(radius=70):
+    """Four vertices with concave sides: a four-point star of the same vertex count as a circle."""
+    r, k, c = radius, radius * 0.64, radius * 0.14
+    return bezier([(0, -r), (r, 0), (0, r), (-r, 0)],
+                  i=[(-c, k), (-k, -c), (c, -k), (k, c)], o=[(c, k), (-k, c), (-c, -k), (k, -c)])
 
 
 def star_path(points=5, outer=60, inner=25):
@@ -405,9 +412,9 @@ add("keyframe-linear.json", doc([shape_layer(1, "linear", [group([rect((0, 0), (
     transform(p=kf((0, [30, 100]), (60, [170, 100]), e=LINEAR), r=kf((0, 0), (60, 180), e=LINEAR)))]),
     "linear keyframes (o = i on the diagonal) for position and rotation")
 add("keyframe-bezier-per-dimension.json", doc([shape_layer(1, "eased", [group([ellipse((0, 0), (40, 40)), fill("#e4572e")])],
-    transform(p=kf((0, [30, 30]), (60, [170, 170]), e={"o": {"x": [0.9, 0.1], "y": [0, 0]}, "i": {"x": [0.1, 0.9], "y": [1, 1]}}),
+    transform(p=kf((0, [30, 30]), (60, [170, 170]), e=ease(0.9, 0, 0.1, 1)),
               s=kf((0, [60, 60]), (60, [140, 100]), e={"o": {"x": [0.7, 0.2], "y": [0, 0.5]}, "i": {"x": [0.3, 0.6], "y": [1, 1]}})))]),
-    "Bézier easing with a different curve per dimension (o.x, i.x arrays of two) on position and scale")
+    "Bézier easing: one curve on position (a spatial property is eased along its path), a different curve per dimension (o.x, i.x arrays of two) on scale")
 add("keyframe-hold.json", doc([shape_layer(1, "held", [group([rect((0, 0), (60, 60)), fill(kf((0, colour("#2f80ed"), {"h": 1}), (20, colour("#e4572e"), {"h": 1}), (40, colour("#17bebb"))))])],
     transform(p=kf((0, [50, 100], {"h": 1}), (20, [100, 100], {"h": 1}), (40, [150, 100]))))]),
     "hold keyframes (h 1): position and fill colour jump at frames 20 and 40")
@@ -487,10 +494,10 @@ add("loader-progress-ring.json", doc([
     shape_layer(3, "track", [group([ellipse((0, 0), (140, 140)), stroke("#e9edf2", 16)])]),
 ], "progress ring", fr=60, op=90), "a progress ring: a gradient stroke trimmed 0 → 100 % with an easing, a turning plus (60 fps, 1.5 s)")
 add("loader-morph.json", doc([shape_layer(1, "morph", [group([
-    path(kf((0, [circle_path(55)]), (20, [square_path(50)]), (40, [star_path(4, 70, 30)]), (60, [circle_path(55)])), "shape"),
+    path(kf((0, [circle_path(55)]), (20, [square_path(50)]), (40, [pinched_path(70)]), (60, [circle_path(55)])), "shape"),
     fill(kf((0, colour("#2f80ed")), (20, colour("#e4572e")), (40, colour("#f2c14e")), (60, colour("#2f80ed")))),
     {"ty": "rd", "nm": "soften", "r": st(6)}])], transform(r=kf((0, 0), (60, 180))))], "morph", fr=30, op=60),
-    "a morphing shape: circle → square → four-point star → circle, colour following (30 fps, 2 s)")
+    "a morphing shape: circle → square → pinched four-point star → circle (four vertices each), colour following (30 fps, 2 s)")
 bars = []
 for n in range(5):
     bars.append(group([rect((-60 + 30 * n, 0), (18, 140), 9), fill("#2f80ed")], f"bar {n + 1}",
@@ -535,6 +542,33 @@ add("unsupported/mask-expansion.json", doc([subject(1, "expanded", hasMask=True,
     "a mask with expansion (x)")
 
 
+README_HEAD = """# The Lottie corpus (issue 50)
+
+Lottie JSON files written for Throbber's tests by `make-corpus.py` (run it to rewrite them; `--check`
+validates each against the lottie-spec 1.0 schema of PyPI's lottie-specs). Nothing here is copied
+from elsewhere. Each file exercises one feature the importer reads (docs/lottie.md's table points
+here), `loader-*` are complete loaders of realistic size, and `unsupported/` holds files using what
+Throbber refuses (exit 65, or skipped with `--skip-unsupported`).
+
+Conventions: 200 × 200, 30 fps (loaders 30 or 60 fps), 1–2 s, `ip` 0; every layer starts with
+`"ddd": 0` and every shape with `"ty"`, as bodymovin writes them (rlottie's streaming parser needs
+both: docs/lottie.md). `scripts/lottie-compare` renders them with ThorVG, rlottie, lottie-web and
+Throbber; `reference.json` names the player a file is held against where ThorVG is wrong.
+
+| file | what it exercises |
+|---|---|
+"""
+
+
+def write_readme():
+    lines = [README_HEAD]
+    for name, (_, what) in FILES.items():
+        note = f" (beyond lottie-spec 1.0: {BEYOND_SPEC[name]})" if name in BEYOND_SPEC else ""
+        lines.append(f"| `{name}` | {what}{note} |\n")
+    with open(os.path.join(HERE, "README.md"), "w") as f:
+        f.write("".join(lines))
+
+
 def main():
     check = "--check" in sys.argv[1:]
     validator = None
@@ -563,6 +597,7 @@ def main():
                 failures += 1
                 e = errors[0]
                 print(f"{name}: not valid lottie-spec 1.0: {'/'.join(map(str, e.absolute_path))}: {e.message[:200]}")
+    write_readme()
     print(f"make-corpus: {len(FILES)} files written" + (f", {len(FILES) - failures - len(BEYOND_SPEC)} valid against lottie-spec 1.0" if check else ""))
     return 1 if failures else 0
 

@@ -176,8 +176,7 @@ class Throbber:
         if not os.access(self.binary, os.X_OK):
             raise RuntimeError(f"{self.binary} is missing: run 'swift build -c release' first (or set THROBBER)")
         self.backend = backend
-        self.version = "throbber " + subprocess.run([self.binary, "--version"], capture_output=True,
-                                                     text=True).stdout.strip()
+        self.version = subprocess.run([self.binary, "--version"], capture_output=True, text=True).stdout.strip()
 
     def render(self, path, doc, f, width, height, scale):
         start = f / float(doc["fr"])
@@ -186,7 +185,8 @@ class Throbber:
                        repr(scale), "--backend", self.backend, "-o", out, "-q", "--overwrite"]
             run = subprocess.run(command, capture_output=True, text=True)
             if run.returncode != 0:
-                raise RuntimeError(f"throbber exit {run.returncode}: {run.stderr.strip().splitlines()[-1:] or ''}")
+                last = (run.stderr.strip().splitlines() or [""])[-1]
+                raise RuntimeError(f"throbber exit {run.returncode}: {last}")
             pngs = sorted(glob.glob(os.path.join(out, "*.png")))
             if len(pngs) != 1:
                 raise RuntimeError(f"throbber wrote {len(pngs)} PNGs, not 1")
