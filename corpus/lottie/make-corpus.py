@@ -85,12 +85,12 @@ def group(items, nm="group", **tr):
 
 
 def rect(p=(0, 0), s=(80, 80), r=0, **an):
-    return {"ty": "rc", "nm": "rect", "p": an.get("pp", st(list(p))), "s": an.get("ss", st(list(s))),
+    return {"ty": "rc", "nm": "rect", "d": 1, "p": an.get("pp", st(list(p))), "s": an.get("ss", st(list(s))),
             "r": an.get("rr", st(r))}
 
 
 def ellipse(p=(0, 0), s=(80, 80), **an):
-    return {"ty": "el", "nm": "ellipse", "p": an.get("pp", st(list(p))), "s": an.get("ss", st(list(s)))}
+    return {"ty": "el", "nm": "ellipse", "d": 1, "p": an.get("pp", st(list(p))), "s": an.get("ss", st(list(s)))}
 
 
 def bezier(v, i=None, o=None, c=True):
@@ -153,7 +153,7 @@ def trim(s, e, o=st(0), m=1):
 
 
 def polystar(sy, pt, p=(0, 0), r=0, orad=70, irad=None, os_=0, is_=0, nm="polystar", **an):
-    s = {"ty": "sr", "nm": nm, "sy": sy, "pt": st(pt), "p": st(list(p)), "r": an.get("rr", st(r)),
+    s = {"ty": "sr", "nm": nm, "d": 1, "sy": sy, "pt": st(pt), "p": st(list(p)), "r": an.get("rr", st(r)),
          "or": an.get("orr", st(orad)), "os": st(os_)}
     if sy == 1:
         s["ir"], s["is"] = st(irad), st(is_)
@@ -551,7 +551,8 @@ here), `loader-*` are complete loaders of realistic size, and `unsupported/` hol
 Throbber refuses (exit 65, or skipped with `--skip-unsupported`).
 
 Conventions: 200 × 200, 30 fps (loaders 30 or 60 fps), 1–2 s, `ip` 0; every layer starts with
-`"ddd": 0` and every shape with `"ty"`, as bodymovin writes them (rlottie's streaming parser needs
+`"ddd": 0`, every shape with `"ty"`, and rectangles, ellipses and polystars carry their direction
+`"d": 1` (lottie-web reverses a rectangle without it), as bodymovin writes them (rlottie's streaming parser needs
 both: docs/lottie.md). `scripts/lottie-compare` renders them with ThorVG, rlottie, lottie-web and
 Throbber; `reference.json` names the player a file is held against where ThorVG is wrong.
 

@@ -129,6 +129,9 @@ def main(argv):
             key = f"throbber-{target_player}"
             pair = entry["pairs"].get(key)
             entry["meets_target"] = bool(pair) and pair["over"] <= OVER and pair["mean"] <= MEAN
+            if target_player not in names:
+                entry["errors"][target_player] = (f"not run: {base}'s target is held against {target_player} "
+                                                  f"(corpus/lottie/reference.json); add it to --players")
             if not entry["meets_target"]:
                 missed.append(base)
         report["files"][base] = entry
