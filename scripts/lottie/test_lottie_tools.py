@@ -102,5 +102,62 @@ class Buffers(unittest.TestCase):
                 self.assertAlmostEqual(float(left), expected_left, delta=delta, msg=f"{name} at frame {f}")
 
 
+
+FAKE_THROBBER = '''#!{python}
+"""A stand-in for `throbber render FILE --frames 1 --start T --scale S --backend cpu -o DIR`: draws
+the frame with ThorVG (or nothing, with FAKE_BLANK) and writes it as a straight-alpha PNG."""
+import json, math, os, sys
+sys.path.insert(0, {here!r})
+import players as P
+from PIL import Image
+args = sys.argv[1:]
+if args == ["--version"]:
+    print("fake 0"); sys.exit(0)
+assert args[0] == "render" and args[2:4] == ["--frames", "1"] and args[8:10] == ["--backend", "cpu"], args
+path, start, scale, out = args[1], float(args[5]), float(args[7]), args[11]
+data = open(path, "rb").read(); doc = json.loads(data)
+w, h = math.ceil(doc["w"] * scale - 1e-9), math.ceil(doc["h"] * scale - 1e-9)
+frame = P.ThorVG().render(data, start * doc["fr"], w, h)
+if os.environ.get("FAKE_BLANK"):
+    frame[:] = 0
+os.makedirs(out, exist_ok=True)
+Image.fromarray(P.unpremultiply(frame)).save(os.path.join(out, "frame_00000.png"))
+'''
+
+
+class ThrobberSide(unittest.TestCase):
+    """lottie-compare's Throbber half against a stand-in that keeps the command line's contract."""
+
+    def run_compare(self, blank):
+        import subprocess
+        import tempfile
+        here = os.path.dirname(os.path.abspath(__file__))
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = os.path.join(tmp, "throbber")
+            with open(fake, "w") as f:
+                f.write(FAKE_THROBBER.format(python=sys.executable, here=here))
+            os.chmod(fake, 0o755)
+            env = dict(os.environ, FAKE_BLANK="1" if blank else "")
+            out = os.path.join(tmp, "report.json")
+            run = subprocess.run([sys.executable, os.path.join(here, "compare.py"), "--players", "thorvg,throbber",
+                                  "--throbber", fake, "--sizes", "64", "--times", "0,0.5",
+                                  "--files", os.path.join(CORPUS, "loader-spinner.json"), "--json", out],
+                                 capture_output=True, text=True, env=env)
+            with open(out) as f:
+                return run.returncode, json.load(f), run.stdout + run.stderr
+
+    def test_same_frames_meet_the_target(self):
+        code, report, text = self.run_compare(blank=False)
+        self.assertEqual(code, 0, text)
+        pair = report["files"]["loader-spinner.json"]["pairs"]["throbber-thorvg"]
+        self.assertEqual(pair["over"], 0.0, text)
+        self.assertLessEqual(pair["mean"], 0.5, text)   # straight-alpha PNG round trip only
+
+    def test_blank_frames_miss_it_and_exit_1(self):
+        code, report, text = self.run_compare(blank=True)
+        self.assertEqual(code, 1, text)
+        self.assertFalse(report["files"]["loader-spinner.json"]["meets_target"])
+
+
 if __name__ == "__main__":
     unittest.main()
