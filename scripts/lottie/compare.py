@@ -4,7 +4,8 @@ See scripts/lottie-compare for the usage. The metric, per frame and per pair of 
 premultiplied RGBA (each player's buffer made premultiplied: scripts/lottie/players.py):
   over  — the share of pixels whose largest channel difference exceeds 16/255;
   mean  — the mean absolute channel difference over every channel of every pixel, in /255.
-A file's figure for a pair is its worst frame (largest `over`, then largest `mean`).
+A file's figure for a pair is its worst frame (largest `over`, then largest `mean`); the JSON
+also holds the worst frame at each size (`by_size`).
 The issue's target: against ThorVG, over ≤ 1 % and mean ≤ 2/255 on every frame; for a file that
 corpus/lottie/reference.json sends to rlottie (a feature where ThorVG is wrong), against rlottie.
 """
@@ -116,6 +117,9 @@ def main(argv):
                         continue
                     over, mean, largest = diff(frames[a], frames[b])
                     w = worst[f"{a}-{b}"]
+                    by_size = w.setdefault("by_size", {}).setdefault(str(longest), {"over": -1.0, "mean": 0.0})
+                    if (over, mean) > (by_size["over"], by_size["mean"]):
+                        by_size.update(over=over, mean=mean, frame=f)
                     if (over, mean) > (w["over"], w["mean"]):
                         w.update(over=over, mean=mean, max=largest, size=[width, height],
                                  frame=f, time=round(f / float(doc["fr"]), 6))
