@@ -200,6 +200,11 @@ def add(name, document, what):
 
 def png_data_uri(size=48):
     """A small PNG made here: a four-colour checker with a transparent corner, as a data URI."""
+    return "data:image/png;base64," + base64.b64encode(checker_png(size)).decode("ascii")
+
+
+def checker_png(size=48):
+    """The checker's PNG bytes."""
     from PIL import Image
     image = Image.new("RGBA", (size, size))
     half = size // 2
@@ -209,7 +214,7 @@ def png_data_uri(size=48):
             image.putpixel((x, y), tiles[(y >= half) * 2 + (x >= half)])
     buffer = io.BytesIO()
     image.save(buffer, "PNG")
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    return buffer.getvalue()
 
 
 def spin(period=60):
@@ -291,6 +296,10 @@ add("layer-image.json", doc([
     layer(2, 1, "image", transform(a=(24, 24), s=(250, 250), **{"r": kf((0, -20), (60, 20))}), refId="image_0"),
 ], "image", assets=[{"id": "image_0", "w": 48, "h": 48, "u": "", "p": png_data_uri(), "e": 1}]),
     "an image layer (ty 2) of embedded PNG data (e 1, data URI) with a transparent quarter, scaled 2.5×")
+add("layer-image-file.json", doc([
+    layer(2, 1, "image", transform(a=(24, 24), s=(250, 250), **{"r": kf((0, 20), (60, -20))}), refId="image_0"),
+], "image file", assets=[{"id": "image_0", "w": 48, "h": 48, "u": "images/", "p": "checker.png", "e": 0}]),
+    "an image layer whose PNG is a file beside the JSON (u images/, p checker.png, e 0)")
 add("layer-hidden.json", doc([
     shape_layer(1, "hidden", [group([rect((0, 0), (160, 160)), fill("#e4572e")])], hd=True),
     shape_layer(2, "shown", [group([ellipse((0, 0), (100, 100)), fill("#2f80ed")])]),
@@ -598,6 +607,9 @@ def main():
                 failures += 1
                 e = errors[0]
                 print(f"{name}: not valid lottie-spec 1.0: {'/'.join(map(str, e.absolute_path))}: {e.message[:200]}")
+    os.makedirs(os.path.join(HERE, "images"), exist_ok=True)
+    with open(os.path.join(HERE, "images", "checker.png"), "wb") as f:
+        f.write(checker_png())
     write_readme()
     print(f"make-corpus: {len(FILES)} files written" + (f", {len(FILES) - failures - len(BEYOND_SPEC)} valid against lottie-spec 1.0" if check else ""))
     return 1 if failures else 0

@@ -228,6 +228,23 @@ FRAME = """([f]) => {
 }"""
 
 
+def inline_images(doc, folder):
+    """The document with each image asset that is a file beside it made a data URI, the same
+    pixels: rlottie loads such files only through from_file (not from_data with a resource path),
+    thorvg-python's load_data with a resource path fails on a second call (ctypes argtypes), and
+    the lottie-web page has no base URL to fetch them from. Throbber reads the files themselves."""
+    if not folder or not any(a.get("p") and not a.get("e") and "layers" not in a for a in doc.get("assets", [])):
+        return doc
+    import base64
+    out = copy.deepcopy(doc)
+    for asset in out["assets"]:
+        if asset.get("p") and not asset.get("e") and "layers" not in asset:
+            with open(os.path.join(folder, asset.get("u", ""), asset["p"]), "rb") as f:
+                asset["p"] = "data:image/png;base64," + base64.b64encode(f.read()).decode("ascii")
+            asset["u"], asset["e"] = "", 1
+    return out
+
+
 class LottieWeb:
     """lottie-web 5.7.5 (canvas renderer) in headless Chromium through Playwright."""
 
@@ -268,6 +285,7 @@ class Players:
     def __init__(self, names, throbber=None):
         self.names = list(names)
         self.made = {}
+        self.inlined = None
         for name in self.names:
             if name not in PLAYERS:
                 raise SystemExit(f"lottie players: unknown player '{name}': one of {', '.join(PLAYERS)}")
@@ -285,11 +303,16 @@ class Players:
 
     def frame(self, name, path, doc, data, f, width, height, scale):
         player = self.made[name]
-        if name == "thorvg":
-            return player.render(data, f, width, height)
         if name == "throbber":
             return player.render(path, doc, f, width, height, scale)
-        return player.render(doc, f, width, height)
+        if self.inlined is None or self.inlined[0] is not doc:
+            folder = os.path.dirname(os.path.abspath(path))
+            own = inline_images(doc, folder)
+            self.inlined = (doc, own, data if own is doc else json.dumps(own).encode())
+        _, own, own_data = self.inlined
+        if name == "thorvg":
+            return player.render(own_data, f, width, height)
+        return player.render(own, f, width, height)
 
     def close(self):
         if "lottie-web" in self.made:
