@@ -70,6 +70,32 @@ class Metric(unittest.TestCase):
         self.assertEqual(doc["fr"], 30, "retime must leave the original alone")
 
 
+class Corpus(unittest.TestCase):
+    def test_every_file_is_lottie_spec_1_0_but_the_ones_named_beyond_it(self):
+        import glob
+        import jsonschema
+        import lottie_specs
+        sys.path.insert(0, CORPUS)
+        from corpus_lib import BEYOND_SPEC
+        with open(os.path.join(os.path.dirname(lottie_specs.__file__), "data", "lottie.schema.json")) as f:
+            validator = jsonschema.Draft202012Validator(json.load(f))
+        files = sorted(glob.glob(os.path.join(CORPUS, "*.json")) + glob.glob(os.path.join(CORPUS, "unsupported", "*.json")))
+        files = [f for f in files if os.path.basename(f) != "reference.json"]
+        self.assertGreaterEqual(len(files), 60)
+        for path in files:
+            name = os.path.relpath(path, CORPUS)
+            with open(path) as f:
+                valid = validator.is_valid(json.load(f))
+            self.assertEqual(valid, name not in BEYOND_SPEC, name)
+
+    def test_reference_names_corpus_files_and_players(self):
+        with open(os.path.join(CORPUS, "reference.json")) as f:
+            reference = json.load(f)
+        for name, entry in reference.items():
+            self.assertTrue(os.path.exists(os.path.join(CORPUS, name)), name)
+            self.assertIn(entry["player"], P.PLAYERS)
+
+
 class Buffers(unittest.TestCase):
     def test_thorvg_is_premultiplied_rgba(self):
         doc = solid_doc([1, 0, 0], 50)
