@@ -5,6 +5,16 @@ import Throbber
 extension LottieScene {
     public var parameters: [SceneParameter<LottieScene>] {
         var list: [SceneParameter<LottieScene>] = []
+        // The archive's animation and theme first: each sets the slots, so a slot set after
+        // them (as `assignments` replays them) keeps its value.
+        if let archive, archive.contents.animations.count > 1 {
+            list.append(SceneParameter("animation", .choice(\LottieScene.animationID, archive.contents.animations.map(\.id)),
+                                       "the dotLottie archive's animation played"))
+        }
+        if let archive, !archive.contents.themes.isEmpty {
+            list.append(SceneParameter("theme", .choice(\LottieScene.theme, ["none"] + archive.contents.themes.map(\.id)),
+                                       "a dotLottie theme: sets the slots its rules name"))
+        }
         for (k, slot) in animation.slots.enumerated() {
             let name = Self.parameterName(slot.id)
             switch slot.kind {
@@ -32,8 +42,11 @@ extension LottieScene {
         return list
     }
 
-    /// A slot's parameter name: its id, which `--set` takes as it is where it is a plain name.
-    static func parameterName(_ id: String) -> String { id }
+    /// A slot's parameter name: its id, or `slot.ID` where the id is a name Throbber gives a
+    /// parameter of its own (`scale`, `marker` …).
+    static func parameterName(_ id: String) -> String {
+        ["scale", "background", "animation", "theme", "marker", "unsupported"].contains(id) ? "slot.\(id)" : id
+    }
 
     public subscript(color index: Int) -> RGBA {
         get {

@@ -15,9 +15,17 @@ public struct LottieScene: SceneModel {
 
     /// The file as read at the current slot values.
     public private(set) var animation: LottieAnimation
-    let root: JSONNode
+    /// The animation's JSON, parsed once.
+    private(set) var root: JSONNode
     let path: String
-    let text: String
+    /// The animation's text (a dotLottie archive's chosen animation).
+    private(set) var text: String
+    /// The archive the animation came from, with the file's bytes (what its digest is of).
+    let archive: (contents: DotLottieArchive, bytes: [UInt8])?
+    /// A dotLottie archive's animation played, by id.
+    public var animationID = "" { didSet { if animationID != oldValue { switchAnimation() } } }
+    /// A dotLottie archive's theme applied: `none` or a theme's id.
+    public var theme = "none" { didSet { if theme != oldValue { applyTheme() } } }
     /// Each slot's value, in the order `animation.slots` lists them.
     var slotValues: [LottieVector] { didSet { reload() } }
     /// The segment played: `none` (the whole timeline) or a marker's name.
@@ -32,19 +40,70 @@ public struct LottieScene: SceneModel {
     ///
     /// - Throws: `.badData`, one line, for a file that is not a Lottie file Throbber can read.
     public init(text: String, path: String) throws {
+        try self.init(text: text, path: path, archive: nil)
+    }
+
+    /// Reads a dotLottie archive's bytes: its first (or initial) animation, its other animations
+    /// and its themes as parameters.
+    ///
+    /// - Throws: `.badData`, one line, for an archive or an animation that cannot be read.
+    public init(archive bytes: [UInt8], path: String) throws {
+        let contents = try DotLottieArchive.read(bytes, path: path)
+        let chosen = contents.firstAnimation
+        try self.init(text: try Self.text(chosen, path: path), path: path, archive: (contents, bytes))
+        animationID = chosen.id
+    }
+
+    init(text: String, path: String, archive: (contents: DotLottieArchive, bytes: [UInt8])?) throws {
+        root = try Self.parse(text, path: path)
+        self.path = path
+        self.text = text
+        self.archive = archive
+        animation = try LottieReader.read(root, path: path, skipUnsupported: true)
+        slotValues = animation.slots.map(\.value)
+    }
+
+    static func parse(_ text: String, path: String) throws -> JSONNode {
         guard text.utf8.count <= LottieLimits.largestJSON else {
             throw ThrobberError("\(ThrobberError.shownPath(path)): a Lottie file is at most \(LottieLimits.largestJSON >> 20) MiB; this one is \(text.utf8.count) bytes",
                                 kind: .badData)
         }
         do {
-            root = try JSONNode.parse(text)
+            return try JSONNode.parse(text)
         } catch let error as JSONParseError {
             throw ThrobberError("\(ThrobberError.shownPath(path)):\(error.line):\(error.column): \(error.message)", kind: .badData)
         }
-        self.path = path
-        self.text = text
-        animation = try LottieReader.read(root, path: path, skipUnsupported: true)
+    }
+
+    static func text(_ animation: DotLottieArchive.Animation, path: String) throws -> String {
+        guard let text = String(validating: animation.json, as: UTF8.self) else {
+            throw ThrobberError("\(ThrobberError.shownPath(path)): dotLottie animation '\(ThrobberError.echoed(animation.id))' is not UTF-8 text", kind: .badData)
+        }
+        return text
+    }
+
+    /// Plays another of the archive's animations (the parameter's choices are its ids, each read
+    /// when the archive was), at the file's slot values and the current theme.
+    mutating func switchAnimation() {
+        guard let archive, let chosen = archive.contents.animations.first(where: { $0.id == animationID }),
+              let text = try? Self.text(chosen, path: path), let root = try? Self.parse(text, path: path),
+              let read = try? LottieReader.read(root, path: path, skipUnsupported: true) else { return }
+        (self.text, self.root, animation) = (text, root, read)
         slotValues = animation.slots.map(\.value)
+        applyTheme()
+    }
+
+    /// Sets the slots a theme's static rules name (for this animation) to the rules' values.
+    mutating func applyTheme() {
+        guard let archive, let chosen = archive.contents.themes.first(where: { $0.id == theme }) else { return }
+        var values = slotValues
+        for rule in chosen.rules where rule.applies(to: animationID) {
+            guard let k = animation.slots.firstIndex(where: { $0.id == rule.slot }), let value = rule.value else { continue }
+            var numbers: [Double] = []
+            if let x = value.number { numbers = [x] } else if let list = value.array { numbers = list.compactMap(\.number) }
+            if !numbers.isEmpty { values[k] = LottieVector(numbers) }
+        }
+        slotValues = values
     }
 
     mutating func reload() {
@@ -115,7 +174,7 @@ public struct LottieScene: SceneModel {
 
     // MARK: - Checks
 
-    public var origin: SceneOrigin? { SceneOrigin(path: path, text: text) }
+    public var origin: SceneOrigin? { SceneOrigin(path: path, text: text, bytes: archive?.bytes) }
     public var preflight: ScenePreflight { .eachFrame }
 
     public func preflightItems(at t: Double, scale: Double, width: Int, height: Int) throws -> (items: [DrawItem], work: Int) {
@@ -142,5 +201,10 @@ public struct LottieScene: SceneModel {
 
     public func validateRelations() throws {
         if unsupported == "refuse", let refusal = refusal() { throw refusal }
+        if let archive, let chosen = archive.contents.themes.first(where: { $0.id == theme }),
+           let animated = chosen.rules.first(where: { $0.applies(to: animationID) && !$0.keyframes.isEmpty }) {
+            throw ThrobberError("\(ThrobberError.shownPath(path)): theme '\(ThrobberError.echoed(theme))' rule '\(ThrobberError.echoed(animated.slot))': animated theme rules are not supported",
+                                kind: .badData)
+        }
     }
 }
