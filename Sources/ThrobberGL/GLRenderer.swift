@@ -204,6 +204,25 @@ public final class GLRenderer {
         try Canvas.check(width: width, height: height, maxSide: info.maxCanvasSide, renderer: info.renderer)
         // Each item as GL draws it, kept from the frames before while it is unchanged.
         let frames = lists.map { preparedItems.frame($0) }
+        // SPEC §10: a stack with a layer in some frame is drawn by the layered path, whole frames
+        // per instance; every other stack as before.
+        let layered = lists.flatMap(\.items).compactMap { $0.primitive(as: Layer.self) }
+        if !layered.isEmpty {
+            if let deepest = layered.map(\.depth).max(), deepest > Layer.maximumDepth {
+                throw ThrobberError.invalid("draw list", "layers \(deepest) deep", allowed: "at most \(Layer.maximumDepth) on \(info.renderer)")
+            }
+            let stackHeight = height * lists.count
+            let target = try prepareTarget(width: width, height: stackHeight)
+            frameRows = 0..<height
+            target.bind()
+            let gl = self.gl
+            let checkpoint = stopping.map { stopping in { () -> Bool in
+                gl.Finish()
+                return stopping()
+            } }
+            return try boxes.drawLayered(frames, width: width, height: height, resolution: (Float(width), Float(stackHeight)),
+                                         checkpoint: checkpoint)
+        }
         var plans = frames.map(LayerPlan.init)
         let coverage = cachesRingCoverage ? try ringCoverage.use(&plans, width: width, height: height, layers: layers) : []
         let stackHeight = height * lists.count
