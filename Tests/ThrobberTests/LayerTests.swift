@@ -60,3 +60,50 @@ struct LayerTests {
         #expect(Layer(content: [], width: 10, height: 10).bounds.isEmpty)
     }
 }
+
+/// Parity's `paths` scene with random layers (SPEC §10): every mode drawn, nesting, and the
+/// cases drawn before `layers` existed kept.
+struct RandomPathsLayerTests {
+    /// Every layer of `items`, nested ones and matte sources included.
+    static func layers(_ items: [DrawItem]) -> [Layer] {
+        items.compactMap { $0.primitive(as: Layer.self) }.flatMap { layer in
+            [layer] + RandomPathsLayerTests.layers(layer.content) + (layer.matte.map { [$0.source] + RandomPathsLayerTests.layers($0.source.content) } ?? [])
+        }
+    }
+
+    @Test func oneHundredSeedsDrawEveryMaskAndMatteModeAndNest() {
+        var masks = Set<String>(), mattes = Set<LayerMatte.Mode>(), deepest = 0
+        for seed in 1...100 {
+            var model = RandomPaths()
+            model.seed = seed
+            model.layers = 6
+            let items = model.drawItems(for: model.frameState(at: 0.3), scale: 1, width: 96, height: 96)
+            #expect(items == model.drawItems(for: model.frameState(at: 0.3), scale: 1, width: 96, height: 96), "seed \(seed) draws alike")
+            for layer in RandomPathsLayerTests.layers(items) {
+                for mask in layer.masks { masks.insert("\(mask.mode)\(mask.inverted ? " inverted" : "")") }
+                if let matte = layer.matte { mattes.insert(matte.mode) }
+                deepest = max(deepest, layer.depth)
+                #expect(layer.depth <= RandomPaths.deepestLayer)
+            }
+            // Without layers, the paths are those of before.
+            model.layers = 0
+            #expect(model.drawItems(for: model.frameState(at: 0.3), scale: 1, width: 96, height: 96).allSatisfy { $0.primitive is Path })
+        }
+        #expect(masks.count == 8, "\(masks.sorted())")
+        #expect(mattes == Set(LayerMatte.Mode.allCases))
+        #expect(deepest >= 3)
+    }
+
+    @Test func randomCasesDrawLayersAfterEverythingElse() throws {
+        let sampler = ParameterSampler(seed: 1)
+        var layered = 0
+        for index in 0..<40 {
+            let drawn = try sampler.draw("paths", index: index)
+            let without = try sampler.draw("paths", index: index, fixed: [.init("layers", "0")])
+            #expect(drawn.time == without.time)
+            #expect(drawn.settings.filter { $0.name != "layers" } == without.settings.filter { $0.name != "layers" }, "case \(index)")
+            if drawn.settings.contains(where: { $0.name == "layers" }) { layered += 1 }
+        }
+        #expect(layered > 10)
+    }
+}

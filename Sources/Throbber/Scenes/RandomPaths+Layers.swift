@@ -5,7 +5,7 @@ import Foundation
 /// (and a case drawn before layers existed draws the same image at `layers` 0, the default).
 extension RandomPaths {
     /// The deepest nesting of the random layers (content and matte sources counted).
-    static let deepestLayer = 4
+    public static let deepestLayer = 4
 
     /// `items` with `layers` random layers wrapped around runs of them at phase `turn`: each takes
     /// a run of the items painted so far (earlier layers included, so layers nest), with up to

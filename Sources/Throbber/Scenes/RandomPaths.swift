@@ -56,7 +56,7 @@ public struct RandomPaths: BuiltInScene {
             {
                 var layers = SceneParameter<RandomPaths>("layers", .integer(\.layers, 0...16),
                                                          "how many random layers (masks, mattes, opacity) wrap the paths; 0 none",
-                                                         sampling: .linear(0, 6))
+                                                         sampling: .linear(0, 9))
                 layers.drawnLast = true
                 return layers
             }(),
