@@ -12,6 +12,9 @@
 // defined (some list holds a path) a pixel is computed by one instance only, the first record in
 // paint order whose quad is its bounds (quadIsBounds) and holds it: the other instances there
 // would write the same value, and a pixel under many paths would compute its stack once per path.
+// With LAYERED defined (GLRenderer's path for frames that hold a layer, SPEC §10) each instance is
+// a whole frame listing every record of it, and the records of kind LAYER_RECORD are operations on
+// a stack of LAYER_DEPTH premultiplied registers (Sources/ThrobberGL/Primitives/Layer+GL.swift).
 uniform sampler2D u_items;
 uniform isampler2D u_lists;
 flat in ivec2 v_list;
@@ -29,7 +32,7 @@ void main() {
     // A box's quad (grown for its edge) may reach past its frame into the next one of the
     // stack, whose pixels are not this box's to write.
     if (p.y < 0.0 || p.y > v_frameHeight) discard;
-#ifdef PATHS
+#if defined(PATHS) && !defined(LAYERED)
     for (int i = 0; i < v_list.y; ++i) {
         int base = 5 * texelFetch(u_lists, texel(v_list.x + i), 0).x;
         vec4 bounds = record(base);
@@ -39,6 +42,54 @@ void main() {
     }
 #endif
     vec4 dst = premultiplied(v_background, 1.0);
+#ifdef LAYERED
+    vec4 below[LAYER_DEPTH];
+    int depth = 0;
+    float m = 1.0;
+    // The mask the next record's coverage is read as (-1: none), inverted, opacity.
+    int maskMode = -1;
+    bool maskInverted = false;
+    float maskOpacity = 1.0;
+    for (int i = 0; i < v_list.y; ++i) {
+        int base = 5 * texelFetch(u_lists, texel(v_list.x + i), 0).x;
+        vec4 bounds = record(base);
+        vec4 head = record(base + 1);
+        vec4 a = record(base + 2);
+        if (int(head.x) == LAYER_RECORD) {
+            int operation = int(head.y);
+            if (operation == 0) {
+                below[depth] = dst;
+                depth += 1;
+                dst = vec4(0.0);
+            } else if (operation == 1) {
+                m = head.z;
+            } else if (operation == 2) {
+                if (a.y == 1.0) {
+                    maskMode = int(head.z);
+                    maskInverted = head.w == 1.0;
+                    maskOpacity = a.x;
+                } else {
+                    m = layerMask(m, 0.0, int(head.z), head.w == 1.0, a.x);
+                }
+            } else if (operation == 3) {
+                dst *= m;
+            } else {
+                depth -= 1;
+                vec4 s = dst * head.z;
+                dst = operation == 4 ? sourceOver(s, below[depth]) : below[depth] * layerMatte(s, int(head.w));
+            }
+            continue;
+        }
+        vec4 b = record(base + 3);
+        float coverage = itemCoverage(p, bounds, head, a, b);
+        if (maskMode >= 0) {
+            m = layerMask(m, coverage, maskMode, maskInverted, maskOpacity);
+            maskMode = -1;
+        } else if (coverage > 0.0) {
+            dst = sourceOver(premultiplied(itemColor(p, head, a, b, record(base + 4)), coverage), dst);
+        }
+    }
+#else
     for (int i = 0; i < v_list.y; ++i) {
         int base = 5 * texelFetch(u_lists, texel(v_list.x + i), 0).x;
         vec4 bounds = record(base);
@@ -54,5 +105,6 @@ void main() {
         if (coverage > 0.0) dst = sourceOver(premultiplied(itemColor(p, head, a, b, record(base + 4)), coverage), dst);
 #endif
     }
+#endif
     o_color = resolvePixel(dst);
 }

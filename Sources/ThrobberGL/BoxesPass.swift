@@ -16,6 +16,9 @@ final class BoxesPass {
     private let boxesOnly: GLProgram
     /// `boxes` for stacks that draw paths: a pixel under a path computed by one instance.
     private let withPaths: GLProgram
+    /// `boxes` for frames that hold a layer (SPEC §10): one instance per frame, layer operations
+    /// among the records (`drawLayered`).
+    private let layered: GLProgram
     /// The most texels a data texture holds (`FrameStack.textureWidth` × `GL_MAX_TEXTURE_SIZE`).
     private let maxTexels: Int
     /// The driver's name, for messages.
@@ -49,6 +52,9 @@ final class BoxesPass {
         boxesOnly = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", defines: ["BOXES_ONLY"],
                                   uniforms: uniforms)
         withPaths = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", defines: ["PATHS"], uniforms: uniforms)
+        layered = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag",
+                                defines: ["LAYERED", "LAYER_RECORD \(Int(Layer.recordKind))", "LAYER_DEPTH \(Layer.maximumDepth)"],
+                                uniforms: uniforms)
         gl.GenVertexArrays(1, &vertexArray)
         gl.BindVertexArray(vertexArray)
         gl.GenBuffers(1, &instanceBuffer)
@@ -68,6 +74,7 @@ final class BoxesPass {
         gl.DeleteProgram(boxes.id)
         gl.DeleteProgram(boxesOnly.id)
         gl.DeleteProgram(withPaths.id)
+        gl.DeleteProgram(layered.id)
     }
 
     /// Points the instances' attributes (boxes.vert) at the instance buffer from instance `first`
@@ -149,7 +156,32 @@ final class BoxesPass {
                                 kind: .usage, field: "draw list")
         }
         if stack.cutShort { return false }
-        let program = stack.boxesOnly ? boxesOnly : stack.hasPaths ? withPaths : boxes
+        return try draw(stack, program: stack.boxesOnly ? boxesOnly : stack.hasPaths ? withPaths : boxes, frames: frames,
+                        resolution: resolution, checkpoint: checkpoint)
+    }
+
+    /// Paints whole frames that hold layers (SPEC §10) into the bound stack target: one instance
+    /// per frame whose pixels run every record of the frame in paint order, a layer's operations
+    /// among them (boxes.frag with LAYERED; `FrameStack.init(wholeFrames:)`). The layers pass
+    /// draws nothing of these frames.
+    ///
+    /// - Returns: false when `checkpoint` said to stop.
+    /// - Throws: a usage error when the stack holds more records or path data than a texture does.
+    func drawLayered(_ frames: [GLFrame], width: Int, height: Int, resolution: (Float, Float), checkpoint: (() -> Bool)? = nil) throws -> Bool {
+        gl.BindVertexArray(vertexArray)
+        let stack = FrameStack(wholeFrames: frames, width: width, height: height)
+        let pathTexels = min(maxTexels, 1 << 24)
+        guard stack.records.count / 4 <= maxTexels, stack.entries.count <= maxTexels, stack.pathData.count / 4 <= pathTexels else {
+            throw ThrobberError.invalid("draw list", "\(stack.recordCount) records and \(stack.pathData.count / 4) texels of path data",
+                                        allowed: "at most \(maxTexels / 5) records and \(pathTexels) texels in a stack of frames with layers "
+                                            + "on \(renderer) (draw fewer or simpler shapes, or use --backend cpu)")
+        }
+        return try draw(stack, program: layered, frames: frames, resolution: resolution, checkpoint: checkpoint)
+    }
+
+    /// Uploads `stack` and draws its instances with `program`, in runs between looks at `checkpoint`.
+    private func draw(_ stack: FrameStack, program: GLProgram, frames: [GLFrame], resolution: (Float, Float),
+                      checkpoint: (() -> Bool)?) throws -> Bool {
         gl.upload(stack.records, components: 4, to: recordTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
         gl.upload(stack.entries, components: 1, to: entryTexture, internalFormat: GL_R32I, format: GL_RED_INTEGER, type: GL_INT)
         gl.upload(stack.pathData, components: 4, to: pathTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)

@@ -87,6 +87,32 @@ struct FrameStack {
         FrameStack.padToTextureRows(&pathData, components: 4)
     }
 
+    /// Lays out `frames` for the layered path (`BoxesPass.drawLayered`, SPEC §10): every item's
+    /// records, a layer's operations among them, and one instance per frame over the whole frame
+    /// listing every record of that frame in paint order.
+    init(wholeFrames frames: [GLFrame], width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        entryLimit = .max
+        stopping = nil
+        let growth = Antialiasing.boxQuadGrowth, halfX = Float(width) / 2, halfY = Float(height) / 2
+        for (f, frame) in frames.enumerated() {
+            let first = recordCount
+            for item in frame.items { item.addRecords(to: &self, asInstances: false) }
+            let start = entries.count
+            entries += (first..<recordCount).map { Int32($0) }
+            let background = frame.list.background
+            instances += [halfX.bitPattern, halfY.bitPattern, (halfX - growth).bitPattern, (halfY - growth).bitPattern,
+                          Float(1).bitPattern, Float(0).bitPattern, UInt32(start), UInt32(recordCount - first), UInt32(f * height),
+                          UInt32(height), background.r.bitPattern, background.g.bitPattern, background.b.bitPattern, background.a.bitPattern]
+        }
+        reach = []
+        pathFirst = [:]
+        FrameStack.padToTextureRows(&records, components: 4)
+        FrameStack.padToTextureRows(&entries, components: 1)
+        FrameStack.padToTextureRows(&pathData, components: 4)
+    }
+
     /// Lays out `lists`, every item prepared afresh.
     init(_ lists: ArraySlice<DrawList>, boxItems: [[Int]], width: Int, height: Int) {
         self.init(lists.map(GLFrame.init), boxItems: boxItems, width: width, height: height)

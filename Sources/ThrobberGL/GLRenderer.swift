@@ -15,6 +15,10 @@ import Throbber
 ///   ring: instanced quads, each pixel of a box computing its whole stack — every item that can
 ///   reach it — the same way, over what the layers pass wrote there (`FrameStack`).
 ///
+/// - *layered* (`BoxesPass.drawLayered`), for a stack in which some frame holds a `Layer`
+///   (SPEC §10), instead of both: one instance over each whole frame, running every record of the
+///   frame in paint order with the layers' operations on float registers (boxes.frag's LAYERED).
+///
 /// Many frames per flush: `render(_ lists:)` paints a stack of frames one above the other in one
 /// target (`GLTarget`) — one instanced layers draw per shape and one instanced boxes draw for all
 /// of them — and reads the stack back at once, so the fixed cost of a draw, a flush and a
@@ -204,6 +208,26 @@ public final class GLRenderer {
         try Canvas.check(width: width, height: height, maxSide: info.maxCanvasSide, renderer: info.renderer)
         // Each item as GL draws it, kept from the frames before while it is unchanged.
         let frames = lists.map { preparedItems.frame($0) }
+        // SPEC §10: a stack with a layer in some frame is drawn by the layered path, whole frames
+        // per instance; every other stack as before.
+        let layered = lists.flatMap(\.items).compactMap { $0.primitive(as: Layer.self) }
+        if !layered.isEmpty {
+            if let deepest = layered.map(\.depth).max(), deepest > Layer.maximumDepth {
+                throw ThrobberError.invalid("draw list", "layers nested \(deepest) deep",
+                                            allowed: "at most \(Layer.maximumDepth) (content and matte sources counted) on GL; use --backend cpu")
+            }
+            let stackHeight = height * lists.count
+            let target = try prepareTarget(width: width, height: stackHeight)
+            frameRows = 0..<height
+            target.bind()
+            let gl = self.gl
+            let checkpoint = stopping.map { stopping in { () -> Bool in
+                gl.Finish()
+                return stopping()
+            } }
+            return try boxes.drawLayered(frames, width: width, height: height, resolution: (Float(width), Float(stackHeight)),
+                                         checkpoint: checkpoint)
+        }
         var plans = frames.map(LayerPlan.init)
         let coverage = cachesRingCoverage ? try ringCoverage.use(&plans, width: width, height: height, layers: layers) : []
         let stackHeight = height * lists.count

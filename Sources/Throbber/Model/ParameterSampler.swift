@@ -112,7 +112,7 @@ public struct ParameterSampler: Sendable {
                                          times: [Double]?, scales: [Double]?) throws -> ([SampledCase.Setting], Double) {
         let fixedNames = Set(fixed.map(\.name))
         let drawn = defaults.parameters.filter {
-            !fixedNames.contains($0.name) && !ParameterSampler.sceneSettingNames.contains($0.name)
+            !fixedNames.contains($0.name) && !ParameterSampler.sceneSettingNames.contains($0.name) && !$0.drawnLast
         }
         var model = defaults
         for parameter in drawn { drawValue(of: parameter, into: &model, defaults: defaults, random: &random) }
@@ -154,11 +154,21 @@ public struct ParameterSampler: Sendable {
         } else if let background = drawBackground(random: &random) {
             settings.append(.init("background", background == .clear ? "none" : background.description))
         }
-        for parameter in defaults.parameters where !ParameterSampler.sceneSettingNames.contains(parameter.name) {
+        for parameter in defaults.parameters where !ParameterSampler.sceneSettingNames.contains(parameter.name) && !parameter.drawnLast {
             let value = parameter.value(in: model)
             if value != parameter.value(in: defaults) { settings.append(.init(parameter.name, value)) }
         }
         let time = times.flatMap { $0.isEmpty ? nil : $0[random.next(below: $0.count)] } ?? drawTime(preview: model.previewDuration, random: &random)
+        // Drawn after the time: the draws before are those of a case drawn before it existed.
+        for parameter in defaults.parameters where parameter.drawnLast {
+            if let setting = fixed.last(where: { $0.name == parameter.name }) {
+                settings.append(setting)
+                continue
+            }
+            drawValue(of: parameter, into: &model, defaults: defaults, random: &random)
+            let value = parameter.value(in: model)
+            if value != parameter.value(in: defaults) { settings.append(.init(parameter.name, value)) }
+        }
         return (settings, time)
     }
 

@@ -36,6 +36,10 @@ public struct SceneParameter<Model> {
     /// The bounds that other parameters put on this one (`validateRelations`), for random cases:
     /// a draw outside them is redrawn inside them once every other parameter is drawn.
     public let samplingBounds: ((Model) -> ClosedRange<Double>)?
+    /// Whether random parity cases draw it after everything else (the time included): a
+    /// parameter added to a scene later, so that the cases drawn before it existed keep their
+    /// other values (the `paths` scene's `layers`).
+    public var drawnLast = false
 
     /// Creates a parameter description.
     ///

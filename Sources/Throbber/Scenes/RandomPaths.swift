@@ -28,6 +28,8 @@ public struct RandomPaths: BuiltInScene {
     public var strokeWidth = 12.0
     /// The length of one loop of the animation, s.
     public var loopSeconds = 2.0
+    /// How many random layers (SPEC §10: masks, mattes, opacity, nesting) wrap the paths; 0 none.
+    public var layers = 0
     public var speeds = PartSpeeds()
 
     public init() {}
@@ -50,6 +52,14 @@ public struct RandomPaths: BuiltInScene {
                   "the widest random stroke (the thinnest is 0.1 px)", sampling: .logarithmic(0.1, 40, from: 0.1)),
             .init("loopSeconds", .number(\.loopSeconds, Limits.periodRange), unit: "s",
                   "one turn of the trims, dash offsets and spinning paths", sampling: .logarithmic(0.01, 100, from: 0.01)),
+            // Drawn after the time, so that the cases drawn before layers existed keep their values.
+            {
+                var layers = SceneParameter<RandomPaths>("layers", .integer(\.layers, 0...16),
+                                                         "how many random layers (masks, mattes, opacity) wrap the paths; 0 none",
+                                                         sampling: .linear(0, 9))
+                layers.drawnLast = true
+                return layers
+            }(),
         ]
     }
 
@@ -74,7 +84,8 @@ public struct RandomPaths: BuiltInScene {
     public func drawItems(for state: FrameState, scale s: Double, width w: Int, height h: Int) -> [DrawItem] {
         let specs = seed == 0 ? RandomPaths.gallery : randomSpecs()
         let canvas = PathSpec.Canvas(side: size * s, scale: s, width: w, height: h)
-        return specs.enumerated().flatMap { index, spec in spec.items(index: index, turn: state.turn, canvas: canvas) }
+        let items = specs.enumerated().flatMap { index, spec in spec.items(index: index, turn: state.turn, canvas: canvas) }
+        return seed == 0 ? items : layered(items, turn: state.turn, canvas: canvas)
     }
 
     /// The random paths of `seed`: the same for the same seed, count, segments and stroke width,
