@@ -69,7 +69,7 @@ final class BenchCase {
             let paths = lists[0].items.compactMap { $0.primitive(as: Path.self) }
             let builds = (0..<5).map { _ in
                 Stopwatch.milliseconds {
-                    for path in paths { _ = PathOutline.build(path.transform.apply(path.geometry), role: path.role, trim: path.trim) }
+                    for path in paths { _ = PathOutline.build(path.geometry, transform: path.transform, role: path.role, trim: path.trim) }
                 }
             }
             pathOutlines = BenchReport.PathOutlines(scene: id, size: size, frames: lists.count, built: counts.built, kept: counts.kept,

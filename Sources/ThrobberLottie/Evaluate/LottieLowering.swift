@@ -11,6 +11,17 @@ enum LottieLowering {
         for draw in shapes.draws where draw.opacity > 0 {
             let entries = draw.entries.map { shapes.entries[$0] }.filter { !$0.geometry.subpaths.isEmpty }
             guard let first = entries.first else { continue }
+            let stylePlaced = toPixels.concatenating(draw.transform)
+            if case let .stroke(p, w, cap, join, miter, dash, offset) = draw.paint, !isSimilarity(stylePlaced) {
+                // A pen stretched unevenly: the stroke is built in the style's own space.
+                guard w > 0, let inverse = draw.transform.inverse else { continue }
+                var geometry = PathGeometry()
+                for entry in entries { geometry.subpaths += inverse.concatenating(entry.transform).apply(entry.geometry).subpaths }
+                let style = StrokeStyle(width: w, join: join, miterLimit: miter, cap: cap, dash: dash, dashOffset: offset)
+                result.append((name: draw.name, primitive: Path(geometry, transform: stylePlaced, role: .ownSpaceStroke(style), paint: p,
+                                                                opacity: draw.opacity, width: width, height: height, cache: cache)))
+                continue
+            }
             let shared = entries.allSatisfy { $0.transform == first.transform }
             let own = shared ? first.transform : .identity
             // The style's space to the geometry's: what maps a gradient's points and its widths.
@@ -44,6 +55,13 @@ enum LottieLowering {
                                                             width: width, height: height, cache: cache)))
         }
         return result
+    }
+
+    /// Whether `m` keeps shapes (a turn, a uniform scale, a mirror): a round pen stays round.
+    static func isSimilarity(_ m: PathTransform) -> Bool {
+        let scale = max(abs(m.a) + abs(m.b), abs(m.c) + abs(m.d), 1e-300)
+        let tolerance = 1e-9 * scale
+        return (abs(m.a - m.d) <= tolerance && abs(m.b + m.c) <= tolerance) || (abs(m.a + m.d) <= tolerance && abs(m.b - m.c) <= tolerance)
     }
 
     /// A paint defined in one space, in another: a gradient's points mapped, a radial one's

@@ -88,6 +88,26 @@ public final class PathOutline: Sendable {
         }
     }
 
+    /// The outline of `role` for `geometry` in its own space placed by `transform`: built in px
+    /// (SPEC §9), except a stroke of the own space (`Path.Role.ownSpaceStroke`), whose pieces are
+    /// built with its widths in own units and then mapped. They are built under the transform's
+    /// largest stretch s as a uniform scale — so the chords lie within ε of the curves in px —
+    /// and mapped by the rest of the transform, which stretches nothing.
+    public static func build(_ geometry: PathGeometry, transform: PathTransform, role: Path.Role, trim: PathTrim?) -> PathOutline {
+        guard case .ownSpaceStroke(let style) = role else { return build(transform.apply(geometry), role: role, trim: trim) }
+        let (a, b, c, d) = (transform.a, transform.b, transform.c, transform.d)
+        let sum = a * a + b * b + c * c + d * d, det = a * d - b * c
+        let s = ((sum + max(sum * sum - 4 * det * det, 0).squareRoot()) / 2).squareRoot()
+        guard s.isFinite, s > 1e-12 else { return PathOutline(polygons: [], rule: .nonzero) }
+        let pre = PathTransform(a: s, b: 0, c: 0, d: s, tx: 0, ty: 0)
+        let rest = PathTransform(a: a / s, b: b / s, c: c / s, d: d / s, tx: transform.tx, ty: transform.ty)
+        let scaled = StrokeStyle(width: style.width * s, join: style.join, miterLimit: style.miterLimit, cap: style.cap,
+                                 dash: style.dash.map { $0 * s }, dashOffset: style.dashOffset * s)
+        let kept = trim.map { PathTrimming.trimmed(pre.apply(geometry), $0) } ?? pre.apply(geometry)
+        let pieces = PathStroker.polygons(kept, style: scaled)
+        return PathOutline(polygons: pieces.map { $0.map(rest.apply) }, rule: .nonzero)
+    }
+
     /// The outline of `role` for `geometry` already in px, trimmed by `trim` (SPEC §9): a fill's
     /// chords, or its stroke's pieces.
     public static func build(_ geometry: PathGeometry, role: Path.Role, trim: PathTrim?) -> PathOutline {
@@ -95,7 +115,7 @@ public final class PathOutline: Sendable {
         switch role {
         case .fill(let rule):
             return PathOutline(polygons: PathFlattening.polygons(kept), rule: rule)
-        case .stroke(let style):
+        case .stroke(let style), .ownSpaceStroke(let style):
             return PathOutline(polygons: PathStroker.polygons(kept, style: style), rule: .nonzero)
         }
     }
@@ -145,7 +165,7 @@ public final class PathOutlineCache: @unchecked Sendable {
             lock.withLock { if dx == 0 && dy == 0 { counted.kept += 1 } else { counted.moved += 1 } }
             return entry.outline.moved(dx: dx, dy: dy)
         }
-        let outline = PathOutline.build(transform.apply(geometry), role: role, trim: trim)
+        let outline = PathOutline.build(geometry, transform: transform, role: role, trim: trim)
         lock.withLock {
             if entries.count >= PathOutlineCache.capacity { entries.removeAll() }
             entries[key] = (outline, transform.tx, transform.ty)

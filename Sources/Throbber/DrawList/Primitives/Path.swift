@@ -18,6 +18,10 @@ public struct Path: Primitive {
         case fill(PathCoverage.FillRule)
         /// The stroke of the curves, `StrokeStyle` in px.
         case stroke(StrokeStyle)
+        /// The stroke of the curves in their own space, `StrokeStyle` in own units, mapped to px
+        /// by the transform: a non-uniform scale or a skew makes the pen elliptic, as Lottie's
+        /// and SVG's strokes are (`PathOutline.build(_:transform:role:trim:)`).
+        case ownSpaceStroke(StrokeStyle)
     }
 
     /// The curves, in the path's own space.
@@ -55,7 +59,7 @@ public struct Path: Primitive {
         self.opacity = Float(min(max(opacity, 0), 1))
         paintInverse = transform.inverse
         outline = cache?.outline(geometry, transform: transform, role: role, trim: self.trim)
-            ?? PathOutline.build(transform.apply(geometry), role: role, trim: self.trim)
+            ?? PathOutline.build(geometry, transform: transform, role: role, trim: self.trim)
         if let e = outline.extent {
             bounds = PixelRect(minX: e.minX, minY: e.minY, maxX: e.maxX, maxY: e.maxY, margin: 0, width: width, height: height)
         } else {
