@@ -31,13 +31,13 @@ struct LottieCLITests {
         let frame = try PNGCodec.decode(Data(contentsOf: directory.appendingPathComponent("out/dot_00001.png")))
         #expect(frame.width == 200 && frame.height == 200)
         // t = 0.5 s is Lottie frame 15: the dot half way, at x = 50 pt = 100 px, green.
-        #expect(frame[x: 100, y: 100] == (0, 255, 0, 255))
-        #expect(frame[x: 40, y: 100].a == 0)
+        #expect(frame[100, 100] == (r: 0, g: 255, b: 0, a: 255))
+        #expect(frame[40, 100].a == 0)
 
         let marked = try runThrobber(["render", "./dot.txt", "--marker", "half", "-o", "m", "--backend", "cpu", "-q"], in: directory)
         #expect(marked.status == 0, "\(marked.stderr)")
         // The segment starts at frame 15: the dot at x = 50 pt.
-        #expect(try PNGCodec.decode(Data(contentsOf: directory.appendingPathComponent("m/dot_00000.png")))[x: 50, y: 50].r == 255)
+        #expect(try PNGCodec.decode(Data(contentsOf: directory.appendingPathComponent("m/dot_00000.png")))[50, 50].r == 255)
 
         let unknown = try runThrobber(["render", "./dot.txt", "--marker", "full", "-o", "u", "--backend", "cpu"], in: directory)
         #expect(unknown.status == 64)
