@@ -65,6 +65,42 @@ struct LayerParityTests {
         print("parity layers: largest channel difference \(worst)/255 over 20 frames")
     }
 
+    /// Every other kind as a layer's content and as a matte source's: discs, waves, arcs, boxes,
+    /// radial gradients, under masks, nested, matted.
+    @Test func everyKindInsideALayerMatchesTheCPUReference() throws {
+        let side = 64
+        let kinds: [DrawItem] = [
+            DrawItem("disc", Disc(centerX: 30, centerY: 28, radius: 20.3, color: RGBA(0.9, 0.2, 0.1, 0.8), width: side, height: side)),
+            DrawItem("wave", Wave(originX: 0, amplitude: 4.5, k: 0.21, phase: 1.3, baseline: 33.2, bottom: nil, color: RGBA(0.1, 0.5, 1, 0.7),
+                                  width: side, height: side)),
+            DrawItem("arc", Arc(centerX: 32, centerY: 32, radius: 22, lineWidth: 5.5, start: 0.4, sweep: 4.1, color: RGBA(0, 1, 0.4, 1),
+                                width: side, height: side)),
+            DrawItem("boxes", Boxes([QuadInstance(centerX: 20, centerY: 40, halfX: 9, halfY: 3.5, rotation: 0.7, cornerRadius: 2,
+                                                  color: RGBA(1, 1, 0, 0.9)),
+                                     QuadInstance(centerX: 44, centerY: 18, halfX: 12, halfY: 5, rotation: -0.3, cornerRadius: 4.5,
+                                                  color: RGBA(0.5, 0, 1, 0.6))], width: side, height: side)),
+            DrawItem("glow", RadialGradient(centerX: 36, centerY: 30, reach: 25, color: RGBA(1, 0.6, 0.2, 0.9), width: side, height: side)),
+        ]
+        let gl = try GLRenderer()
+        let cpu = CPURenderer()
+        var worst = 0
+        for (n, mode) in LayerMask.Mode.allCases.enumerated() {
+            let mask = LayerMask(LayerParityTests.circle(32, 32, 19.6), transform: .identity, mode: mode, inverted: n % 2 == 1, opacity: 0.85)
+            let source = Layer(content: Array(kinds.suffix(2 + n % 3)), masks: [mask], opacity: 0.9, width: side, height: side)
+            let inner = Layer(content: Array(kinds.prefix(3 + n % 3)), masks: [mask],
+                              matte: LayerMatte(LayerMatte.Mode.allCases[n], source: source), opacity: 0.8, width: side, height: side)
+            let list = DrawList(width: side, height: side, background: PaintColor(RGBA(0.2, 0.2, 0.2, 1)),
+                                items: [kinds[n], DrawItem("layer", Layer(content: [DrawItem("inner", inner)], opacity: 0.95, width: side, height: side))])
+            let expected = cpu.render(list)
+            let diff = ImageDiff(expected: expected, observed: try gl.render(list))
+            worst = max(worst, diff.maxChannelDifference)
+            #expect(diff.pixelsOverTolerance == 0, "\(mode): \(diff.failureLines.joined(separator: "\n"))")
+            // The layer paints something: many reds, not the background's alone.
+            #expect(Set(stride(from: 0, to: expected.pixels.count, by: 4).map { expected.pixels[$0] }).count > 20, "\(mode)")
+        }
+        print("parity layers of every kind: largest channel difference \(worst)/255")
+    }
+
     /// A stack of frames, some with a layer and some without: each the same as drawn alone.
     @Test func framesWithLayersDrawTheSameInAStack() throws {
         let gl = try GLRenderer()

@@ -46,6 +46,8 @@ struct LayerTests {
         let source = Layer(content: [DrawItem("inner", inner)], width: 100, height: 100)
         let outer = Layer(content: LayerTests.content(0, 0, 100), matte: LayerMatte(.luma, source: source), opacity: 0.5, width: 100, height: 100)
         #expect(inner.depth == 1 && source.depth == 2 && outer.depth == 3)
+        // Squares of four chords each: the outer content, the inner content and its mask.
+        #expect(outer.chordCount == 12 && inner.chordCount == 8)
         // The content's 50² px, the mask's 20², the source's (its inner layer's parts and its own
         // composite), and the outer content 100² and composite.
         let work = outer.pixelWork

@@ -83,6 +83,15 @@ public struct Layer: Primitive {
         return work
     }
 
+    /// The chords of every path it holds — its content's, nested layers' included, its masks'
+    /// and its matte source's: what building or moving their outlines costs, for a preflight.
+    public var chordCount: Int {
+        let held = content.reduce(0) { sum, item in
+            sum + (item.primitive(as: Path.self)?.outline.chordCount ?? item.primitive(as: Layer.self)?.chordCount ?? 0)
+        }
+        return held + maskPaths.reduce(0) { $0 + $1.outline.chordCount } + (matte?.source.chordCount ?? 0)
+    }
+
     /// Equal content, masks, matte and opacity: the mask paths and bounds follow.
     public static func == (a: Layer, b: Layer) -> Bool {
         a.opacity == b.opacity && a.bounds == b.bounds && a.masks == b.masks && a.matte == b.matte && a.content == b.content
