@@ -128,9 +128,8 @@ public struct LottieScene: SceneModel {
     }
 
     public var id: String {
-        let name = (path as NSString).lastPathComponent
-        for suffix in [".json", ".lottie"] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
-        return name
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return name.isEmpty ? "lottie" : name
     }
 
     public var summary: String {
@@ -186,10 +185,7 @@ public struct LottieScene: SceneModel {
     static func chords(_ items: [DrawItem]) -> Int {
         items.reduce(0) { sum, item in
             if let path = item.primitive as? Path { return sum + path.outline.chordCount }
-            if let layer = item.primitive as? Layer {
-                return sum + chords(layer.content) + layer.maskPaths.reduce(0) { $0 + $1.outline.chordCount }
-                    + (layer.matte.map { chords([DrawItem("matte", $0.source)]) } ?? 0)
-            }
+            if let layer = item.primitive as? Layer { return sum + layer.chordCount }
             return sum + 1
         }
     }

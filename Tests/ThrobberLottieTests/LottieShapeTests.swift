@@ -32,9 +32,10 @@ struct LottieShapeTests {
         let square = LottieGeometry.rectangle(center: PathPoint(0, 0), size: PathPoint(20, 20), roundness: 0, reversed: false)
         let rounded = LottieGeometry.roundedCorners(square, radius: 4)
         #expect(rounded.vertices.count == 8)
-        #expect(rounded.vertices[0] == PathPoint(10, -6) && rounded.vertices[1] == PathPoint(10, 6))
+        // The top right corner becomes a point 4 back along the top side, then one 4 down the right side.
+        #expect(rounded.vertices[0] == PathPoint(6, -10) && rounded.vertices[1] == PathPoint(10, -6))
         // A radius beyond half a side stops at the middle.
-        #expect(LottieGeometry.roundedCorners(square, radius: 100).vertices[0] == PathPoint(10, 0))
+        #expect(LottieGeometry.roundedCorners(square, radius: 100).vertices[0] == PathPoint(0, -10))
         let circle = LottieGeometry.ellipse(center: PathPoint(0, 0), size: PathPoint(10, 10), reversed: false)
         #expect(LottieGeometry.roundedCorners(circle, radius: 3) == circle)
     }
