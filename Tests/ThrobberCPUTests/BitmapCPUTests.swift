@@ -120,7 +120,7 @@ struct BitmapCPUTests {
         }
     }
 
-    /// Scaled by 2.5 (bilinear between texels), and turned and skewed with fractional moves,
+    /// Scaled by 2.5 (bilinear between texels), turned, skewed and mirrored with fractional moves,
     /// over a background: every pixel of the canvas within 1/255 of the formula in double
     /// precision (single precision's rounding), by the fast and the reference path alike.
     @Test(arguments: [
@@ -128,6 +128,7 @@ struct BitmapCPUTests {
         PathTransform(a: 2.5, b: 0, c: 0, d: 2.5, tx: 1.25, ty: 0.7),
         PathTransform(a: 1.3 * cos(0.6), b: 1.3 * sin(0.6), c: -0.8 * sin(0.6) + 0.4, d: 0.8 * cos(0.6), tx: 9.37, ty: 2.61),
         PathTransform(a: 0.35, b: -0.1, c: 0.2, d: 0.4, tx: 3.5, ty: 4.25),
+        PathTransform(a: -1.7, b: 0, c: 0, d: 1.2, tx: 20.2, ty: 3.1),
     ])
     func everyPixelFollowsTheFormula(transform: PathTransform) {
         let image = BitmapCPUTests.random(7, 6, seed: 3)
