@@ -27,6 +27,7 @@ typedef void (APIENTRYP CGL_PFNGLGETINTEGERVPROC)(GLenum pname, GLint *data);
 typedef GLenum (APIENTRYP CGL_PFNGLGETERRORPROC)(void);
 typedef void (APIENTRYP CGL_PFNGLFINISHPROC)(void);
 typedef void (APIENTRYP CGL_PFNGLTEXIMAGE2DPROC)(GLenum target, GLint level, GLint internalformat, GLsizei w, GLsizei h, GLint border, GLenum format, GLenum type, const void *pixels);
+typedef void (APIENTRYP CGL_PFNGLTEXSUBIMAGE2DPROC)(GLenum target, GLint level, GLint x, GLint y, GLsizei w, GLsizei h, GLenum format, GLenum type, const void *pixels);
 typedef void (APIENTRYP CGL_PFNGLTEXPARAMETERIPROC)(GLenum target, GLenum pname, GLint param);
 typedef void (APIENTRYP CGL_PFNGLBINDTEXTUREPROC)(GLenum target, GLuint texture);
 typedef void (APIENTRYP CGL_PFNGLGENTEXTURESPROC)(GLsizei n, GLuint *textures);
@@ -45,6 +46,7 @@ typedef void (APIENTRYP CGL_PFNGLPIXELSTOREIPROC)(GLenum pname, GLint param);
     X(CGL_PFNGLGETERRORPROC, GetError, "glGetError") \
     X(CGL_PFNGLFINISHPROC, Finish, "glFinish") \
     X(CGL_PFNGLTEXIMAGE2DPROC, TexImage2D, "glTexImage2D") \
+    X(CGL_PFNGLTEXSUBIMAGE2DPROC, TexSubImage2D, "glTexSubImage2D") \
     X(CGL_PFNGLTEXPARAMETERIPROC, TexParameteri, "glTexParameteri") \
     X(CGL_PFNGLBINDTEXTUREPROC, BindTexture, "glBindTexture") \
     X(CGL_PFNGLGENTEXTURESPROC, GenTextures, "glGenTextures") \

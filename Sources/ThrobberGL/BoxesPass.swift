@@ -33,6 +33,8 @@ final class BoxesPass {
     private var atlasHeld: CoverageAtlas?
     /// The paths' chords, bands and paints (RGBA32F, `FrameStack.pathData`).
     private var pathTexture: GLuint = 0
+    /// The images the stacks read (RGBA8), each uploaded once and kept (`BitmapPlacement`).
+    private let bitmapTextures: BitmapTextures
 
     /// Compiles the boxes programs and sets up the instances' attributes (boxes.vert) and the
     /// textures boxes.frag reads.
@@ -47,7 +49,8 @@ final class BoxesPass {
         self.gl = gl
         self.maxTexels = maxTexels
         self.renderer = renderer
-        let uniforms = ["u_resolution", "u_items", "u_lists", "u_atlas", "u_paths"]
+        bitmapTextures = BitmapTextures(context, maxRows: maxTexels / FrameStack.textureWidth, renderer: renderer)
+        let uniforms = ["u_resolution", "u_items", "u_lists", "u_atlas", "u_paths", "u_bitmaps"]
         boxes = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", uniforms: uniforms)
         boxesOnly = try GLProgram(gl, library: library, vertex: "boxes.vert", fragment: "boxes.frag", defines: ["BOXES_ONLY"],
                                   uniforms: uniforms)
@@ -182,6 +185,9 @@ final class BoxesPass {
     /// Uploads `stack` and draws its instances with `program`, in runs between looks at `checkpoint`.
     private func draw(_ stack: FrameStack, program: GLProgram, frames: [GLFrame], resolution: (Float, Float),
                       checkpoint: (() -> Bool)?) throws -> Bool {
+        var stack = stack
+        // The images the records read, uploaded where the texture lacks them; each record told its image's row.
+        if !stack.bitmaps.isEmpty { stack.placeBitmaps(rows: try bitmapTextures.place(stack.bitmaps)) }
         gl.upload(stack.records, components: 4, to: recordTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
         gl.upload(stack.entries, components: 1, to: entryTexture, internalFormat: GL_R32I, format: GL_RED_INTEGER, type: GL_INT)
         gl.upload(stack.pathData, components: 4, to: pathTexture, internalFormat: GL_RGBA32F, format: GL_RGBA, type: GL_FLOAT)
@@ -201,7 +207,8 @@ final class BoxesPass {
             gl.PixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
             atlasHeld = atlas
         }
-        for (unit, texture, name) in [(0, recordTexture, "u_items"), (1, entryTexture, "u_lists"), (2, atlasTexture, "u_atlas"), (3, pathTexture, "u_paths")] {
+        for (unit, texture, name) in [(0, recordTexture, "u_items"), (1, entryTexture, "u_lists"), (2, atlasTexture, "u_atlas"), (3, pathTexture, "u_paths"),
+                                      (4, bitmapTextures.texture, "u_bitmaps")] {
             gl.ActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
             gl.BindTexture(GLenum(GL_TEXTURE_2D), texture)
             gl.Uniform1i(program[name], GLint(unit))

@@ -40,8 +40,15 @@ struct FrameStack {
     /// Where each path's data begins, by the prepared item: a path kept over the frames of a
     /// stack (`GLPreparedItems`) is laid out once.
     private var pathFirst: [ObjectIdentifier: Int] = [:]
-    /// Whether some frame draws a path (boxes.frag's PATHS).
+    /// Whether some frame draws a path or an image (boxes.frag's PATHS: records whose quad is
+    /// their bounds).
     private(set) var hasPaths = false
+    /// The images the records read (`Bitmap`), each once, in the order first read; their rows in
+    /// the image texture are placed after the layout (`placeBitmaps`).
+    private(set) var bitmaps: [BitmapPixels] = []
+    private var bitmapNumbers: [BitmapPlacement.Key: Int] = [:]
+    /// Each image record and the number of the image it reads.
+    private var bitmapReads: [(record: Int, number: Int)] = []
 
     /// How many boxes the boxes pass draws.
     var instanceCount: Int { instances.count / FrameStack.instanceWords }
@@ -138,6 +145,23 @@ struct FrameStack {
         pathFirst[ObjectIdentifier(owner)] = first
         hasPaths = true
         return first
+    }
+
+    /// The number of `pixels` among the stack's images (`bitmaps`), added unless read before.
+    mutating func addBitmap(_ pixels: BitmapPixels) -> Int {
+        let key = BitmapPlacement.Key(pixels)
+        if let number = bitmapNumbers[key] { return number }
+        bitmaps.append(pixels)
+        bitmapNumbers[key] = bitmaps.count - 1
+        return bitmaps.count - 1
+    }
+
+    /// Record `record` reads image `number`: its b.x is that image's first row once placed.
+    mutating func readsBitmap(record: Int, number: Int) { bitmapReads.append((record, number)) }
+
+    /// Writes each image record's first row of the image texture (`rows`, by image number) into its b.x.
+    mutating func placeBitmaps(rows: [Int]) {
+        for read in bitmapReads { records[read.record * FrameStack.recordFloats + 12] = Float(rows[read.number]) }
     }
 
     /// Pads `values` (texels of `components` numbers each) with zeros to whole rows of

@@ -57,5 +57,5 @@ public struct PixelWork: Sendable, Equatable {
 /// Every kind of primitive, in the order GL numbers their records. Adding a kind adds it here.
 public enum PrimitiveKinds {
     public static let all: [any Primitive.Type] = [Disc.self, Wave.self, Arc.self, Boxes.self, BoxRing.self, Glyphs.self,
-                                                  Strokes.self, RadialGradient.self, Path.self, Layer.self]
+                                                  Strokes.self, RadialGradient.self, Path.self, Layer.self, Bitmap.self]
 }
