@@ -33,6 +33,8 @@ public struct LottieScene: SceneModel {
     /// `refuse` or `skip`, for a file with unsupported features.
     public var unsupported = "refuse"
     public var speeds = PartSpeeds()
+    /// Image assets' pixels by id, decoded once when the file is read.
+    private(set) var images: [String: BitmapPixels] = [:]
     /// Outlines kept from frame to frame (a path that only moves is not flattened again).
     public let pathOutlines = PathOutlineCache()
 
@@ -61,6 +63,7 @@ public struct LottieScene: SceneModel {
         self.archive = archive
         animation = try LottieReader.read(root, path: path, skipUnsupported: true)
         slotValues = animation.slots.map(\.value)
+        images = try LottieImages.load(animation, lottiePath: path, archive: archive?.contents)
     }
 
     static func parse(_ text: String, path: String) throws -> JSONNode {
@@ -88,7 +91,8 @@ public struct LottieScene: SceneModel {
         guard let archive, let chosen = archive.contents.animations.first(where: { $0.id == animationID }),
               let text = try? Self.text(chosen, path: path), let root = try? Self.parse(text, path: path),
               let read = try? LottieReader.read(root, path: path, skipUnsupported: true) else { return }
-        (self.text, self.root, animation) = (text, root, read)
+        guard let images = try? LottieImages.load(read, lottiePath: path, archive: archive.contents) else { return }
+        (self.text, self.root, animation, self.images) = (text, root, read, images)
         slotValues = animation.slots.map(\.value)
         applyTheme()
     }
@@ -156,6 +160,8 @@ public struct LottieScene: SceneModel {
     public var loopDuration: Double? { segment.length / animation.frameRate }
     public var periodicParts: [PeriodicPart] { [PeriodicPart("timeline", period: segment.length / animation.frameRate)] }
     public var periodicFrom: Double? { 0 }
+    /// The file's own frame rate: a clip without `--fps` draws the file's frames.
+    public var naturalFPS: Double? { animation.frameRate }
     public var previewDuration: Double { segment.length / animation.frameRate }
 
     /// The Lottie frame at `t` seconds: ip + t·fr within the segment, repeating.
@@ -168,7 +174,8 @@ public struct LottieScene: SceneModel {
     }
 
     public func drawItems(for frame: Double, scale: Double, width: Int, height: Int) -> [DrawItem] {
-        LottieEvaluator(animation: animation, scale: scale, width: width, height: height, cache: pathOutlines).items(at: frame)
+        LottieEvaluator(animation: animation, scale: scale, width: width, height: height, cache: pathOutlines, images: images)
+            .items(at: frame)
     }
 
     // MARK: - Checks

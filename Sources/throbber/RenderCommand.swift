@@ -29,7 +29,8 @@ enum RenderCommand: Subcommand {
 
     static let output = OptionSpec("-o", "--output", value: "DIR", help: "directory for the frames (created if missing)")
     static let frames = OptionSpec("--frames", value: "N", .integer(1...1_000_000), default: "1", help: "number of frames (default {default})")
-    static let fps = OptionSpec("--fps", value: "F", .number(Limits.fpsRange), default: "60", help: "frames per second (default {default})")
+    static let fps = OptionSpec("--fps", value: "F", .number(Limits.fpsRange), default: "60",
+                                help: "frames per second (default {default}; a Lottie file's own frame rate)")
     static let start = OptionSpec("--start", value: "T", .number(Limits.timeRange), default: "0",
                                   help: "time of frame 0 in seconds, ≥ {min} (default {default})")
     /// Its default, the CPUs this process may use, is worked out as it is read.
@@ -57,7 +58,7 @@ enum RenderCommand: Subcommand {
             throw ThrobberError("render needs an output directory: -o DIR", kind: .usage)
         }
         let frames = try arguments.integer(Self.frames)
-        let fps = try arguments.number(Self.fps)
+        let fps = try arguments.number(Self.fps, default: scene.model.naturalFPS)
         let start = try arguments.number(Self.start)
         try Limits.checkTimeline(start: start, fps: fps, frames: frames, fpsField: Self.fps.canonical)
         let (backend, device) = try BackendOptions.parse(arguments)

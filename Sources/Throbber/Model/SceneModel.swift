@@ -42,6 +42,9 @@ public protocol SceneModel: Sendable {
     /// (what `preview` spreads its frames over and the parity tests sample).
     var previewDuration: Double { get }
 
+    /// The frame rate a clip takes when none is given (a Lottie file's `fr`), or nil for 60.
+    var naturalFPS: Double? { get }
+
     /// When the animation is over for good (a HUD's dismissal has faded out), or nil when it
     /// never is: how long a job's last chained link runs when it gives no length.
     var endsAt: Double? { get }
@@ -179,6 +182,7 @@ extension SceneModel {
     public var naturalLoop: Double { loopDuration ?? periodicParts.map(\.period).max() ?? 1 }
     public var previewDuration: Double { loopDuration ?? 2 }
     public var endsAt: Double? { nil }
+    public var naturalFPS: Double? { nil }
     public func failure(in state: FrameState) -> ThrobberError? { nil }
     public func reconciledForSampling() -> Self { self }
     public func validateRelations() throws {}

@@ -90,7 +90,7 @@ struct JobFileReader {
             scene = try fields.at(or: m["background"]!.value) { try scene.setting("background", to: background) }
         }
         let scales = try self.scales(m)
-        let fps = try fields.number(m["fps"], Clip.fpsRule) ?? 60
+        let fps = try fields.number(m["fps"], Clip.fpsRule) ?? scene.model.naturalFPS ?? 60
         var start = try fields.number(m["start"], Clip.startRule) ?? 0
         if let chain = m["chain"], let other = ["frames", "duration", "loop", "loopSeconds", "maxSpeedChange"].first(where: { m[$0] != nil }) {
             throw fields.fail(m[other]!, "a chained render's length is its links': give \"\(other)\" in no render with \"chain\"" 
