@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "ThrobberSceneFile", dependencies: ["Throbber"]),
         // Lottie (docs/lottie.md): the file and dotLottie archives read with bounds, layers, shapes and
         // keyframes evaluated per frame and lowered to the same draw-list rows, never a second renderer.
-        .target(name: "ThrobberLottie", dependencies: ["Throbber", "CZlib"]),
+        .target(name: "ThrobberLottie", dependencies: ["Throbber", "ThrobberInput", "ThrobberPNG", "CZlib"]),
         .target(name: "ThrobberCPU", dependencies: ["Throbber"]),
         .target(
             name: "ThrobberGL",

@@ -12,6 +12,8 @@ struct LottieEvaluator {
     let width: Int
     let height: Int
     let cache: PathOutlineCache?
+    /// Image assets' pixels by id.
+    let images: [String: BitmapPixels]
 
     /// The most copies one repeater makes.
     static let mostRepeaterCopies = 1000
@@ -75,12 +77,23 @@ struct LottieEvaluator {
         case .null: return nil
         case let .solid(color, w, h):
             let rect = LottieGeometry.rectangle(center: PathPoint(w / 2, h / 2), size: PathPoint(w, h), roundness: 0, reversed: false)
-            drawn.content = [(name: "solid", primitive: Path(LottieShapeEvaluator.geometry(rect), transform: toPixels, role: .fill(.nonzero),
+            drawn.content = [DrawItem(ItemID("\(name).solid"), Path(LottieShapeEvaluator.geometry(rect), transform: toPixels, role: .fill(.nonzero),
                                                             paint: .solid(PaintColor(color)), width: width, height: height, cache: cache))]
         case .shapes(let shapes):
             var evaluator = LottieShapeEvaluator(frame: local)
             evaluator.evaluate(shapes, name: "s")
             drawn.content = LottieLowering.paths(evaluator, placed: toPixels, width: width, height: height, cache: cache)
+                .map { DrawItem(ItemID("\(name).\($0.name)"), $0.primitive) }
+        case .image(let asset):
+            // The image's pixels stretched over the asset's w × h from the layer's origin (the
+            // pixels carry a border of one texel, LottieImages.padded), clipped to that rectangle.
+            guard let pixels = images[asset], let info = animation.imageAssets[asset], pixels.width > 2, pixels.height > 2 else { return nil }
+            let sx = info.width / Double(pixels.width - 2), sy = info.height / Double(pixels.height - 2)
+            let placed = toPixels.concatenating(.scaling(sx, sy)).concatenating(.translation(-1, -1))
+            drawn.content = [DrawItem(ItemID("\(name).image"), Bitmap(pixels, transform: placed, opacity: 1, width: width, height: height))]
+            let rect = LottieGeometry.rectangle(center: PathPoint(info.width / 2, info.height / 2), size: PathPoint(info.width, info.height),
+                                                roundness: 0, reversed: false)
+            drawn.clip = (LottieShapeEvaluator.geometry(rect), toPixels)
         case let .precomposition(asset, w, h, timeRemap):
             guard let inner = animation.compositions[asset] else { return nil }
             let innerFrame = timeRemap.map { $0.value(at: local) * animation.frameRate } ?? local

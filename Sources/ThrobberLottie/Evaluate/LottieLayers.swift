@@ -14,8 +14,8 @@ enum LottieLayers {
 
     struct Drawn {
         var opacity: Double
-        /// Its own paths, bottom first, named within the layer.
-        var content: [(name: String, primitive: Path)] = []
+        /// Its own items (paths, an image), bottom first, named after the layer.
+        var content: [DrawItem] = []
         /// A precomposition's items.
         var nested: [DrawItem] = []
         /// A precomposition's bounds, in its own space, and its placement.
@@ -28,7 +28,7 @@ enum LottieLayers {
         init(opacity: Double) { self.opacity = opacity }
 
         func contentItems(name: String) -> [DrawItem] {
-            content.map { DrawItem(ItemID("\(name).\($0.name)"), $0.primitive) } + nested
+            content + nested
         }
 
         /// The masks the layer is drawn through: its own, in order, then a precomposition's
@@ -52,8 +52,7 @@ enum LottieLayers {
             let masks = layerMasks(items)
             if masks.isEmpty, matte == nil {
                 if opacity >= 1 { return items }
-                if nested.isEmpty, content.count == 1 {
-                    let p = content[0].primitive
+                if nested.isEmpty, content.count == 1, let p = content[0].primitive(as: Path.self) {
                     return [DrawItem(items[0].id, Path(p.geometry, transform: p.transform, role: p.role, trim: p.trim, paint: p.paint,
                                                        opacity: Double(p.opacity) * opacity, width: width, height: height, cache: cache))]
                 }

@@ -11,6 +11,8 @@ public struct LottieLayer: Sendable, Equatable {
         /// Another composition's layers (an asset's), `width` × `height`, its clock remapped by
         /// `timeRemap` (seconds) when given.
         case precomposition(asset: String, width: Double, height: Double, timeRemap: LottieAnimated<Double>?)
+        /// An image asset drawn from the layer's origin at the asset's `w` × `h`.
+        case image(asset: String)
     }
 
     /// How a track matte reads its source.
@@ -84,6 +86,8 @@ public struct LottieAnimation: Sendable, Equatable {
     public var layers: [LottieLayer]
     /// Precompositions by asset id.
     public var compositions: [String: [LottieLayer]]
+    /// Image assets by id.
+    public var imageAssets: [String: LottieImageAsset]
     public var markers: [LottieMarker]
     public var slots: [LottieSlot]
     /// The features left out under `--skip-unsupported`, each named once (`layer 'Title': text layer`).

@@ -43,7 +43,11 @@ extension LottieReader {
         case 3: content = .null
         case 4: content = .shapes(try shapes(object["shapes"], "shapes"))
         case 6: return nil
-        case 2: try unsupported("ty", "image layers"); return nil
+        case 2:
+            guard let id = object["refId"]?.string, imageAssetIDs.contains(id) else {
+                throw failure("refId", "'\(ThrobberError.echoed(object["refId"]?.string ?? ""))' names no image asset: an image layer names its asset")
+            }
+            content = .image(asset: id)
         case 5: try unsupported("ty", "text layers"); return nil
         case 13: try unsupported("ty", "cameras (3D)"); return nil
         default: try unsupported("ty", "layers of type \(type)"); return nil

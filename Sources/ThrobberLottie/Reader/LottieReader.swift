@@ -21,6 +21,8 @@ public struct LottieReader {
     var layerCount = 0
     var shapeCount = 0
     var keyframeCount = 0
+    /// The image assets' ids, which an image layer's `refId` must name.
+    var imageAssetIDs: Set<String> = []
     /// Where the reader is, for messages: `layer 'Spinner' (2): `.
     var context = ""
 
@@ -102,6 +104,7 @@ public struct LottieReader {
         }
         var compositions: [String: [LottieLayer]] = [:]
         var assetNodes: [(String, JSONNode)] = []
+        var images: [String: LottieImageAsset] = [:]
         for (k, asset) in (top["assets"]?.array ?? []).enumerated() {
             guard let object = LottieObject(asset) else { throw failure("assets[\(k)]", "is \(asset.typeName): give an asset object") }
             guard let id = object["id"]?.string else { throw failure("assets[\(k)].id", "is missing: give the asset's id") }
@@ -110,8 +113,13 @@ public struct LottieReader {
                     throw failure("assets[\(k)].id", "'\(ThrobberError.echoed(id))' is used twice: give each asset its own id")
                 }
                 assetNodes.append((id, asset))
+            } else if let name = object["p"]?.string {
+                guard images[id] == nil else { throw failure("assets[\(k)].id", "'\(ThrobberError.echoed(id))' is used twice: give each asset its own id") }
+                images[id] = LottieImageAsset(id: id, width: try number(object["w"], "assets[\(k)].w"), height: try number(object["h"], "assets[\(k)].h"),
+                                              directory: object["u"]?.string ?? "", name: name)
             }
         }
+        imageAssetIDs = Set(images.keys)
         for (id, node) in assetNodes {
             context = "asset '\(ThrobberError.echoed(id))': "
             compositions[id] = try layers(LottieObject(node)!["layers"], "layers")
@@ -127,7 +135,7 @@ public struct LottieReader {
                                         duration: try optionalNumber(object["dr"], "markers[\(k)].dr", default: 0)))
         }
         return LottieAnimation(version: top["v"]?.string ?? "", name: top["nm"]?.string ?? "", width: width, height: height,
-                               frameRate: frameRate, inPoint: inPoint, outPoint: outPoint, layers: layers, compositions: compositions,
+                               frameRate: frameRate, inPoint: inPoint, outPoint: outPoint, layers: layers, compositions: compositions, imageAssets: images,
                                markers: markers, slots: slots, skipped: skipped)
     }
 
