@@ -132,7 +132,15 @@ def main(argv):
         if "throbber" in names:
             key = f"throbber-{target_player}"
             pair = entry["pairs"].get(key)
-            entry["meets_target"] = bool(pair) and pair["over"] <= OVER and pair["mean"] <= MEAN
+            # reference.json may hold a file to some sizes only (image filtering: each player's own
+            # below 1×); the others are reported, not judged.
+            judged = reference.get(base, {}).get("sizes") if isinstance(reference.get(base), dict) else None
+            if pair and judged:
+                kept = [v for k, v in pair.get("by_size", {}).items() if int(k) in judged]
+                entry["judged_sizes"] = judged
+                entry["meets_target"] = bool(kept) and all(v["over"] <= OVER and v["mean"] <= MEAN for v in kept)
+            else:
+                entry["meets_target"] = bool(pair) and pair["over"] <= OVER and pair["mean"] <= MEAN
             if target_player not in names:
                 entry["errors"][target_player] = (f"not run: {base}'s target is held against {target_player} "
                                                   f"(corpus/lottie/reference.json); add it to --players")
