@@ -38,6 +38,8 @@ def parse_args(argv):
     p.add_argument("--out", help="write the frames of a pair beyond the target side by side here (PNG)")
     p.add_argument("--report-only", action="store_true", help="exit 0 whatever the figures")
     p.add_argument("--throbber", help="the throbber binary (default THROBBER or .build/release/throbber)")
+    p.add_argument("--judge-sizes", default=None,
+                   help="sizes the target is held at (default: every size drawn); the others are reported only")
     p.add_argument("--reference", default=os.path.join(CORPUS, "reference.json"),
                    help="file → player the target is held against where ThorVG is wrong")
     return p.parse_args(argv)
@@ -135,6 +137,9 @@ def main(argv):
             # reference.json may hold a file to some sizes only (image filtering: each player's own
             # below 1×); the others are reported, not judged.
             judged = reference.get(base, {}).get("sizes") if isinstance(reference.get(base), dict) else None
+            if args.judge_sizes:
+                held = [int(x) for x in args.judge_sizes.split(",")]
+                judged = [x for x in (judged or held) if x in held]
             if pair and judged:
                 kept = [v for k, v in pair.get("by_size", {}).items() if int(k) in judged]
                 entry["judged_sizes"] = judged
@@ -156,7 +161,8 @@ def main(argv):
     print_summary(report, pairs)
     if "throbber" in names:
         print(f"lottie-compare: {len(report['files']) - len(missed)} of {len(report['files'])} files meet the target "
-              f"(≤ {OVER * 100:g} % of pixels beyond 16/255 and mean ≤ {MEAN:g}/255 on every frame)"
+              f"(≤ {OVER * 100:g} % of pixels beyond 16/255 and mean ≤ {MEAN:g}/255 on every frame"
+              + (f" at {args.judge_sizes} px" if args.judge_sizes else "") + ")"
               + (f"; missed: {', '.join(missed)}" if missed else ""))
         if missed and not args.report_only:
             return 1
