@@ -64,6 +64,8 @@ class Fuzzer(Harness, JobFamily, CommandLineFamily, SceneFamily, PngFamily, PngM
         print("fuzz: seed %d, %s in %.0f s; exit codes %s; %d stopped by SIGINT after %.0f s; peak RSS %s; %d failed"
               % (self.args.seed, families, time.monotonic() - started, codes, self.stopped_by_sigint,
                  self.args.case_time, peaks or "none", len(self.failures)))
+        if self.stopped_labels:
+            print("fuzz: stopped by SIGINT at the case time: %s" % ", ".join(self.stopped_labels[:10]))
         if self.latencies:
             print("fuzz: signal latency (signal to exit), worst of each family: %s" % ", ".join(
                 "%s %.3f s over %d signals (%s)" % (kind, self.latencies[kind][0], self.latencies[kind][2],

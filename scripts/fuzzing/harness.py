@@ -37,6 +37,8 @@ class Harness:
         self.checks = 0
         self.peaks = {}
         self.stopped_by_sigint = 0
+        # The cases stopped by SIGINT at the case time, named in the summary.
+        self.stopped_labels = []
         self.root = ROOT
         self.jobs = seed_jobs(self.root)
         self.scene_seeds = scene_seeds(self.root)
@@ -250,6 +252,7 @@ class Harness:
         problem = self.process_problem(outcome)
         if outcome.interrupted and problem is None:
             self.stopped_by_sigint += 1
+            self.stopped_labels.append(label)
         problem = problem or self.rss_problem(label[:3], label, outcome, inputs)
         if problem is None:
             # A path the case spelled with `..` (an output, --base, --manifest) may lie above it.
@@ -322,6 +325,7 @@ class Harness:
         problem = self.process_problem(outcome, expect)
         if outcome.interrupted and problem is None:
             self.stopped_by_sigint += 1
+            self.stopped_labels.append(label)
         problem = problem or self.rss_problem(family, label, outcome, inputs)
         problem = problem or self.check_files(directory, None, None, before_names)
         if problem is None and readonly:

@@ -155,6 +155,14 @@ class LottieFamily:
         inputs = input_size(directory)
 
         def judged(outcome):
+            if outcome.interrupted:
+                # Kept for a look: the input of a case that ran to the case time.
+                kept = os.path.join(self.args.out, "stopped-lottie%04d-%s" % (n, command))
+                os.makedirs(kept, exist_ok=True)
+                with open(os.path.join(kept, name), "wb") as f:
+                    f.write(data)
+                with open(os.path.join(kept, "argv.txt"), "w") as f:
+                    f.write(" ".join(argv) + "\n")
             if inputs < INPUT_LIMIT and outcome.rss_kib > LOTTIE_RSS_KIB:
                 return "peak RSS %d MB over 256 MB for %d KB of input" % (outcome.rss_kib >> 10, inputs >> 10)
             return extra(outcome) if extra else None
