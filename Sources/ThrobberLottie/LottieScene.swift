@@ -57,25 +57,13 @@ public struct LottieScene: SceneModel {
     }
 
     init(text: String, path: String, archive: (contents: DotLottieArchive, bytes: [UInt8])?) throws {
-        root = try Self.parse(text, path: path)
+        root = try LottieReader.parse(text, path: path)
         self.path = path
         self.text = text
         self.archive = archive
         animation = try LottieReader.read(root, path: path, skipUnsupported: true)
         slotValues = animation.slots.map(\.value)
         images = try LottieImages.load(animation, lottiePath: path, archive: archive?.contents)
-    }
-
-    static func parse(_ text: String, path: String) throws -> JSONNode {
-        guard text.utf8.count <= LottieLimits.largestJSON else {
-            throw ThrobberError("\(ThrobberError.shownPath(path)): a Lottie file is at most \(LottieLimits.largestJSON >> 20) MiB; this one is \(text.utf8.count) bytes",
-                                kind: .badData)
-        }
-        do {
-            return try JSONNode.parse(text)
-        } catch let error as JSONParseError {
-            throw ThrobberError("\(ThrobberError.shownPath(path)):\(error.line):\(error.column): \(error.message)", kind: .badData)
-        }
     }
 
     static func text(_ animation: DotLottieArchive.Animation, path: String) throws -> String {
@@ -89,7 +77,7 @@ public struct LottieScene: SceneModel {
     /// when the archive was), at the file's slot values and the current theme.
     mutating func switchAnimation() {
         guard let archive, let chosen = archive.contents.animations.first(where: { $0.id == animationID }),
-              let text = try? Self.text(chosen, path: path), let root = try? Self.parse(text, path: path),
+              let text = try? Self.text(chosen, path: path), let root = try? LottieReader.parse(text, path: path),
               let read = try? LottieReader.read(root, path: path, skipUnsupported: true) else { return }
         guard let images = try? LottieImages.load(read, lottiePath: path, archive: archive.contents) else { return }
         (self.text, self.root, animation, self.images) = (text, root, read, images)

@@ -53,17 +53,24 @@ public struct LottieReader {
     /// - Throws: `.badData`, one line: `PATH: layer 'NAME' (IND): PROPERTY: what is wrong`.
     public static func read(_ text: String, path: String, slotValues: [String: LottieVector] = [:],
                             skipUnsupported: Bool = false) throws -> LottieAnimation {
+        let root = try parse(text, path: path)
+        return try read(root, path: path, slotValues: slotValues, skipUnsupported: skipUnsupported)
+    }
+
+    /// Parses a Lottie file's text, bounded by `LottieLimits.largestJSON` before a byte is parsed
+    /// and by `Limits.jsonDepth` as it is.
+    ///
+    /// - Throws: `.badData`, `PATH:LINE:COLUMN: …` or the size refused.
+    public static func parse(_ text: String, path: String) throws -> JSONNode {
         guard text.utf8.count <= LottieLimits.largestJSON else {
             throw ThrobberError("\(ThrobberError.shownPath(path)): a Lottie file is at most \(LottieLimits.largestJSON >> 20) MiB; this one is \(text.utf8.count) bytes",
                                 kind: .badData)
         }
-        let root: JSONNode
         do {
-            root = try JSONNode.parse(text)
+            return try JSONNode.parse(text)
         } catch let error as JSONParseError {
             throw ThrobberError("\(ThrobberError.shownPath(path)):\(error.line):\(error.column): \(error.message)", kind: .badData)
         }
-        return try read(root, path: path, slotValues: slotValues, skipUnsupported: skipUnsupported)
     }
 
     /// Reads a parsed document (see `read(_:path:slotValues:skipUnsupported:)`).
