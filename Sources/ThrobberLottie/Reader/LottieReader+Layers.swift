@@ -61,11 +61,11 @@ extension LottieReader {
             guard let m = LottieObject(mask) else { throw failure(place, "is \(mask.typeName): give a mask object") }
             let modeText = m["mode"]?.string ?? "a"
             guard let mode = LottieLayer.Mask.Mode(rawValue: modeText) else {
-                try unsupported("\(place).mode", "mask mode '\(ThrobberError.echoed(modeText))' (lighten, darken)")
+                try unsupported("\(place).mode", "mask modes other than add, subtract, intersect, difference and none ('\(ThrobberError.echoed(modeText))')")
                 continue
             }
-            if let feather = LottieObject(m["f"]), try isNonZero(feather, "\(place).f") { try unsupported("\(place).f", "mask feather") }
-            if let expansion = LottieObject(m["x"]), try isNonZero(expansion, "\(place).x") { try unsupported("\(place).x", "mask expansion") }
+            if let feather = LottieObject(m["f"]), try isNonZero(feather, "\(place).f") { try unsupported("\(place).f", "feathered masks") }
+            if let expansion = LottieObject(m["x"]), try isNonZero(expansion, "\(place).x") { try unsupported("\(place).x", "expanded masks") }
             masks.append(LottieLayer.Mask(mode: mode, inverted: (m["inv"]?.number ?? 0) != 0, path: try bezier(m["pt"], "\(place).pt"),
                                           opacity: try scalar(m["o"], "\(place).o", 100)))
         }

@@ -71,10 +71,10 @@ extension LottieReader {
         case "rd":
             return .roundedCorners(try scalar(o["r"], "\(place).r", 0))
         case "mm": try unsupported(place, "merge paths"); return .nothing
-        case "tw": try unsupported(place, "twist"); return .nothing
+        case "tw": try unsupported(place, "twist modifiers"); return .nothing
         case "op": try unsupported(place, "offset paths"); return .nothing
-        case "pb": try unsupported(place, "pucker and bloat"); return .nothing
-        case "zz": try unsupported(place, "zig zag"); return .nothing
+        case "pb": try unsupported(place, "pucker-and-bloat modifiers"); return .nothing
+        case "zz": try unsupported(place, "zig-zag modifiers"); return .nothing
         default: try unsupported(place, "shape items of type '\(ThrobberError.echoed(type))'"); return .nothing
         }
     }
