@@ -106,17 +106,10 @@ public struct LottieScene: SceneModel {
         }
     }
 
-    /// The refusal of the first unsupported feature, as the reader words it.
+    /// The refusal of the first unsupported feature, as the reader words it: the read that skips
+    /// notes features in the order a read that refuses meets them, so the file is not read again.
     func refusal() -> ThrobberError? {
-        guard !animation.skipped.isEmpty else { return nil }
-        do {
-            _ = try LottieReader.read(root, path: path, skipUnsupported: false)
-            return nil
-        } catch let error as ThrobberError {
-            return error
-        } catch {
-            return ThrobberError("\(ThrobberError.shownPath(path)): \(error)", kind: .badData)
-        }
+        animation.skipped.first.map { LottieReader.refusal(path: path, note: $0) }
     }
 
     public var id: String {
@@ -173,16 +166,7 @@ public struct LottieScene: SceneModel {
 
     public func preflightItems(at t: Double, scale: Double, width: Int, height: Int) throws -> (items: [DrawItem], work: Int) {
         let items = drawItems(at: t, scale: scale, width: width, height: height)
-        return (items, items.count + Self.chords(items))
-    }
-
-    /// The chords of every path, layers' contents and masks included: what a frame's outlines cost.
-    static func chords(_ items: [DrawItem]) -> Int {
-        items.reduce(0) { sum, item in
-            if let path = item.primitive as? Path { return sum + path.outline.chordCount }
-            if let layer = item.primitive as? Layer { return sum + layer.chordCount }
-            return sum + 1
-        }
+        return (items, items.count + items.chordCount)
     }
 
     public func frameWorkError(_ work: FrameWork, at t: Double, scale: Double) -> ThrobberError? {

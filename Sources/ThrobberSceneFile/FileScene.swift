@@ -135,8 +135,7 @@ public struct FileScene: SceneWithText {
         let (primitives, work) = try evaluate(at: t, work: ())
         let items = PlacedPrimitive.drawItems(primitives, scale: scale, width: width, height: height, pathOutlines: pathOutlines)
         // A path's outline costs about a node evaluation a chord, to build or to move.
-        let chords = items.reduce(0) { $0 + (($1.primitive as? Path)?.outline.chordCount ?? 0) }
-        return (items, work + items.count + chords)
+        return (items, work + items.count + items.chordCount)
     }
 
     public func frameWorkError(_ work: FrameWork, at t: Double, scale: Double) -> ThrobberError? {

@@ -34,8 +34,8 @@ public enum SceneReference {
             ? reference : directory!.appendingPathComponent(reference).path
         let bytes = try InputFile.read(path, what: "scene file", limit: max(SceneFileReader.largestFile, LottieLimits.largestArchive),
                                        streams: origin == .commandLine, origin: origin)
-        if DotLottieArchive.isArchive(Array(bytes.prefix(4))) {
-            return try LottieScene(archive: Array(bytes), path: path)
+        if DotLottieArchive.isArchive(bytes) {
+            return try LottieScene(archive: bytes, path: path)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ThrobberError("\(ThrobberError.shownPath(path)): a scene file is UTF-8 text", kind: .badData)

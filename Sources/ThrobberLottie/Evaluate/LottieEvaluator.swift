@@ -57,17 +57,13 @@ struct LottieEvaluator {
                name: String, depth: Int) -> LottieLayers.Drawn? {
         guard frame >= layer.inPoint, frame < layer.outPoint else { return nil }
         let local = (frame - layer.startTime) / layer.stretch
-        let own = LottieTransformValue(layer.transform, at: local,
-                                       extraRotation: layer.autoOrient ? LottieTransformValue.heading(layer.transform, at: local) ?? 0 : 0)
+        let own = LottieTransformValue(layer, at: local)
         var matrix = own.matrix
         var parent = layer.parent
         var steps = 0
         while let index = parent, let k = byIndex[index], steps < LottieLimits.parentDepth {
             let p = layers[k]
-            let parentLocal = (frame - p.startTime) / p.stretch
-            let value = LottieTransformValue(p.transform, at: parentLocal,
-                                             extraRotation: p.autoOrient ? LottieTransformValue.heading(p.transform, at: parentLocal) ?? 0 : 0)
-            matrix = value.matrix.concatenating(matrix)
+            matrix = LottieTransformValue(p, at: (frame - p.startTime) / p.stretch).matrix.concatenating(matrix)
             parent = p.parent
             steps += 1
         }
@@ -76,8 +72,7 @@ struct LottieEvaluator {
         switch layer.content {
         case .null: return nil
         case let .solid(color, w, h):
-            let rect = LottieGeometry.rectangle(center: PathPoint(w / 2, h / 2), size: PathPoint(w, h), roundness: 0, reversed: false)
-            drawn.content = [DrawItem(ItemID("\(name).solid"), Path(LottieShapeEvaluator.geometry(rect), transform: toPixels, role: .fill(.nonzero),
+            drawn.content = [DrawItem(ItemID("\(name).solid"), Path(LottieGeometry.box(width: w, height: h), transform: toPixels, role: .fill(.nonzero),
                                                             paint: .solid(PaintColor(color)), width: width, height: height, cache: cache))]
         case .shapes(let shapes):
             var evaluator = LottieShapeEvaluator(frame: local)
@@ -91,17 +86,14 @@ struct LottieEvaluator {
             let sx = info.width / Double(pixels.width - 2), sy = info.height / Double(pixels.height - 2)
             let placed = toPixels.concatenating(.scaling(sx, sy)).concatenating(.translation(-1, -1))
             drawn.content = [DrawItem(ItemID("\(name).image"), Bitmap(pixels, transform: placed, opacity: 1, width: width, height: height))]
-            let rect = LottieGeometry.rectangle(center: PathPoint(info.width / 2, info.height / 2), size: PathPoint(info.width, info.height),
-                                                roundness: 0, reversed: false)
-            drawn.clip = (LottieShapeEvaluator.geometry(rect), toPixels)
+            drawn.clip = (LottieGeometry.box(width: info.width, height: info.height), toPixels)
         case let .precomposition(asset, w, h, timeRemap):
             guard let inner = animation.compositions[asset] else { return nil }
             let innerFrame = timeRemap.map { $0.value(at: local) * animation.frameRate } ?? local
             let items = composition(inner, at: innerFrame, placed: toPixels, prefix: "\(name)/", depth: depth + 1)
             drawn.nested = items
             if w > 0, h > 0 {
-                let rect = LottieGeometry.rectangle(center: PathPoint(w / 2, h / 2), size: PathPoint(w, h), roundness: 0, reversed: false)
-                drawn.clip = (LottieShapeEvaluator.geometry(rect), toPixels)
+                drawn.clip = (LottieGeometry.box(width: w, height: h), toPixels)
             }
         }
         for mask in layer.masks where mask.mode != .none {

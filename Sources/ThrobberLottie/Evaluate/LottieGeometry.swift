@@ -33,6 +33,13 @@ enum LottieGeometry {
         return reversed ? reversedKeepingStart(shape) : shape
     }
 
+    /// The rectangle from the origin to (`width`, `height`): a solid layer, an image's or a
+    /// precomposition's bounds.
+    static func box(width: Double, height: Double) -> PathGeometry {
+        LottieShapeEvaluator.geometry(rectangle(center: PathPoint(width / 2, height / 2), size: PathPoint(width, height), roundness: 0,
+                                                reversed: false))
+    }
+
     /// An ellipse about `center` of `size`: four quarter arcs from the top.
     static func ellipse(center c: PathPoint, size: PathPoint, reversed: Bool) -> LottieBezier {
         let rx = size.x / 2, ry = size.y / 2

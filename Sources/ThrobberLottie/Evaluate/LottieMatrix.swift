@@ -32,13 +32,7 @@ struct LottieTransformValue {
 
     init(_ t: LottieTransform, at frame: Double, extraRotation: Double = 0) {
         let anchor = t.anchor.value(at: frame)
-        let position: PathPoint
-        if let p = t.position {
-            let v = p.value(at: frame)
-            position = PathPoint(v[0], v[1])
-        } else {
-            position = PathPoint(t.positionX?.value(at: frame) ?? 0, t.positionY?.value(at: frame) ?? 0)
-        }
+        let position = t.position(at: frame)
         let scale = t.scale.value(at: frame)
         let sx = scale.values.isEmpty ? 1 : scale[0] / 100, sy = scale.values.count > 1 ? scale[1] / 100 : sx
         var m = PathTransform.translation(-anchor[0], -anchor[1])
@@ -56,15 +50,28 @@ struct LottieTransformValue {
         opacity = min(max(t.opacity.value(at: frame) / 100, 0), 1)
     }
 
+    /// A layer's transform at its own `frame`, turned by its direction of travel where it
+    /// auto-orients.
+    init(_ layer: LottieLayer, at frame: Double) {
+        self.init(layer.transform, at: frame, extraRotation: layer.autoOrient ? Self.heading(layer.transform, at: frame) ?? 0 : 0)
+    }
+
     /// The direction a position is moving at `frame`, in degrees (auto-orient), from a
     /// hundredth of a frame either side; nil when it is still.
     static func heading(_ t: LottieTransform, at frame: Double) -> Double? {
-        func point(_ f: Double) -> PathPoint {
-            if let p = t.position { let v = p.value(at: f); return PathPoint(v[0], v[1]) }
-            return PathPoint(t.positionX?.value(at: f) ?? 0, t.positionY?.value(at: f) ?? 0)
-        }
-        let d = point(frame + 0.01) - point(frame - 0.01)
+        let d = t.position(at: frame + 0.01) - t.position(at: frame - 0.01)
         guard d.length > 1e-9 else { return nil }
         return atan2(d.y, d.x) * 180 / Double.pi
+    }
+}
+
+extension LottieTransform {
+    /// The position at `frame`, whole or from its separated dimensions.
+    func position(at frame: Double) -> PathPoint {
+        if let p = position {
+            let v = p.value(at: frame)
+            return PathPoint(v[0], v[1])
+        }
+        return PathPoint(positionX?.value(at: frame) ?? 0, positionY?.value(at: frame) ?? 0)
     }
 }

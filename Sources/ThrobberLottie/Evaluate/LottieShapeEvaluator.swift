@@ -51,6 +51,11 @@ struct LottieShapeEvaluator {
         var draws: [Draw] = []
         for (k, item) in items.enumerated() {
             let itemName = "\(name).\(k)"
+            // A style paints every path above it, beneath the styles above it.
+            func paintAbove(_ paint: Paint, _ opacity: LottieAnimated<Double>) {
+                draws.insert(Draw(paint: paint, entries: Array(entries.indices), opacity: Self.percent(opacity.value(at: frame)),
+                                  transform: .identity, name: itemName), at: 0)
+            }
             switch item {
             case .nothing: break
             case let .group(children, transform):
@@ -86,17 +91,13 @@ struct LottieShapeEvaluator {
                     entries.append(Entry(geometry: Self.geometry(shape), transform: .identity))
                 }
             case let .fill(color, opacity, evenOdd):
-                draws.insert(Draw(paint: .fill(.solid(Self.color(color.value(at: frame))), evenOdd: evenOdd), entries: Array(entries.indices),
-                                  opacity: Self.percent(opacity.value(at: frame)), transform: .identity, name: itemName), at: 0)
+                paintAbove(.fill(.solid(Self.color(color.value(at: frame))), evenOdd: evenOdd), opacity)
             case let .stroke(color, opacity, style):
-                draws.insert(Draw(paint: stroke(.solid(Self.color(color.value(at: frame))), style), entries: Array(entries.indices),
-                                  opacity: Self.percent(opacity.value(at: frame)), transform: .identity, name: itemName), at: 0)
+                paintAbove(stroke(.solid(Self.color(color.value(at: frame))), style), opacity)
             case let .gradientFill(gradient, opacity, evenOdd):
-                draws.insert(Draw(paint: .fill(paint(gradient), evenOdd: evenOdd), entries: Array(entries.indices),
-                                  opacity: Self.percent(opacity.value(at: frame)), transform: .identity, name: itemName), at: 0)
+                paintAbove(.fill(paint(gradient), evenOdd: evenOdd), opacity)
             case let .gradientStroke(gradient, opacity, style):
-                draws.insert(Draw(paint: stroke(paint(gradient), style), entries: Array(entries.indices),
-                                  opacity: Self.percent(opacity.value(at: frame)), transform: .identity, name: itemName), at: 0)
+                paintAbove(stroke(paint(gradient), style), opacity)
             case let .trim(start, end, offset, sequentially):
                 Self.bake(&entries)
                 LottieTrim.apply(to: &entries, start: start.value(at: frame) / 100, end: end.value(at: frame) / 100,
@@ -126,7 +127,7 @@ struct LottieShapeEvaluator {
         let count = Int(min(max(copies.rounded(.down), 0), Double(LottieEvaluator.mostRepeaterCopies)))
         guard count > 0 else { return ([], []) }
         let anchor = t.anchor.value(at: frame), scale = t.scale.value(at: frame)
-        let position = t.position?.value(at: frame) ?? LottieVector([t.positionX?.value(at: frame) ?? 0, t.positionY?.value(at: frame) ?? 0])
+        let position = t.position(at: frame)
         let rotation = t.rotation.value(at: frame)
         let startOpacity = Self.percent(t.startOpacity.value(at: frame)), endOpacity = Self.percent(t.endOpacity.value(at: frame))
         var outEntries: [Entry] = []
@@ -137,7 +138,7 @@ struct LottieShapeEvaluator {
             var m = PathTransform.translation(-anchor[0], -anchor[1])
             m = PathTransform.scaling(sx, sy).concatenating(m)
             m = PathTransform.rotation(degrees: rotation * i).concatenating(m)
-            m = PathTransform.translation(anchor[0] + position[0] * i, anchor[1] + position[1] * i).concatenating(m)
+            m = PathTransform.translation(anchor[0] + position.x * i, anchor[1] + position.y * i).concatenating(m)
             let base = outEntries.count
             outEntries += entries.map { Entry(geometry: $0.geometry, transform: m.concatenating($0.transform)) }
             let fade = count > 1 ? startOpacity + (endOpacity - startOpacity) * Double(copy) / Double(count - 1) : startOpacity

@@ -87,12 +87,15 @@ public struct LottieReader {
 
     /// Refuses a feature Throbber does not draw, or notes it once and goes on without it.
     mutating func unsupported(_ what: String, _ feature: String) throws {
-        guard skipUnsupported else {
-            throw ThrobberError("\(ThrobberError.shownPath(path)): \(context)\(what): \(feature) are not supported (--skip-unsupported renders without them)",
-                                kind: .badData)
-        }
         let note = "\(context)\(what): \(feature)"
+        guard skipUnsupported else { throw Self.refusal(path: path, note: note) }
         if !skipped.contains(note), skipped.count < 100 { skipped.append(note) }
+    }
+
+    /// The refusal of a feature Throbber does not draw, from its note (`layer 'T' (1): ty: text
+    /// layers`): what a read that does not skip throws at the same place.
+    public static func refusal(path: String, note: String) -> ThrobberError {
+        ThrobberError("\(ThrobberError.shownPath(path)): \(note) are not supported (--skip-unsupported renders without them)", kind: .badData)
     }
 
     mutating func document(_ root: JSONNode) throws -> LottieAnimation {

@@ -86,10 +86,7 @@ public struct Layer: Primitive {
     /// The chords of every path it holds — its content's, nested layers' included, its masks'
     /// and its matte source's: what building or moving their outlines costs, for a preflight.
     public var chordCount: Int {
-        let held = content.reduce(0) { sum, item in
-            sum + (item.primitive(as: Path.self)?.outline.chordCount ?? item.primitive(as: Layer.self)?.chordCount ?? 0)
-        }
-        return held + maskPaths.reduce(0) { $0 + $1.outline.chordCount } + (matte?.source.chordCount ?? 0)
+        content.chordCount + maskPaths.reduce(0) { $0 + $1.outline.chordCount } + (matte?.source.chordCount ?? 0)
     }
 
     /// Equal content, masks, matte and opacity: the mask paths and bounds follow.
@@ -172,5 +169,13 @@ extension PixelRect {
     public func intersection(_ other: PixelRect) -> PixelRect {
         let r = PixelRect(x0: max(x0, other.x0), y0: max(y0, other.y0), x1: min(x1, other.x1), y1: min(y1, other.y1))
         return r.isEmpty ? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0) : r
+    }
+}
+
+extension Array where Element == DrawItem {
+    /// The chords of every path among the items, a layer's content, masks and matte source
+    /// included: what building or moving their outlines costs, for a scene's preflight.
+    public var chordCount: Int {
+        reduce(0) { $0 + ($1.primitive(as: Path.self)?.outline.chordCount ?? $1.primitive(as: Layer.self)?.chordCount ?? 0) }
     }
 }
