@@ -59,16 +59,6 @@ struct BitmapParityTests {
              width: side, height: side)
     }
 
-    static func circle(_ cx: Double, _ cy: Double, _ r: Double) -> PathGeometry {
-        let k = 0.5523 * r
-        return PathGeometry(subpaths: [Subpath(start: PathPoint(cx + r, cy), segments: [
-            .cubic(PathPoint(cx + r, cy + k), PathPoint(cx + k, cy + r), to: PathPoint(cx, cy + r)),
-            .cubic(PathPoint(cx - k, cy + r), PathPoint(cx - r, cy + k), to: PathPoint(cx - r, cy)),
-            .cubic(PathPoint(cx - r, cy - k), PathPoint(cx - k, cy - r), to: PathPoint(cx, cy - r)),
-            .cubic(PathPoint(cx + k, cy - r), PathPoint(cx + r, cy - k), to: PathPoint(cx + r, cy)),
-        ], closed: true)])
-    }
-
     /// Each list drawn by GL within 2/255 of the CPU reference; returns the largest difference.
     @discardableResult
     static func assertParity(_ lists: [DrawList], gl: GLRenderer, label: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
@@ -109,7 +99,7 @@ struct BitmapParityTests {
         let lists = (0..<30).map { n in
             var items: [DrawItem] = [DrawItem("disc", BitmapParityTests.disc(&generator))]
             items.append(DrawItem("a", BitmapParityTests.bitmap(&generator, seed: UInt64(100 + n % 4))))
-            items.append(DrawItem("path", Path(BitmapParityTests.circle(32, 32, 5 + generator.nextUnit() * 20), role: .fill(.nonzero),
+            items.append(DrawItem("path", Path(LayerParityTests.circle(32, 32, 5 + generator.nextUnit() * 20), role: .fill(.nonzero),
                                                paint: .solid(PaintColor(RGBA(1, 0.5, 0, 0.6))), width: 64, height: 64)))
             items.append(DrawItem("b", BitmapParityTests.bitmap(&generator, seed: UInt64(200 + n % 3))))
             items.append(DrawItem("top", BitmapParityTests.disc(&generator)))
@@ -126,7 +116,7 @@ struct BitmapParityTests {
         let lists = (0..<24).map { n -> DrawList in
             let source = Layer(content: [DrawItem("source", BitmapParityTests.bitmap(&generator, seed: UInt64(300 + n % 5)))],
                                width: 64, height: 64)
-            let masks = [LayerMask(BitmapParityTests.circle(30, 30, 12 + generator.nextUnit() * 16), transform: .identity, mode: modes[n % 4],
+            let masks = [LayerMask(LayerParityTests.circle(30, 30, 12 + generator.nextUnit() * 16), transform: .identity, mode: modes[n % 4],
                                    inverted: n % 3 == 1, opacity: n % 2 == 0 ? 1 : 0.6)]
             let inner = Layer(content: [DrawItem("image", BitmapParityTests.bitmap(&generator, seed: UInt64(400 + n % 6))),
                                         DrawItem("disc", BitmapParityTests.disc(&generator))],
