@@ -52,3 +52,12 @@ public struct LottieExport: Sendable {
     /// Each theme with the slot values it sets.
     public var themes: [(name: String, slots: [(id: String, value: LottieSlotValue)])]
 }
+
+/// Writes scenes as Lottie.
+public enum LottieExporter {
+    /// `scene` (laid out at scale 1: Lottie's canvas is the scene's canvas in pt) as Lottie, with
+    /// its colour and opacity parameters as slots and `themes` as their other values.
+    public static func export(_ scene: LaidOutScene, themes: [LottieExportTheme] = [], options: LottieExportOptions = LottieExportOptions()) throws -> LottieExport {
+        throw ThrobberError("export: not yet written (issue 51 in progress)", kind: .usage)
+    }
+}
