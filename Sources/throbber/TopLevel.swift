@@ -19,6 +19,7 @@ enum TopLevel {
         "verify": VerifyCommand.self,
         "info": InfoCommand.self,
         "reproduce": ReproduceCommand.self,
+        "export": ExportCommand.self,
     ]
 
     /// `throbber --help`: the commands, the scenes, the options and the exit codes.
@@ -36,6 +37,7 @@ enum TopLevel {
           parity                 a backend against the CPU reference: scenes × scales × times, or random cases
           compare A.png B.png    compare two PNGs' decoded pixels
           reproduce FILE.png     render a PNG again from its own tEXt and compare
+          export SCENE -o F.json a scene as a Lottie animation (.json), or a .lottie with themes
           bench                  throughput stage by stage, with ceilings (release builds)
           info                   every backend this machine can open (OSMesa, EGL devices, CPU), or why not
 

@@ -10,7 +10,7 @@ public struct LaidOutScene: Sendable {
     public let text: LaidOutText?
     /// Lays out the text of frames that paint other text than the scene's own
     /// (`SceneWithText.textRequest(for:scale:)`).
-    let textEngine: (any TextLayoutEngine)?
+    public let textEngine: (any TextLayoutEngine)?
 
     /// A scene that paints no text, validated.
     ///

@@ -53,11 +53,61 @@ public struct LottieExport: Sendable {
     public var themes: [(name: String, slots: [(id: String, value: LottieSlotValue)])]
 }
 
-/// Writes scenes as Lottie.
+/// Writes scenes as Lottie (issue 51; docs/lottie.md "Export").
+///
+/// The scene is sampled at every half Lottie frame of one loop; each draw item becomes shape
+/// groups (`ExportLowering`), the same item from frame to frame a track, and each animated
+/// property of a track the fewest keyframes that stay within the tolerance (`KeyframeFitting`).
+/// Colours that are a colour parameter's become slots named after it (`ColorBinding`).
 public enum LottieExporter {
     /// `scene` (laid out at scale 1: Lottie's canvas is the scene's canvas in pt) as Lottie, with
-    /// its colour and opacity parameters as slots and `themes` as their other values.
+    /// its colour parameters as slots and `themes` as their other values.
     public static func export(_ scene: LaidOutScene, themes: [LottieExportTheme] = [], options: LottieExportOptions = LottieExportOptions()) throws -> LottieExport {
-        throw ThrobberError("export: not yet written (issue 51 in progress)", kind: .usage)
+        let model = scene.model
+        let rate = options.frameRate ?? model.naturalFPS ?? 60
+        let duration = options.duration ?? model.endsAt.map { max($0 - options.start, 1 / rate) } ?? model.naturalLoop
+        guard rate.isFinite, rate > 0, rate <= 1000 else {
+            throw ThrobberError.invalid("fps", formatNumber(rate), allowed: "a number > 0 and ≤ 1000")
+        }
+        let end = (duration * rate * 1000).rounded() / 1000
+        guard end > 0, end <= Double(LottieExportLimits.frames) else {
+            throw ThrobberError("export: \(formatNumber(duration)) s at \(formatNumber(rate)) frames/s is \(formatNumber(end)) frames; "
+                                + "the export writes 1/1000 to \(LottieExportLimits.frames) frames (give --duration or --fps)", kind: .usage)
+        }
+        var times = stride(from: 0.0, through: end, by: 0.5).map { $0 }
+        if times.last! < end { times.append(end) }
+        let sampler = ExportSampler(scene: scene, start: options.start, rate: rate, tolerance: options.tolerance)
+        var tracks = try ExportTracks(times: times, sampler: sampler)
+        try tracks.placeWaves()
+        let bindings = try ColorBinding.bind(scene, sampler: sampler, times: [0, end / 3, 2 * end / 3])
+        let slots = tracks.applySlots(bindings)
+        let (width, height) = scene.pixelSize
+        var root: [(String, LottieValue)] = [
+            ("v", .string("5.7.0")), ("nm", .string(model.id)), ("fr", .number(rate, digits: 3)), ("ip", .integer(0)),
+            ("op", .number(end, digits: 3)), ("w", .integer(width)), ("h", .integer(height)), ("ddd", .integer(0)),
+            ("assets", .array([])), ("layers", .array(tracks.layers(end: end))),
+        ]
+        if !slots.isEmpty {
+            root.append(("slots", .object(slots.map { ($0.id, .object([("p", .fixed(slotValue($0.value)))])) })))
+        }
+        var themeSlots: [(name: String, slots: [(id: String, value: LottieSlotValue)])] = []
+        for theme in themes {
+            themeSlots.append((theme.name, try ColorBinding.values(of: slots, in: theme.scene)))
+        }
+        let text = LottieValue.object(root).text
+        return LottieExport(json: Data(text.utf8), slots: slots, themes: themeSlots)
     }
+
+    static func slotValue(_ value: LottieSlotValue) -> LottieValue {
+        switch value {
+        case .color(let rgba): .numbers(rgba, digits: 3)
+        case .scalar(let x): .number(x, digits: 1)
+        }
+    }
+}
+
+/// The bounds of an export.
+public enum LottieExportLimits {
+    /// Frames in one export (at 60 frames/s, 10 minutes).
+    public static let frames = 36_000
 }

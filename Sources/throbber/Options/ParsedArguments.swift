@@ -5,6 +5,9 @@ import Throbber
 struct ParsedArguments {
     private var values: [String: [String]] = [:]
     private(set) var positionals: [String] = []
+    /// Every option given, in command-line order, with its value ("" for a flag): for options
+    /// whose meaning depends on the one before (`export --theme NAME --set …`).
+    private(set) var sequence: [(option: String, value: String)] = []
 
     /// - Throws: a usage error for an unknown option or a missing value.
     init(_ arguments: [String], options: [OptionSpec]) throws {
@@ -31,18 +34,22 @@ struct ParsedArguments {
                 throw ThrobberError.unknown("option", name, known: options.map(\.canonical))
             }
             if spec.takesValue {
+                let value: String
                 if let inline {
-                    values[spec.canonical, default: []].append(inline)
+                    value = inline
                 } else {
                     guard index < arguments.count else {
                         throw ThrobberError("option \(name) needs a value", kind: .usage)
                     }
-                    values[spec.canonical, default: []].append(arguments[index])
+                    value = arguments[index]
                     index += 1
                 }
+                values[spec.canonical, default: []].append(value)
+                sequence.append((spec.canonical, value))
             } else {
                 guard inline == nil else { throw ThrobberError("option \(name) takes no value", kind: .usage) }
                 values[spec.canonical, default: []].append("")
+                sequence.append((spec.canonical, ""))
             }
         }
     }

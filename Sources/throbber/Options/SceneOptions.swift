@@ -29,11 +29,12 @@ enum SceneOptions {
     /// text laid out.
     ///
     /// - Throws: a usage error naming the scene, parameter or option at fault.
-    static func scene(_ id: String, _ arguments: ParsedArguments) throws -> LaidOutScene {
+    /// `sets` replaces the `--set` assignments given (`export`'s themes set their own).
+    static func scene(_ id: String, _ arguments: ParsedArguments, sets: [String]? = nil) throws -> LaidOutScene {
         var scene = Scene(try SceneReference.model(id))
         if let scale = arguments.value(scale) { scene = try scene.setting("scale", to: scale) }
         if let background = arguments.value(background) { scene = try scene.setting("background", to: background) }
-        for assignment in arguments.all(set) {
+        for assignment in sets ?? arguments.all(set) {
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
                 throw ThrobberError.invalid(set.canonical, assignment, allowed: "NAME=VALUE, e.g. --set progress=0.7")
             }

@@ -1,0 +1,360 @@
+import Foundation
+import Throbber
+
+/// A draw list's items as Lottie shape groups (issue 51; docs/lottie.md "Export"): each
+/// primitive by what it means, not by its pixels — a disc is a circle, a ring of boxes is boxes,
+/// a wave is a two-wavelength sine band that moves, an arc is a trimmed circle.
+enum ExportLowering {
+    /// The angle mask (SPEC §5) in this many steps of opacity: each step is within 1.25/N/2 of the
+    /// mask's value.
+    static let angleMaskSteps = 32
+
+    /// Every element of `list` in paint order, the background first.
+    static func elements(of list: DrawList, tolerance: Double) throws -> [ExportElement] {
+        var out: [ExportElement] = []
+        if list.background.a > 0 {
+            var g = GroupBuilder(key: "background", tolerance: tolerance)
+            g.items.append(rectangle(&g, "r", center: [Double(list.width) / 2, Double(list.height) / 2],
+                                     size: [Double(list.width), Double(list.height)], radius: 0))
+            g.fill(list.background)
+            out.append(g.element())
+        }
+        for item in list.items { try lower(item, into: &out, list: list, tolerance: tolerance) }
+        return out
+    }
+
+    static func rectangle(_ g: inout GroupBuilder, _ name: String, center: [Double], size: [Double], radius: Double) -> LottieValue {
+        .object([("ty", .string("rc")), ("d", .integer(1)),
+                 ("p", g.channel(name + "p", .length(g.tolerance), center)),
+                 ("s", g.channel(name + "s", .length(g.tolerance), size)),
+                 ("r", g.channel(name + "r", .scalarLength(g.tolerance), [radius]))])
+    }
+
+    static func lower(_ item: DrawItem, into out: inout [ExportElement], list: DrawList, tolerance: Double) throws {
+        let key = item.id.name
+        switch item.primitive {
+        case let disc as Disc:
+            var g = GroupBuilder(key: key, tolerance: tolerance)
+            g.path("s", Bezier.circle(center: PathPoint(0, 0), radius: Double(disc.radius)))
+            g.fill(disc.color)
+            out.append(g.element(position: [Double(disc.centerX), Double(disc.centerY)]))
+        case let wave as Wave:
+            out.append(waveElement(wave, key: key, list: list, tolerance: tolerance))
+        case let arc as Arc:
+            out.append(arcElement(arc, key: key, tolerance: tolerance))
+        case let boxes as Boxes:
+            for (k, box) in boxes.boxes.enumerated() {
+                out.append(boxElement(box, key: "\(key)/\(k)", tolerance: tolerance))
+            }
+        case let ring as BoxRing:
+            if ring.colors.count == 1 && ring.slots == Array(0..<ring.steps) {
+                out.append(ringElement(ring, key: key, tolerance: tolerance))
+            } else {
+                for (k, slot) in ring.slots.enumerated() {
+                    out.append(boxElement(ring.box(slot: slot, color: ring.color(at: k)), key: "\(key)/\(slot)", tolerance: tolerance))
+                }
+            }
+        case let strokes as Strokes:
+            var g = GroupBuilder(key: key, tolerance: tolerance)
+            let s = strokes.segments
+            func point(_ x: Float, _ y: Float) -> PathPoint { PathPoint(Double(x), Double(y)) }
+            if s.count == 2 && s[0].x1 == s[1].x0 && s[0].y1 == s[1].y0 {
+                var polyline = Bezier(closed: false)
+                polyline.add(point(s[0].x0, s[0].y0))
+                polyline.add(point(s[0].x1, s[0].y1))
+                polyline.add(point(s[1].x1, s[1].y1))
+                g.path("p0", polyline)
+            } else {
+                for (k, segment) in s.enumerated() {
+                    var line = Bezier(closed: false)
+                    line.add(point(segment.x0, segment.y0))
+                    line.add(point(segment.x1, segment.y1))
+                    g.path("p\(k)", line)
+                }
+            }
+            g.stroke(strokes.color, width: Double(strokes.lineWidth), cap: .round, join: .round)
+            out.append(g.element())
+        case let gradient as RadialGradient:
+            out.append(radialElement(gradient, key: key, list: list, tolerance: tolerance))
+        case let path as Path:
+            out.append(try pathElement(path, key: key, tolerance: tolerance))
+        case let glyphs as Glyphs:
+            out.append(try glyphElement(glyphs, key: key, resources: list.resources, tolerance: tolerance))
+        case is Layer:
+            throw refusal(key, "draws a layer (masks or mattes)")
+        case is Bitmap:
+            throw refusal(key, "draws an image")
+        default:
+            throw refusal(key, "is a \(type(of: item.primitive).kind)")
+        }
+    }
+
+    static func refusal(_ key: String, _ what: String) -> ThrobberError {
+        ThrobberError("export: '\(key)' \(what), which the Lottie export does not write; export refuses the scene rather than drop it",
+                      kind: .badData)
+    }
+
+    // MARK: - Boxes
+
+    static func boxElement(_ box: QuadInstance, key: String, tolerance: Double) -> ExportElement {
+        var g = GroupBuilder(key: key, tolerance: tolerance)
+        let hx = Double(box.halfX), hy = Double(box.halfY)
+        g.items.append(rectangle(&g, "r", center: [0, 0], size: [2 * hx, 2 * hy], radius: Double(box.cornerRadius)))
+        g.fill(box.color)
+        return g.element(position: [Double(box.centerX), Double(box.centerY)], rotation: Double(box.rotation) * 180 / .pi,
+                         reach: (hx * hx + hy * hy).squareRoot())
+    }
+
+    /// A whole ring of one colour: the boxes share one fill; square boxes are 4-vertex paths.
+    static func ringElement(_ ring: BoxRing, key: String, tolerance: Double) -> ExportElement {
+        var g = GroupBuilder(key: key, tolerance: tolerance)
+        let color = ring.color(at: 0)
+        for (k, slot) in ring.slots.enumerated() {
+            let alpha = ring.angle(slot: slot)
+            let c = PathPoint(ring.centerX + ring.offsetX * cos(alpha) - ring.offsetY * sin(alpha),
+                              ring.centerY + ring.offsetX * sin(alpha) + ring.offsetY * cos(alpha))
+            let theta = ring.boxRotation + alpha
+            let ax = PathPoint(cos(theta), sin(theta)), ay = PathPoint(-sin(theta), cos(theta))
+            if ring.cornerRadius <= 0 {
+                var box = Bezier(closed: true)
+                for (sx, sy) in [(1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0)] {
+                    box.add(c + (sx * ring.halfX) * ax + (sy * ring.halfY) * ay)
+                }
+                g.path("b\(k)", box)
+            } else {
+                var sub = GroupBuilder(key: "\(key)/\(slot)", tolerance: tolerance)
+                sub.items.append(rectangle(&sub, "r", center: [0, 0], size: [2 * ring.halfX, 2 * ring.halfY], radius: ring.cornerRadius))
+                var transform: [(String, LottieValue)] = [("ty", .string("tr"))]
+                transform.append(("p", sub.channel("tp", .length(tolerance), [c.x, c.y])))
+                transform.append(("r", sub.channel("tr", .angle(tolerance, reach: ring.halfX + ring.halfY), [theta * 180 / .pi])))
+                let items = sub.items + [.object(transform)]
+                for (name, value) in sub.channels { g.channels["b\(k)" + name] = value }
+                g.items.append(.object([("ty", .string("gr")), ("it", .array(items.map { renamed($0, prefix: "b\(k)") }))]))
+            }
+        }
+        g.fill(color)
+        return g.element()
+    }
+
+    /// `value` with every channel placeholder's name prefixed.
+    static func renamed(_ value: LottieValue, prefix: String) -> LottieValue {
+        switch value {
+        case .channel(let name): .channel(prefix + name)
+        case .array(let items): .array(items.map { renamed($0, prefix: prefix) })
+        case .object(let members): .object(members.map { ($0.0, renamed($0.1, prefix: prefix)) })
+        default: value
+        }
+    }
+
+    // MARK: - Arcs
+
+    static func arcElement(_ arc: Arc, key: String, tolerance: Double) -> ExportElement {
+        let radius = Double(arc.radius), width = Double(arc.lineWidth)
+        let length = 2 * .pi * radius
+        let center = [Double(arc.centerX), Double(arc.centerY)]
+        var g = GroupBuilder(key: key, tolerance: tolerance)
+        func trimmed(_ g: inout GroupBuilder, _ name: String, from: Double, to: Double, offset: Double) -> LottieValue {
+            .object([("ty", .string("tm")),
+                     ("s", g.channel(name + "s", .percent(tolerance, length: length), [from * 100])),
+                     ("e", g.channel(name + "e", .percent(tolerance, length: length), [to * 100])),
+                     ("o", g.channel(name + "o", .angle(tolerance, reach: radius), [offset])), ("m", .integer(1))])
+        }
+        if arc.maskRotation < 0 {
+            g.path("s", Bezier.circle(center: PathPoint(0, 0), radius: radius))
+            if arc.isFullCircle {
+                g.stroke(arc.color, width: width, cap: .butt, join: .round)
+            } else {
+                g.items.append(trimmed(&g, "m", from: 0, to: Double(arc.sweep) / (2 * .pi), offset: Double(arc.start) * 180 / .pi))
+                g.stroke(arc.color, width: width, cap: .round, join: .round)
+            }
+            return g.element(position: center)
+        }
+        // SPEC §5's angle mask: pieces of the arc between steps of the mask, each a trimmed
+        // circle at the mask's value in its middle, the group turned to the mask's seam. The first
+        // and last pieces carry the round caps.
+        let seam = Double(arc.maskRotation)
+        var from = (Double(arc.start) - seam) / (2 * .pi)
+        from -= from.rounded(.down)
+        let to = from + (arc.isFullCircle ? 1 : Double(arc.sweep) / (2 * .pi))
+        let n = Double(angleMaskSteps)
+        var cuts = [from]
+        var step = (from * n).rounded(.down) + 1
+        while step / n < to {
+            cuts.append(step / n)
+            step += 1
+        }
+        cuts.append(to)
+        let pieces = Array(zip(cuts, cuts.dropFirst())).filter { $0.1 > $0.0 }
+        for (k, (a, b)) in pieces.enumerated() {
+            var x = (a + b) / 2
+            x -= x.rounded(.down)
+            let m = 0.5 * x + 1.5 * x * x - x * x * x
+            var sub = GroupBuilder(key: "\(key)/\(k)", tolerance: tolerance)
+            sub.path("s", Bezier.circle(center: PathPoint(0, 0), radius: radius))
+            let wrap = a >= 1 ? 1.0 : 0
+            sub.items.append(trimmed(&sub, "m", from: a - wrap, to: b - wrap, offset: 0))
+            let capped = !arc.isFullCircle && (k == 0 || k == pieces.count - 1)
+            sub.stroke(arc.color, width: width, cap: capped ? .round : .butt, join: .round)
+            var element = sub.element()
+            // The piece's mask value is its group's opacity: the stroke keeps the colour's own.
+            element.channels["to"]!.value = [m * 100]
+            for (name, value) in element.channels { g.channels["p\(k)" + name] = value }
+            for paint in element.paints {
+                g.paints.append(ExportPaint(colorChannel: "p\(k)" + paint.colorChannel, opacityChannel: "p\(k)" + paint.opacityChannel,
+                                            color: paint.color))
+            }
+            g.items.append(renamed(element.group, prefix: "p\(k)"))
+        }
+        return g.element(position: center, rotation: seam * 180 / .pi, reach: radius + width / 2)
+    }
+
+    // MARK: - Waves
+
+    /// A wave's band, placed later (`ExportTracks.placeWaves`) once the whole export's travel is
+    /// known: its channel "s" holds amplitude, k, depth, and the left and right of what it must cover.
+    static func waveElement(_ wave: Wave, key: String, list: DrawList, tolerance: Double) -> ExportElement {
+        var g = GroupBuilder(key: key, tolerance: tolerance)
+        let k = Double(wave.k)
+        let hasClip = wave.clipRadius >= 0
+        let bottom: Double = hasClip ? Double(wave.clipCenterY + wave.clipRadius) + 2
+            : wave.bottom == Wave.noBottom ? Double(list.height) + 2 : Double(wave.bottom)
+        let left = hasClip ? Double(wave.clipCenterX - wave.clipRadius) - 2 : -2
+        let right = hasClip ? Double(wave.clipCenterX + wave.clipRadius) + 2 : Double(list.width) + 2
+        // y = A·sin(k·(x − x0) + φ) + b = A·sin(k·u) + b with u = x − X, X = x0 − φ/k.
+        let origin = Double(wave.originX) - Double(wave.phase) / k
+        g.channels[waveChannel] = ChannelValue(kind: .length(tolerance),
+                                               value: [Double(wave.amplitude), k, bottom - Double(wave.baseline), left, right])
+        g.items.append(.object([("ty", .string("sh")), ("ks", .channel("s"))]))
+        g.fill(wave.color)
+        var element = g.element(position: [origin, Double(wave.baseline)])
+        element.channels["tp"]!.kind.period = 2 * .pi / k
+        if hasClip {
+            var clip = GroupBuilder(key: key, tolerance: tolerance)
+            let pt = clip.channel("m", .path(tolerance, closed: true),
+                                  Bezier.circle(center: PathPoint(Double(wave.clipCenterX), Double(wave.clipCenterY)),
+                                                radius: Double(wave.clipRadius)).values)
+            element.channels["m"] = clip.channels["m"]
+            element.masks = [.object([("inv", .bool(false)), ("mode", .string("a")), ("pt", pt),
+                                      ("o", .fixed(.integer(100))), ("x", .fixed(.integer(0))), ("nm", .string("clip"))])]
+        }
+        return element
+    }
+
+    static let waveChannel = "wave"
+
+    /// The band below A·sin(k·u) from u0 to u1 (multiples of the wavelength) down to `depth`, in
+    /// 8 cubic pieces a wavelength (each within 0.09 % of A of the sine).
+    static func waveBand(amplitude a: Double, k: Double, depth: Double, from u0: Double, to u1: Double) -> Bezier {
+        let step = Double.pi / 4 / k
+        let count = Int(((u1 - u0) / step).rounded())
+        var band = Bezier(closed: true)
+        for j in 0...count {
+            let u = u0 + Double(j) * step
+            let y = a * sin(k * u), slope = a * k * cos(k * u)
+            let h = step / 3
+            band.add(PathPoint(u, y), in: j == 0 ? PathPoint(0, 0) : PathPoint(-h, -h * slope),
+                     out: j == count ? PathPoint(0, 0) : PathPoint(h, h * slope))
+        }
+        band.add(PathPoint(u1, depth))
+        band.add(PathPoint(u0, depth))
+        return band
+    }
+
+    // MARK: - Gradients, paths, glyphs
+
+    static func radialElement(_ gradient: RadialGradient, key: String, list: DrawList, tolerance: Double) -> ExportElement {
+        var g = GroupBuilder(key: key, tolerance: tolerance)
+        let w = Double(list.width), h = Double(list.height)
+        g.items.append(rectangle(&g, "r", center: [w / 2, h / 2], size: [w + 2, h + 2], radius: 0))
+        let c = gradient.color
+        let cx = Double(gradient.centerX), cy = Double(gradient.centerY)
+        // Coverage min(1, d / reach) is the colour's opacity rising linearly from the centre.
+        let stops: [Double] = [0, Double(c.r), Double(c.g), Double(c.b), 1, Double(c.r), Double(c.g), Double(c.b), 0, 0, 1, 1]
+        g.items.append(.object([("ty", .string("gf")), ("t", .integer(2)),
+                                ("s", g.channel("gs", .length(tolerance), [cx, cy])),
+                                ("e", g.channel("ge", .length(tolerance), [cx + Double(gradient.reach), cy])),
+                                ("g", .object([("p", .integer(2)), ("k", .fixed(.numbers(stops, digits: 3)))])),
+                                ("o", g.channel("o0", .opacity, [Double(c.a) * 100])), ("r", .integer(1))]))
+        return g.element()
+    }
+
+    static func pathElement(_ path: Path, key: String, tolerance: Double) throws -> ExportElement {
+        let t = path.transform
+        // A similarity: rotation and uniform scale (a reflection too), so widths scale by one factor.
+        let scale = abs(t.determinant).squareRoot()
+        guard abs(t.a * t.a + t.b * t.b - t.c * t.c - t.d * t.d) <= 1e-9 * max(1, scale * scale), abs(t.a * t.c + t.b * t.d) <= 1e-9 * max(1, scale * scale) else {
+            throw refusal(key, "is a path under a transform that is not a rotation and a uniform scale")
+        }
+        var g = GroupBuilder(key: key, tolerance: tolerance)
+        for (k, bezier) in Bezier.paths(t.apply(path.geometry)).enumerated() { g.path("s\(k)", bezier) }
+        if let trim = path.trim {
+            g.items.append(.object([("ty", .string("tm")),
+                                    ("s", g.channel("ms", .percent(tolerance, length: 1000), [trim.start * 100])),
+                                    ("e", g.channel("me", .percent(tolerance, length: 1000), [trim.end * 100])),
+                                    ("o", g.channel("mo", .angle(tolerance, reach: 1000), [trim.offset * 360])), ("m", .integer(2))]))
+        }
+        let opacity = Double(path.opacity)
+        let stroke: StrokeStyle?
+        switch path.role {
+        case .fill: stroke = nil
+        case .stroke(let style): stroke = style
+        case .ownSpaceStroke: throw refusal(key, "is a stroke under a transform that is not a rotation and a uniform scale")
+        }
+        switch path.paint {
+        case .solid(let color):
+            if let stroke {
+                g.stroke(color, opacity: opacity, width: stroke.width * scale, cap: stroke.cap, join: stroke.join,
+                         miterLimit: stroke.miterLimit, dash: stroke.dash.map { $0 * scale }, dashOffset: stroke.dashOffset * scale)
+            } else {
+                if case .fill(let rule) = path.role { g.fill(color, opacity: opacity, evenOdd: rule == .evenodd) }
+            }
+        case let .linear(from, to, stops):
+            gradient(&g, type: 1, from: t.apply(from), to: t.apply(to), highlight: nil, stops: stops, opacity: opacity, stroke: stroke,
+                     scale: scale, role: path.role)
+        case let .radial(center, radius, highlight, angle, stops):
+            let c = t.apply(center)
+            let edge = t.apply(center + PathPoint(radius, 0))
+            // The highlight's angle is in the paint's space: turned with the transform.
+            let turn = atan2(t.b, t.a) * 180 / .pi
+            gradient(&g, type: 2, from: c, to: edge, highlight: (highlight * 100, angle + turn - atan2(edge.y - c.y, edge.x - c.x) * 180 / .pi),
+                     stops: stops, opacity: opacity, stroke: stroke, scale: scale, role: path.role)
+        }
+        return g.element()
+    }
+
+    static func gradient(_ g: inout GroupBuilder, type: Int, from: PathPoint, to: PathPoint, highlight: (Double, Double)?,
+                         stops: [GradientStop], opacity: Double, stroke: StrokeStyle?, scale: Double, role: Path.Role) {
+        let tolerance = g.tolerance
+        var values: [Double] = []
+        for stop in stops { values += [Double(stop.offset), Double(stop.color.r), Double(stop.color.g), Double(stop.color.b)] }
+        for stop in stops { values += [Double(stop.offset), Double(stop.color.a)] }
+        var members: [(String, LottieValue)] = [
+            ("ty", .string(stroke == nil ? "gf" : "gs")), ("t", .integer(type)),
+            ("s", g.channel("gs", .length(tolerance), [from.x, from.y])),
+            ("e", g.channel("ge", .length(tolerance), [to.x, to.y])),
+            ("g", .object([("p", .integer(stops.count)), ("k", g.channel("gk", .color, values))])),
+            ("o", g.channel("o0", .opacity, [opacity * 100])),
+        ]
+        if let highlight {
+            members.append(("h", g.channel("gh", .percent(tolerance, length: 100), [highlight.0])))
+            members.append(("a", g.channel("ga", .angle(tolerance, reach: 100), [highlight.1])))
+        }
+        if let stroke {
+            members += [("w", g.channel("w0", .scalarLength(tolerance), [stroke.width * scale])),
+                        ("lc", .integer(stroke.cap == .butt ? 1 : stroke.cap == .round ? 2 : 3)),
+                        ("lj", .integer(stroke.join == .miter ? 1 : stroke.join == .round ? 2 : 3)),
+                        ("ml", .number(stroke.miterLimit, digits: 3))]
+        } else if case .fill(let rule) = role {
+            members.append(("r", .integer(rule == .evenodd ? 2 : 1)))
+        }
+        g.items.append(.object(members))
+    }
+
+    static func glyphElement(_ glyphs: Glyphs, key: String, resources: DrawResources, tolerance: Double) throws -> ExportElement {
+        guard let outline = glyphs.outlines(in: resources) else { throw refusal(key, "draws text whose glyph outlines are not known") }
+        var g = GroupBuilder(key: key, tolerance: tolerance)
+        for (k, bezier) in Bezier.paths(outline).enumerated() { g.path("s\(k)", bezier) }
+        g.fill(glyphs.color)
+        return g.element()
+    }
+}
