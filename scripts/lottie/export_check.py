@@ -204,6 +204,42 @@ def header_problems(doc, case):
     return problems
 
 
+def sids(node):
+    """Every `sid` a Lottie document's properties name."""
+    if isinstance(node, dict):
+        found = {node["sid"]} if isinstance(node.get("sid"), str) else set()
+        for value in node.values():
+            found |= sids(value)
+        return found
+    if isinstance(node, list):
+        return set().union(*(sids(value) for value in node)) if node else set()
+    return set()
+
+
+def slot_notes(doc, colours):
+    """What the slots say against the scene's colour parameters (each should be a slot named after
+    it, issue 51): parameters without a slot, and slots no property names. Notes, not misses: a
+    colour the scene does not draw with its values (labelColor with label=off) has nothing to name."""
+    slots = set(doc.get("slots") or {})
+    named = sids(doc.get("layers", [])) | sids(doc.get("assets", []))
+    notes = []
+    missing = [c for c in colours if c not in slots]
+    if missing:
+        notes.append(f"colour parameters without a slot: {', '.join(missing)}")
+    unused = sorted(slots - named)
+    if unused:
+        notes.append(f"slots no property names: {', '.join(unused)}")
+    return notes
+
+
+def colour_parameters(binary, scene):
+    """The colour parameters `throbber scenes SCENE --json` lists."""
+    run = subprocess.run([binary, "scenes", scene, "--json"], capture_output=True, text=True, cwd=ROOT)
+    if run.returncode != 0:
+        return []
+    return [p["name"] for entry in json.loads(run.stdout) for p in entry["parameters"] if p["type"] == "color"]
+
+
 def canvas_px(doc, scale):
     """The frame's size at `scale` as Throbber sizes a canvas: ceil(w·S − 1e-9) × ceil(h·S − 1e-9)."""
     return math.ceil(float(doc["w"]) * scale - 1e-9), math.ceil(float(doc["h"]) * scale - 1e-9)
@@ -451,6 +487,7 @@ class Run:
             result["meets"] = False
             return result
         result.update(w=doc["w"], h=doc["h"], fr=doc["fr"], op=doc["op"], slots=sorted(doc.get("slots") or {}))
+        result["notes"] = slot_notes(doc, colour_parameters(self.binary, case["scene"]))
         result["frames"] = self.frames_for(case, doc)
         refs = {}
         result["players"], problems = self.compare_frames(name, case, path, doc, data, self.names, case["set"], refs)
@@ -571,7 +608,7 @@ def cell(name, entry):
 def print_case(name, result, names):
     parts = [f"{n} {cell(n, result.get('players', {}).get(n))}" for n in names if n in result.get("players", {})]
     parts += [f"{n}: {e['error']}" for n, e in result.get("players", {}).items() if "error" in e]
-    parts += result["problems"][:3]
+    parts += result["problems"][:3] + result.get("notes", [])
     for theme, entry in result.get("themes", {}).items():
         inner = [f"{n} {cell(n, e)}" for n, e in entry.get("players", {}).items()] + entry["problems"][:3]
         parts.append(f"theme {theme}: " + ("; ".join(inner) or "ok"))

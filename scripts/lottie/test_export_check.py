@@ -234,6 +234,17 @@ class Figures(unittest.TestCase):
         self.assertEqual(E.canvas_px({"w": 84.5, "h": 20}, 3), (254, 60))
 
 
+class Slots(unittest.TestCase):
+    def test_notes_name_missing_and_unnamed_slots(self):
+        doc = {"slots": {"accent": {"p": {"a": 0, "k": [1, 0, 0]}}, "spare": {"p": {"a": 0, "k": 1}}},
+               "layers": [{"shapes": [{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0], "sid": "accent"}}]}]}
+        self.assertEqual(E.sids(doc["layers"]), {"accent"})
+        self.assertEqual(E.slot_notes(doc, ["accent", "tickLit"]),
+                         ["colour parameters without a slot: tickLit", "slots no property names: spare"])
+        del doc["slots"]["spare"]
+        self.assertEqual(E.slot_notes(doc, ["accent"]), [])
+
+
 def archive(manifest, members):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as z:
