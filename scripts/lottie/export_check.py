@@ -625,7 +625,7 @@ def print_table(report, names):
     for case, result in report["cases"].items():
         players = result.get("players", {})
         cells = [cell(n, players.get(n)) for n in names]
-        size = str(result.get("bytes", "refused" if result.get("refused") else "—"))
+        size = str(result.get("bytes", "refused" if "refused" in result else "—"))
         print(f"| {case} | {size} | {result.get('export_ms', 0):.0f} | " + " | ".join(cells) + " |")
         for theme, entry in result.get("themes", {}).items():
             if theme == "(archive)":
