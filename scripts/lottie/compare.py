@@ -51,10 +51,12 @@ def default_times(doc):
     return [0.0, round(n * 0.25 + 0.5, 3), round(n * 0.5, 3), round(n * 0.75 + 0.25, 3), n - 1]
 
 
-def diff(a, b):
+def diff(a, b, threshold=16):
+    """The share of pixels whose largest channel difference exceeds `threshold` (/255), the mean
+    channel difference (/255) and the largest."""
     d = np.abs(a.astype(np.int16) - b.astype(np.int16))
     largest = d.max(axis=-1)
-    return float((largest > 16).mean()), float(d.mean()), int(largest.max())
+    return float((largest > threshold).mean()), float(d.mean()), int(largest.max())
 
 
 def side_by_side(frames, names, path):

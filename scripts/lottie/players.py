@@ -70,8 +70,8 @@ class ThorVG:
         self.version = self.engine.version()[4]
         self.cache = {}
 
-    def _setup(self, data, width, height):
-        key = (id(data), width, height)
+    def _setup(self, data, width, height, slots=()):
+        key = (id(data), width, height, tuple(slots))
         if key not in self.cache:
             for old in self.cache.values():
                 old[0].destroy()
@@ -84,13 +84,19 @@ class ThorVG:
             result = picture.load_data(data, "lottie", None, True)
             if result != tvg.Result.SUCCESS:
                 raise RuntimeError(f"ThorVG cannot load the file: {result.name}")
+            # Slot values (lottie-spec 1.0 `slots`), each a JSON object {"SID": {"p": {...}}}, as a
+            # dotLottie player applies a theme: applied slots accumulate.
+            for text in slots:
+                slot = animation.gen_slot(text)
+                if not slot or animation.apply_slot(slot) != tvg.Result.SUCCESS:
+                    raise RuntimeError(f"ThorVG cannot apply the slots {text}")
             picture.set_size(width, height)
             canvas.add(picture)
             self.cache = {key: (canvas, animation, data)}
         return self.cache[key]
 
-    def render(self, data, f, width, height):
-        canvas, animation, _ = self._setup(data, width, height)
+    def render(self, data, f, width, height, slots=()):
+        canvas, animation, _ = self._setup(data, width, height, slots)
         animation.set_frame(float(f))
         canvas.update()
         canvas.draw(True)
@@ -178,12 +184,21 @@ class Throbber:
         self.backend = backend
         self.version = subprocess.run([self.binary, "--version"], capture_output=True, text=True).stdout.strip()
 
-    def render(self, path, doc, f, width, height, scale):
-        start = f / float(doc["fr"])
+    def render(self, path, doc, f, width, height, scale, sets=()):
+        image = self.render_scene(path, f / float(doc["fr"]), scale, sets)
+        if image.shape[:2] != (height, width):
+            raise RuntimeError(f"throbber's frame is {image.shape[1]}×{image.shape[0]} px, not {width}×{height}")
+        return image
+
+    def render_scene(self, scene, start, scale, sets=(), cwd=None):
+        """One frame of any scene (a built-in's id, a scene file, a Lottie file) at `start` seconds,
+        each of `sets` (NAME=VALUE) given as --set; premultiplied RGBA at the size Throbber chose."""
         with tempfile.TemporaryDirectory() as out:
-            command = [self.binary, "render", path, "--frames", "1", "--start", repr(start), "--scale",
+            command = [self.binary, "render", scene, "--frames", "1", "--start", repr(start), "--scale",
                        repr(scale), "--backend", self.backend, "-o", out, "-q", "--overwrite"]
-            run = subprocess.run(command, capture_output=True, text=True)
+            for item in sets:
+                command += ["--set", item]
+            run = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
             if run.returncode != 0:
                 last = (run.stderr.strip().splitlines() or [""])[-1]
                 raise RuntimeError(f"throbber exit {run.returncode}: {last}")
@@ -192,8 +207,6 @@ class Throbber:
                 raise RuntimeError(f"throbber wrote {len(pngs)} PNGs, not 1")
             from PIL import Image
             image = np.asarray(Image.open(pngs[0]).convert("RGBA"))
-        if image.shape[:2] != (height, width):
-            raise RuntimeError(f"throbber's frame is {image.shape[1]}×{image.shape[0]} px, not {width}×{height}")
         return premultiply(image)
 
 
