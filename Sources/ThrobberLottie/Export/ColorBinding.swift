@@ -25,9 +25,9 @@ struct ColorBinding: Sendable, Equatable {
             for probe in probes {
                 // A colour the scene takes only with another setting (the HUD's maskColor with
                 // mask=custom) is not drawn as it is: not a slot.
-                guard let model = try? scene.model.setting(info.name, to: probe.description) else { break }
-                let probeScene = try LaidOutScene(Scene(model, scale: scene.scale, background: scene.background),
-                                                  text: scene.text, engine: scene.textEngine)
+                guard let model = try? scene.model.setting(info.name, to: probe.description),
+                      let probeScene = try? LaidOutScene(Scene(model, scale: scene.scale, background: scene.background),
+                                                         text: scene.text, engine: scene.textEngine) else { break }
                 let probeSampler = ExportSampler(scene: probeScene, start: sampler.start, rate: sampler.rate, tolerance: sampler.tolerance)
                 probed.append(try times.map { try probeSampler.elements(at: $0) })
             }

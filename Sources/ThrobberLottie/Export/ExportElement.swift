@@ -19,19 +19,20 @@ struct ChannelKind: Sendable, Equatable {
     /// Values taken modulo this are unwrapped from frame to frame (angles, a wave's phase).
     var period: Double?
 
-    /// A position or length in pt: the export's tolerance, two more decimals than it needs.
+    /// A position or length in pt. Half the tolerance is the fitting's and half the rounding's:
+    /// a written value is within the tolerance of the scene's.
     static func length(_ tolerance: Double) -> ChannelKind {
-        ChannelKind(form: .vector(scalar: false), tolerance: tolerance, digits: digits(for: tolerance))
+        ChannelKind(form: .vector(scalar: false), tolerance: tolerance / 2, digits: digits(for: tolerance))
     }
 
     static func scalarLength(_ tolerance: Double) -> ChannelKind {
-        ChannelKind(form: .vector(scalar: true), tolerance: tolerance, digits: digits(for: tolerance))
+        ChannelKind(form: .vector(scalar: true), tolerance: tolerance / 2, digits: digits(for: tolerance))
     }
 
     /// An angle in degrees, fitted so that a point `reach` pt from the pivot moves less than the tolerance.
     static func angle(_ tolerance: Double, reach: Double) -> ChannelKind {
         let degrees = tolerance / max(reach, 1) * 180 / .pi
-        return ChannelKind(form: .vector(scalar: true), tolerance: degrees, digits: digits(for: degrees), period: 360)
+        return ChannelKind(form: .vector(scalar: true), tolerance: degrees / 2, digits: digits(for: degrees), period: 360)
     }
 
     /// A colour's r, g, b in [0, 1]: half a step of 1/255.
@@ -41,16 +42,16 @@ struct ChannelKind: Sendable, Equatable {
     /// A trim's percentage of a length `length` pt long.
     static func percent(_ tolerance: Double, length: Double) -> ChannelKind {
         let p = tolerance / max(length, 1) * 100
-        return ChannelKind(form: .vector(scalar: true), tolerance: p, digits: digits(for: p))
+        return ChannelKind(form: .vector(scalar: true), tolerance: p / 2, digits: digits(for: p))
     }
 
     static func path(_ tolerance: Double, closed: Bool) -> ChannelKind {
-        ChannelKind(form: .path(closed: closed), tolerance: tolerance, digits: digits(for: tolerance))
+        ChannelKind(form: .path(closed: closed), tolerance: tolerance / 2, digits: digits(for: tolerance))
     }
 
-    /// Decimals enough that rounding moves a value by at most a fifth of `tolerance`.
+    /// Decimals enough that rounding moves a value by at most half of `tolerance`.
     static func digits(for tolerance: Double) -> Int {
-        min(6, max(0, Int((-log10(max(tolerance, 1e-9) / 5)).rounded(.up))))
+        min(6, max(0, Int((-log10(max(tolerance, 1e-9)) - 1e-9).rounded(.up))))
     }
 }
 

@@ -279,14 +279,25 @@ enum ExportLowering {
     }
 
     static func pathElement(_ path: Path, key: String, tolerance: Double) throws -> ExportElement {
+        // The path stays in its own space under its transform, which is the group's: a path that
+        // only moves, turns or scales is one shape and a few transform keys, not a shape a frame.
         let t = path.transform
-        // A similarity: rotation and uniform scale (a reflection too), so widths scale by one factor.
         let scale = abs(t.determinant).squareRoot()
-        guard abs(t.a * t.a + t.b * t.b - t.c * t.c - t.d * t.d) <= 1e-9 * max(1, scale * scale), abs(t.a * t.c + t.b * t.d) <= 1e-9 * max(1, scale * scale) else {
+        let reflected = t.determinant < 0
+        // A similarity: a turn, one scale, perhaps a reflection.
+        let tiny = 1e-9 * max(1, scale * scale)
+        guard scale > 0, abs(t.a * t.a + t.b * t.b - t.c * t.c - t.d * t.d) <= tiny, abs(t.a * t.c + t.b * t.d) <= tiny else {
             throw refusal(key, "is a path under a transform that is not a rotation and a uniform scale")
         }
+        let angle = atan2(t.b, t.a) * 180 / .pi
         var g = GroupBuilder(key: key, tolerance: tolerance)
-        for (k, bezier) in Bezier.paths(t.apply(path.geometry)).enumerated() { g.path("s\(k)", bezier) }
+        // Its own units are 1/scale pt: the tolerance there is the canvas's over the scale.
+        let own = tolerance / scale
+        var local = GroupBuilder(key: key, tolerance: own)
+        for (k, bezier) in Bezier.paths(path.geometry).enumerated() { local.path("s\(k)", bezier) }
+        g.items = local.items
+        g.channels = local.channels
+        let extent = path.geometry.subpaths.flatMap { [$0.start] + $0.segments.map(\.end) }.map(\.length).max() ?? 1
         if let trim = path.trim {
             g.items.append(.object([("ty", .string("tm")),
                                     ("s", g.channel("ms", .percent(tolerance, length: 1000), [trim.start * 100])),
@@ -303,27 +314,29 @@ enum ExportLowering {
         switch path.paint {
         case .solid(let color):
             if let stroke {
-                g.stroke(color, opacity: opacity, width: stroke.width * scale, cap: stroke.cap, join: stroke.join,
-                         miterLimit: stroke.miterLimit, dash: stroke.dash.map { $0 * scale }, dashOffset: stroke.dashOffset * scale)
+                g.stroke(color, opacity: opacity, width: stroke.width, cap: stroke.cap, join: stroke.join,
+                         miterLimit: stroke.miterLimit, dash: stroke.dash, dashOffset: stroke.dashOffset)
             } else {
                 if case .fill(let rule) = path.role { g.fill(color, opacity: opacity, evenOdd: rule == .evenodd) }
             }
         case let .linear(from, to, stops):
-            gradient(&g, type: 1, from: t.apply(from), to: t.apply(to), highlight: nil, stops: stops, opacity: opacity, stroke: stroke,
-                     scale: scale, role: path.role)
+            gradient(&g, type: 1, from: from, to: to, highlight: nil, stops: stops, opacity: opacity, stroke: stroke, role: path.role)
         case let .radial(center, radius, highlight, angle, stops):
-            let c = t.apply(center)
-            let edge = t.apply(center + PathPoint(radius, 0))
-            // The highlight's angle is in the paint's space: turned with the transform.
-            let turn = atan2(t.b, t.a) * 180 / .pi
-            gradient(&g, type: 2, from: c, to: edge, highlight: (highlight * 100, angle + turn - atan2(edge.y - c.y, edge.x - c.x) * 180 / .pi),
-                     stops: stops, opacity: opacity, stroke: stroke, scale: scale, role: path.role)
+            gradient(&g, type: 2, from: center, to: center + PathPoint(radius, 0), highlight: (highlight * 100, angle),
+                     stops: stops, opacity: opacity, stroke: stroke, role: path.role)
         }
-        return g.element()
+        var transform: [(String, LottieValue)] = [("ty", .string("tr"))]
+        transform.append(("p", g.channel("tp", .length(tolerance), [t.tx, t.ty])))
+        transform.append(("r", g.channel("tr", .angle(tolerance, reach: extent * scale), [angle])))
+        transform.append(("s", g.channel("ts", .percent(tolerance, length: extent * scale), [scale * 100, (reflected ? -scale : scale) * 100])))
+        transform.append(("o", g.channel("to", .opacity, [100])))
+        var element = g.element()
+        element.group = .object([("ty", .string("gr")), ("nm", .string(key)), ("it", .array(g.items + [.object(transform)]))])
+        return element
     }
 
     static func gradient(_ g: inout GroupBuilder, type: Int, from: PathPoint, to: PathPoint, highlight: (Double, Double)?,
-                         stops: [GradientStop], opacity: Double, stroke: StrokeStyle?, scale: Double, role: Path.Role) {
+                         stops: [GradientStop], opacity: Double, stroke: StrokeStyle?, role: Path.Role) {
         let tolerance = g.tolerance
         var values: [Double] = []
         for stop in stops { values += [Double(stop.offset), Double(stop.color.r), Double(stop.color.g), Double(stop.color.b)] }
@@ -340,7 +353,7 @@ enum ExportLowering {
             members.append(("a", g.channel("ga", .angle(tolerance, reach: 100), [highlight.1])))
         }
         if let stroke {
-            members += [("w", g.channel("w0", .scalarLength(tolerance), [stroke.width * scale])),
+            members += [("w", g.channel("w0", .scalarLength(tolerance), [stroke.width])),
                         ("lc", .integer(stroke.cap == .butt ? 1 : stroke.cap == .round ? 2 : 3)),
                         ("lj", .integer(stroke.join == .miter ? 1 : stroke.join == .round ? 2 : 3)),
                         ("ml", .number(stroke.miterLimit, digits: 3))]

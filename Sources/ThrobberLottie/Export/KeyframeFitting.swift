@@ -44,7 +44,12 @@ enum KeyframeFitting {
         while a < last {
             // A jump to the next sample: hold until it, then start again from its value.
             if !close(values[a], values[a + 1]), let jump = jumpTime(ta, va, times[a + 1], values[a + 1], close: close, evaluate: evaluate) {
-                keys.append(FittedKey(time: ta, value: va, hold: true))
+                // A flat line into the jump is the held key it starts from.
+                if let previous = keys.last, !previous.hold, close(previous.value, va) {
+                    keys[keys.count - 1].hold = true
+                } else {
+                    keys.append(FittedKey(time: ta, value: va, hold: true))
+                }
                 a += 1
                 ta = jump
                 va = values[a]
