@@ -45,6 +45,13 @@ struct ChannelKind: Sendable, Equatable {
         return ChannelKind(form: .vector(scalar: true), tolerance: p / 2, digits: digits(for: p))
     }
 
+    /// The same, written as an array (a scale's x and y).
+    var asVector: ChannelKind {
+        var kind = self
+        kind.form = .vector(scalar: false)
+        return kind
+    }
+
     static func path(_ tolerance: Double, closed: Bool) -> ChannelKind {
         ChannelKind(form: .path(closed: closed), tolerance: tolerance / 2, digits: digits(for: tolerance))
     }
@@ -81,16 +88,31 @@ struct ExportElement: Sendable {
     /// Layer masks (`masksProperties`), with placeholders; elements with masks get a layer each.
     var masks: [LottieValue] = []
     var paints: [ExportPaint] = []
+    /// Where the group is one box of a ring (`ExportInstance`): drawn once in an asset and
+    /// placed by turned precomposition layers rather than written again for every box.
+    var instance: ExportInstance?
 
     /// The structure that must not change for two frames to be one track.
     var signature: String {
-        var text = group.text + LottieValue.array(masks).text
+        var text = group.text + LottieValue.array(masks).text + (instance.map { "\($0.centerX),\($0.centerY),\($0.count),\($0.step)" } ?? "")
         for name in channels.keys.sorted() {
             let c = channels[name]!
             text += "|\(name):\(c.value.count):\(c.kind.form)"
         }
         return text
     }
+}
+
+/// A box of a ring as its turned copy (issue 51: "paths shared, not repeated"): the group
+/// draws the ring's box at its first step; a layer turns it about the ring's centre by `angle`
+/// degrees, or, for a whole ring (`count` > 1), `count` copies `step` degrees apart are made by
+/// precompositions that each double the one before (100 ticks: 7 assets, 17 layers).
+struct ExportInstance: Sendable, Equatable {
+    var centerX: Double
+    var centerY: Double
+    var angle: Double
+    var count: Int
+    var step: Double
 }
 
 /// Builds one element's group: shapes, paints and the group transform, naming channels.
@@ -154,11 +176,15 @@ struct GroupBuilder {
 
     /// The group, with a transform of position `position`, rotation `rotation` (degrees,
     /// clockwise) about the origin, and the presence-and-fade opacity every group has.
-    func element(position: [Double]? = nil, rotation: Double? = nil, reach: Double = 1, masks: [LottieValue] = []) -> ExportElement {
+    /// `radius`: the group scales a shape drawn at `unitRadius` pt to it (its scale in % is the
+    /// radius in pt): a circle that grows is one shape and a few keys.
+    func element(position: [Double]? = nil, rotation: Double? = nil, radius: Double? = nil, reach: Double = 1,
+                 masks: [LottieValue] = []) -> ExportElement {
         var builder = self
         var transform: [(String, LottieValue)] = [("ty", .string("tr"))]
         if let position { transform.append(("p", builder.channel("tp", .length(tolerance), position))) }
         if let rotation { transform.append(("r", builder.channel("tr", .angle(tolerance, reach: reach), [rotation]))) }
+        if let radius { transform.append(("s", builder.channel("ts", .length(tolerance), [radius, radius]))) }
         transform.append(("o", builder.channel("to", .opacity, [100])))
         let group = LottieValue.object([("ty", .string("gr")), ("nm", .string(key)),
                                         ("it", .array(builder.items + [.object(transform)]))])
@@ -211,6 +237,23 @@ struct Bezier: Sendable {
         }
     }
 
+    /// An open arc of radius `r` about the origin from clock fraction `from` to `to` (turns from
+    /// 12 o'clock, clockwise, y down), one cubic for every 1/32 turn or less (each within
+    /// 2·10⁻⁹·r of the circle).
+    static func arc(radius r: Double, from: Double, to: Double) -> Bezier {
+        var bezier = Bezier(closed: false)
+        let count = max(1, Int(((to - from) * 32).rounded(.up)))
+        let step = (to - from) * 2 * Double.pi / Double(count)
+        let handle = 4.0 / 3 * tan(step / 4) * r
+        for k in 0...count {
+            let a = -Double.pi / 2 + from * 2 * Double.pi + Double(k) * step
+            let tangent = PathPoint(-sin(a), cos(a))
+            bezier.add(PathPoint(r * cos(a), r * sin(a)), in: k == 0 ? PathPoint(0, 0) : -handle * tangent,
+                       out: k == count ? PathPoint(0, 0) : handle * tangent)
+        }
+        return bezier
+    }
+
     /// A circle of radius `r` about `c` from 12 o'clock clockwise (y down), in `segments` cubic
     /// arcs: 8 put it within 4·10⁻⁶·r of the circle (4, Lottie's ellipse, 2.7·10⁻⁴·r).
     static func circle(center c: PathPoint, radius r: Double, segments: Int = 8) -> Bezier {
@@ -226,5 +269,8 @@ struct Bezier: Sendable {
         return bezier
     }
 }
+
+/// The radius (pt) of the circles a group scales to a radius (`GroupBuilder.element(radius:)`).
+let unitRadius = 100.0
 
 prefix func - (p: PathPoint) -> PathPoint { PathPoint(-p.x, -p.y) }

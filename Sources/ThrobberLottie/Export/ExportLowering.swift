@@ -35,9 +35,9 @@ enum ExportLowering {
         switch item.primitive {
         case let disc as Disc:
             var g = GroupBuilder(key: key, tolerance: tolerance)
-            g.path("s", Bezier.circle(center: PathPoint(0, 0), radius: Double(disc.radius)))
+            g.path("s", Bezier.circle(center: PathPoint(0, 0), radius: unitRadius))
             g.fill(disc.color)
-            out.append(g.element(position: [Double(disc.centerX), Double(disc.centerY)]))
+            out.append(g.element(position: [Double(disc.centerX), Double(disc.centerY)], radius: Double(disc.radius)))
         case let wave as Wave:
             out.append(waveElement(wave, key: key, list: list, tolerance: tolerance))
         case let arc as Arc:
@@ -47,8 +47,17 @@ enum ExportLowering {
                 out.append(boxElement(box, key: "\(key)/\(k)", tolerance: tolerance))
             }
         case let ring as BoxRing:
+            let step = 360 / Double(ring.steps)
             if ring.colors.count == 1 && ring.slots == Array(0..<ring.steps) {
-                out.append(ringElement(ring, key: key, tolerance: tolerance))
+                var element = boxElement(ring.box(slot: 0, color: ring.color(at: 0)), key: key, tolerance: tolerance)
+                element.instance = ExportInstance(centerX: ring.centerX, centerY: ring.centerY, angle: 0, count: ring.steps, step: step)
+                out.append(element)
+            } else if ring.colors.count == 1 {
+                for slot in ring.slots {
+                    var element = boxElement(ring.box(slot: 0, color: ring.color(at: 0)), key: "\(key)/\(slot)", tolerance: tolerance)
+                    element.instance = ExportInstance(centerX: ring.centerX, centerY: ring.centerY, angle: Double(slot) * step, count: 1, step: step)
+                    out.append(element)
+                }
             } else {
                 for (k, slot) in ring.slots.enumerated() {
                     out.append(boxElement(ring.box(slot: slot, color: ring.color(at: k)), key: "\(key)/\(slot)", tolerance: tolerance))
@@ -105,37 +114,6 @@ enum ExportLowering {
                          reach: (hx * hx + hy * hy).squareRoot())
     }
 
-    /// A whole ring of one colour: the boxes share one fill; square boxes are 4-vertex paths.
-    static func ringElement(_ ring: BoxRing, key: String, tolerance: Double) -> ExportElement {
-        var g = GroupBuilder(key: key, tolerance: tolerance)
-        let color = ring.color(at: 0)
-        for (k, slot) in ring.slots.enumerated() {
-            let alpha = ring.angle(slot: slot)
-            let c = PathPoint(ring.centerX + ring.offsetX * cos(alpha) - ring.offsetY * sin(alpha),
-                              ring.centerY + ring.offsetX * sin(alpha) + ring.offsetY * cos(alpha))
-            let theta = ring.boxRotation + alpha
-            let ax = PathPoint(cos(theta), sin(theta)), ay = PathPoint(-sin(theta), cos(theta))
-            if ring.cornerRadius <= 0 {
-                var box = Bezier(closed: true)
-                for (sx, sy) in [(1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0)] {
-                    box.add(c + (sx * ring.halfX) * ax + (sy * ring.halfY) * ay)
-                }
-                g.path("b\(k)", box)
-            } else {
-                var sub = GroupBuilder(key: "\(key)/\(slot)", tolerance: tolerance)
-                sub.items.append(rectangle(&sub, "r", center: [0, 0], size: [2 * ring.halfX, 2 * ring.halfY], radius: ring.cornerRadius))
-                var transform: [(String, LottieValue)] = [("ty", .string("tr"))]
-                transform.append(("p", sub.channel("tp", .length(tolerance), [c.x, c.y])))
-                transform.append(("r", sub.channel("tr", .angle(tolerance, reach: ring.halfX + ring.halfY), [theta * 180 / .pi])))
-                let items = sub.items + [.object(transform)]
-                for (name, value) in sub.channels { g.channels["b\(k)" + name] = value }
-                g.items.append(.object([("ty", .string("gr")), ("it", .array(items.map { renamed($0, prefix: "b\(k)") }))]))
-            }
-        }
-        g.fill(color)
-        return g.element()
-    }
-
     /// `value` with every channel placeholder's name prefixed.
     static func renamed(_ value: LottieValue, prefix: String) -> LottieValue {
         switch value {
@@ -149,7 +127,9 @@ enum ExportLowering {
     // MARK: - Arcs
 
     static func arcElement(_ arc: Arc, key: String, tolerance: Double) -> ExportElement {
-        let radius = Double(arc.radius), width = Double(arc.lineWidth)
+        // A circle of `unitRadius` the group scales to the arc's radius; the width in its units.
+        let radius = Double(arc.radius)
+        let width = Double(arc.lineWidth) * unitRadius / max(radius, 1e-6)
         let length = 2 * .pi * radius
         let center = [Double(arc.centerX), Double(arc.centerY)]
         var g = GroupBuilder(key: key, tolerance: tolerance)
@@ -160,17 +140,17 @@ enum ExportLowering {
                      ("o", g.channel(name + "o", .angle(tolerance, reach: radius), [offset])), ("m", .integer(1))])
         }
         if arc.maskRotation < 0 {
-            g.path("s", Bezier.circle(center: PathPoint(0, 0), radius: radius))
+            g.path("s", Bezier.circle(center: PathPoint(0, 0), radius: unitRadius))
             if arc.isFullCircle {
                 g.stroke(arc.color, width: width, cap: .butt, join: .round)
             } else {
                 g.items.append(trimmed(&g, "m", from: 0, to: Double(arc.sweep) / (2 * .pi), offset: Double(arc.start) * 180 / .pi))
                 g.stroke(arc.color, width: width, cap: .round, join: .round)
             }
-            return g.element(position: center)
+            return g.element(position: center, radius: max(radius, 1e-6))
         }
-        // SPEC §5's angle mask: pieces of the arc between steps of the mask, each a trimmed
-        // circle at the mask's value in its middle, the group turned to the mask's seam. The first
+        // SPEC §5's angle mask: pieces of the arc between steps of the mask, each an arc at the
+        // mask's value in its middle, the group turned to the mask's seam. The first
         // and last pieces carry the round caps.
         let seam = Double(arc.maskRotation)
         var from = (Double(arc.start) - seam) / (2 * .pi)
@@ -190,9 +170,8 @@ enum ExportLowering {
             x -= x.rounded(.down)
             let m = 0.5 * x + 1.5 * x * x - x * x * x
             var sub = GroupBuilder(key: "\(key)/\(k)", tolerance: tolerance)
-            sub.path("s", Bezier.circle(center: PathPoint(0, 0), radius: radius))
-            let wrap = a >= 1 ? 1.0 : 0
-            sub.items.append(trimmed(&sub, "m", from: a - wrap, to: b - wrap, offset: 0))
+            // The piece itself, not a trimmed circle: a cubic, not the circle again for each.
+            sub.path("s", Bezier.arc(radius: unitRadius, from: a, to: b))
             let capped = !arc.isFullCircle && (k == 0 || k == pieces.count - 1)
             sub.stroke(arc.color, width: width, cap: capped ? .round : .butt, join: .round)
             var element = sub.element()
@@ -205,7 +184,7 @@ enum ExportLowering {
             }
             g.items.append(renamed(element.group, prefix: "p\(k)"))
         }
-        return g.element(position: center, rotation: seam * 180 / .pi, reach: radius + width / 2)
+        return g.element(position: center, rotation: seam * 180 / .pi, radius: max(radius, 1e-6), reach: radius + Double(arc.lineWidth) / 2)
     }
 
     // MARK: - Waves
@@ -222,11 +201,17 @@ enum ExportLowering {
         let right = hasClip ? Double(wave.clipCenterX + wave.clipRadius) + 2 : Double(list.width) + 2
         // y = A·sin(k·(x − x0) + φ) + b = A·sin(k·u) + b with u = x − X, X = x0 − φ/k.
         let origin = Double(wave.originX) - Double(wave.phase) / k
+        // The last value says whether the band's bottom is free (below a clip circle or the
+        // canvas) rather than an edge that is drawn.
+        let free: Double = hasClip || wave.bottom == Wave.noBottom ? 1 : 0
         g.channels[waveChannel] = ChannelValue(kind: .length(tolerance),
-                                               value: [Double(wave.amplitude), k, bottom - Double(wave.baseline), left, right])
+                                               value: [Double(wave.amplitude), k, bottom - Double(wave.baseline), left, right, free])
         g.items.append(.object([("ty", .string("sh")), ("ks", .channel("s"))]))
         g.fill(wave.color)
         var element = g.element(position: [origin, Double(wave.baseline)])
+        // The band's vertical scale: the amplitude, where the band can scale (`placeWaves`).
+        element.channels["ty"] = ChannelValue(kind: ChannelKind.percent(tolerance, length: 100).asVector, value: [100, 100])
+        element.group = ExportLowering.withScale(element.group, channel: "ty")
         element.channels["tp"]!.kind.period = 2 * .pi / k
         if hasClip {
             var clip = GroupBuilder(key: key, tolerance: tolerance)
@@ -241,6 +226,16 @@ enum ExportLowering {
     }
 
     static let waveChannel = "wave"
+
+    /// `group` with its transform scaled by `channel`.
+    static func withScale(_ group: LottieValue, channel: String) -> LottieValue {
+        guard case .object(var members) = group, let k = members.firstIndex(where: { $0.0 == "it" }),
+              case .array(var items) = members[k].1, case .object(var transform)? = items.last else { return group }
+        transform.insert(("s", .channel(channel)), at: transform.count - 1)
+        items[items.count - 1] = .object(transform)
+        members[k].1 = .array(items)
+        return .object(members)
+    }
 
     /// The band below A·sin(k·u) from u0 to u1 (multiples of the wavelength) down to `depth`, in
     /// 8 cubic pieces a wavelength (each within 0.09 % of A of the sine).
@@ -328,7 +323,9 @@ enum ExportLowering {
         var transform: [(String, LottieValue)] = [("ty", .string("tr"))]
         transform.append(("p", g.channel("tp", .length(tolerance), [t.tx, t.ty])))
         transform.append(("r", g.channel("tr", .angle(tolerance, reach: extent * scale), [angle])))
-        transform.append(("s", g.channel("ts", .percent(tolerance, length: extent * scale), [scale * 100, (reflected ? -scale : scale) * 100])))
+        var scaleKind = ChannelKind.percent(tolerance, length: extent * scale)
+        scaleKind.form = .vector(scalar: false)
+        transform.append(("s", g.channel("ts", scaleKind, [scale * 100, (reflected ? -scale : scale) * 100])))
         transform.append(("o", g.channel("to", .opacity, [100])))
         var element = g.element()
         element.group = .object([("ty", .string("gr")), ("nm", .string(key)), ("it", .array(g.items + [.object(transform)]))])

@@ -42,6 +42,8 @@ struct ExportTrack {
     /// Where bound paints' opacities moved to the group's (`applySlots`): each paint's opacity
     /// channel and its parameter's alpha.
     var movedOpacity: [(channel: String, alpha: Double)] = []
+    /// Drawn as an asset others share: present throughout, its presence the placing layer's.
+    var shared = false
 
     var first: ExportElement { samples.first { $0 != nil }!! }
 }
@@ -92,7 +94,7 @@ struct ExportTracks {
             if let v = values[i] { next = v } else { values[i] = next }
         }
         var out = values.map { $0! }
-        if channel == "to" {
+        if channel == "to" && !track.shared {
             for i in out.indices where track.samples[i] == nil { out[i] = [0] }
         }
         if let period = track.first.channels[channel]?.kind.period {
@@ -128,9 +130,18 @@ struct ExportTracks {
             guard (u1 - u0) / length <= 400 else {
                 throw ExportLowering.refusal(track.key, "is a wave that travels \(Int((u1 - u0) / length)) wavelengths in the export (at most 400)")
             }
+            // Where the bottom is free and the amplitude never 0, one band scaled to each frame's
+            // amplitude (its bottom then reaching at least as deep as each frame's); else a band
+            // a frame, keyframed (the vertices move linearly with the amplitude and the depth).
+            let least = waves.map { $0[0] }.min()!
+            let scalable = waves.allSatisfy { $0[5] == 1 } && least > 0
+            let depth = scalable ? waves.map { $0[2] * least / $0[0] }.max()! : 0
             for i in tracks[k].samples.indices {
                 guard var element = tracks[k].samples[i], let wave = element.channels[ExportLowering.waveChannel]?.value else { continue }
-                let band = ExportLowering.waveBand(amplitude: wave[0], k: wavenumber, depth: wave[2], from: u0, to: u1)
+                let band = scalable
+                    ? ExportLowering.waveBand(amplitude: least, k: wavenumber, depth: depth, from: u0, to: u1)
+                    : ExportLowering.waveBand(amplitude: wave[0], k: wavenumber, depth: wave[2], from: u0, to: u1)
+                if scalable { element.channels["ty"]!.value = [100, 100 * wave[0] / least] }
                 element.channels["s"] = ChannelValue(kind: .path(sampler.tolerance, closed: true), value: band.values)
                 element.channels[ExportLowering.waveChannel] = nil
                 element.channels["tp"]!.value[0] = origins[i][0]
@@ -145,6 +156,7 @@ struct ExportTracks {
         let kind = track.first.channels[channel]!.kind
         let signature = track.signature
         return KeyframeFitting.fit(times: times, values: values, tolerance: kind.tolerance) { t in
+            if track.shared && channel == "to" { return [100] }
             guard let elements = try? sampler.elements(at: t) else { return nil }
             guard let element = elements.first(where: { $0.key == track.key && $0.signature == signature }) else {
                 return channel == "to" ? [0] : nil
@@ -207,31 +219,166 @@ struct ExportTracks {
         }
     }
 
-    /// Shape layers, top first: runs of tracks without masks share a layer; a track with masks
-    /// has its own.
-    func layers(end: Double) -> [LottieValue] {
-        var runs: [[ExportTrack]] = []
+    /// The layers of the main composition, top first, and the assets they use: runs of tracks
+    /// without masks share a shape layer; a track with masks has its own; a ring's box is an asset
+    /// placed by turned precomposition layers (`ExportInstance`).
+    func layers(end: Double, width: Int, height: Int) -> (layers: [LottieValue], assets: [LottieValue]) {
+        enum Run { case shapes([ExportTrack]), instance(ExportTrack) }
+        var runs: [Run] = []
         for track in tracks {
-            if track.first.masks.isEmpty, let last = runs.last?.last, last.first.masks.isEmpty {
-                runs[runs.count - 1].append(track)
+            if track.first.instance != nil {
+                runs.append(.instance(track))
+            } else if track.first.masks.isEmpty, case .shapes(let run)? = runs.last, run.last!.first.masks.isEmpty {
+                runs[runs.count - 1] = .shapes(run + [track])
             } else {
-                runs.append([track])
+                runs.append(.shapes([track]))
             }
         }
-        let identity: LottieValue = .object([
-            ("o", .fixed(.integer(100))), ("r", .fixed(.integer(0))), ("p", .fixed(.numbers([0, 0, 0], digits: 0))),
-            ("a", .fixed(.numbers([0, 0, 0], digits: 0))), ("s", .fixed(.numbers([100, 100, 100], digits: 0))),
+        var assets = ExportAssets(end: end, width: width, height: height)
+        var layers: [LottieValue] = []
+        for run in runs.reversed() {
+            switch run {
+            case .shapes(let run):
+                var layer = ExportAssets.header(ty: 4, name: run[0].key, transform: ExportAssets.transform())
+                let masks = run[0].first.masks
+                if !masks.isEmpty {
+                    layer += [("hasMask", .bool(true)), ("masksProperties", .array(masks.map { filled($0, run[0]) }))]
+                }
+                layer += [("shapes", .array(run.reversed().map { filled($0.first.group, $0) }))] + assets.timing()
+                layers.append(.object(layer))
+            case .instance(let track):
+                let instance = track.first.instance!
+                // The asset's group at full opacity: presence and fades are the layers'.
+                var shared = track
+                shared.shared = true
+                shared.samples = shared.samples.map { $0.map { var e = $0; e.channels["to"]!.value = [100]; return e } }
+                let asset = assets.box(filled(track.first.group, shared))
+                let opacity = series(track, "to")
+                // Present over one stretch at full opacity: the layer's in and out points say so.
+                let spans = ExportAssets.span(opacity.map { $0[0] }, times: times)
+                let ks = { (angle: Double) in
+                    ExportAssets.transform(pivot: [instance.centerX, instance.centerY], rotation: angle,
+                                           opacity: spans == nil ? property(track, "to") : nil)
+                }
+                if instance.count == 1 {
+                    layers.append(assets.layer(asset, name: track.key, transform: ks(instance.angle), span: spans))
+                } else {
+                    for (chain, angle) in assets.ring(asset, count: instance.count, step: instance.step, center: [instance.centerX, instance.centerY]) {
+                        layers.append(assets.layer(chain, name: track.key, transform: ks(angle), span: spans))
+                    }
+                }
+            }
+        }
+        for k in layers.indices { layers[k] = ExportAssets.numbered(layers[k], k + 1) }
+        return (layers, assets.assets)
+    }
+}
+
+/// Precomposition assets of an export: a ring's box once, and the doublings of it.
+struct ExportAssets {
+    let end: Double
+    let width: Int
+    let height: Int
+    var assets: [LottieValue] = []
+    private var boxes: [String: String] = [:]
+    private var doublings: [String: String] = [:]
+
+    init(end: Double, width: Int, height: Int) {
+        self.end = end
+        self.width = width
+        self.height = height
+    }
+
+    /// The asset drawing `group`, shared by every ring box drawn the same.
+    mutating func box(_ group: LottieValue) -> String {
+        // Unnamed: the boxes of a ring that are drawn the same share it.
+        var group = group
+        if case .object(let members) = group { group = .object(members.filter { $0.0 != "nm" }) }
+        let text = group.text
+        if let id = boxes[text] { return id }
+        let id = "b\(boxes.count)"
+        boxes[text] = id
+        let layer: [(String, LottieValue)] = ExportAssets.header(ty: 4, name: id, transform: ExportAssets.transform())
+            + [("shapes", .array([group]))] + timing()
+        assets.append(.object([("id", .string(id)), ("nm", .string(id)), ("layers", .array([ExportAssets.numbered(.object(layer), 1)]))]))
+        return id
+    }
+
+    /// The assets and turns that make `count` copies of `box`, `step` degrees apart about the
+    /// pivot each layer names: asset k holds 2^k copies, two of asset k − 1; the count's binary
+    /// digits pick which to place and where.
+    mutating func ring(_ box: String, count: Int, step: Double, center: [Double]) -> [(asset: String, angle: Double)] {
+        var levels = [box]
+        while 1 << levels.count <= count {
+            let previous = levels[levels.count - 1]
+            let key = "\(previous)×2@\(step)@\(center)"
+            if let id = doublings[key] {
+                levels.append(id)
+                continue
+            }
+            let id = "d\(doublings.count)"
+            doublings[key] = id
+            let half = Double(1 << (levels.count - 1)) * step
+            let pair = [layer(previous, name: previous, transform: ExportAssets.transform(pivot: [0, 0], rotation: 0), span: nil),
+                        layer(previous, name: previous, transform: ExportAssets.transform(pivot: center, rotation: half), span: nil)]
+            assets.append(.object([("id", .string(id)), ("nm", .string(id)),
+                                   ("layers", .array(pair.enumerated().map { ExportAssets.numbered($1, $0 + 1) }))]))
+            levels.append(id)
+        }
+        var placed: [(String, Double)] = []
+        var done = 0
+        for level in levels.indices.reversed() where count & (1 << level) != 0 {
+            placed.append((levels[level], Double(done) * step))
+            done += 1 << level
+        }
+        return placed
+    }
+
+    func layer(_ asset: String, name: String, transform: LottieValue, span: (Double, Double)?) -> LottieValue {
+        var layer = ExportAssets.header(ty: 0, name: name, transform: transform)
+        layer += [("refId", .string(asset)), ("w", .integer(width)), ("h", .integer(height))]
+        if let span {
+            layer += [("ip", .number(span.0, digits: 4)), ("op", .number(span.1, digits: 4)), ("st", .integer(0)), ("bm", .integer(0))]
+        } else {
+            layer += timing()
+        }
+        return .object(layer)
+    }
+
+    func timing() -> [(String, LottieValue)] {
+        [("ip", .integer(0)), ("op", .number(end, digits: 3)), ("st", .integer(0)), ("bm", .integer(0))]
+    }
+
+    /// `ddd` before `ks` (rlottie reads the transform as 3D otherwise, issue 51).
+    static func header(ty: Int, name: String, transform: LottieValue) -> [(String, LottieValue)] {
+        [("ddd", .integer(0)), ("ind", .integer(0)), ("ty", .integer(ty)), ("nm", .string(name)), ("sr", .integer(1)),
+         ("ks", transform), ("ao", .integer(0))]
+    }
+
+    static func numbered(_ layer: LottieValue, _ index: Int) -> LottieValue {
+        guard case .object(var members) = layer, let k = members.firstIndex(where: { $0.0 == "ind" }) else { return layer }
+        members[k].1 = .integer(index)
+        return .object(members)
+    }
+
+    /// A layer transform: turned by `rotation` degrees about `pivot`, at `opacity` (a fitted
+    /// property) or 100.
+    static func transform(pivot: [Double] = [0, 0], rotation: Double = 0, opacity: LottieValue? = nil) -> LottieValue {
+        .object([
+            ("o", opacity ?? .fixed(.integer(100))), ("r", .fixed(.number(rotation, digits: 4))),
+            ("p", .fixed(.numbers(pivot + [0], digits: 3))), ("a", .fixed(.numbers(pivot + [0], digits: 3))),
+            ("s", .fixed(.numbers([100, 100, 100], digits: 0))),
         ])
-        return runs.reversed().enumerated().map { n, run in
-            var layer: [(String, LottieValue)] = [("ddd", .integer(0)), ("ind", .integer(n + 1)), ("ty", .integer(4)),
-                                                  ("nm", .string(run[0].key)), ("sr", .integer(1)), ("ks", identity), ("ao", .integer(0))]
-            let masks = run[0].first.masks
-            if !masks.isEmpty {
-                layer += [("hasMask", .bool(true)), ("masksProperties", .array(masks.map { filled($0, run[0]) }))]
-            }
-            layer += [("shapes", .array(run.reversed().map { filled($0.first.group, $0) })),
-                      ("ip", .integer(0)), ("op", .number(end, digits: 3)), ("st", .integer(0)), ("bm", .integer(0))]
-            return .object(layer)
-        }
+    }
+
+    /// The one stretch where `opacity` is 100 (0 elsewhere), from its first time to the time after
+    /// its last, or nil when it is not one stretch at full opacity.
+    static func span(_ opacity: [Double], times: [Double]) -> (Double, Double)? {
+        // Within half a step of 1/255 of none or all.
+        let full = opacity.map { abs($0 - 100) <= 0.1 }
+        guard opacity.allSatisfy({ abs($0) <= 0.1 || abs($0 - 100) <= 0.1 }), let first = full.firstIndex(of: true) else { return nil }
+        let last = full.lastIndex(of: true)!
+        guard full[first...last].allSatisfy({ $0 }) else { return nil }
+        return (times[first], last == times.count - 1 ? times[last] + 1 : times[last + 1])
     }
 }

@@ -79,13 +79,17 @@ public enum LottieExporter {
         let sampler = ExportSampler(scene: scene, start: options.start, rate: rate, tolerance: options.tolerance)
         var tracks = try ExportTracks(times: times, sampler: sampler)
         try tracks.placeWaves()
-        let bindings = try ColorBinding.bind(scene, sampler: sampler, times: [0, end / 3, 2 * end / 3])
+        // Probed where every track is drawn: its first sample, and three times across the loop.
+        var probeTimes = Set([0, end / 3, 2 * end / 3].map { (($0 * 2).rounded(.down)) / 2 })
+        for track in tracks.tracks { if let i = track.samples.firstIndex(where: { $0 != nil }) { probeTimes.insert(times[i]) } }
+        let bindings = try ColorBinding.bind(scene, sampler: sampler, times: probeTimes.sorted())
         let slots = tracks.applySlots(bindings)
         let (width, height) = scene.pixelSize
+        let (layers, assets) = tracks.layers(end: end, width: width, height: height)
         var root: [(String, LottieValue)] = [
             ("v", .string("5.7.0")), ("nm", .string(model.id)), ("fr", .number(rate, digits: 3)), ("ip", .integer(0)),
             ("op", .number(end, digits: 3)), ("w", .integer(width)), ("h", .integer(height)), ("ddd", .integer(0)),
-            ("assets", .array([])), ("layers", .array(tracks.layers(end: end))),
+            ("assets", .array(assets)), ("layers", .array(layers)),
         ]
         if !slots.isEmpty {
             root.append(("slots", .object(slots.map { ($0.id, .object([("p", .fixed(slotValue($0.value)))])) })))

@@ -1,2 +1,0 @@
-import Throbber
-extension Glyphs { func outlines(in resources: DrawResources) -> PathGeometry? { nil } }
