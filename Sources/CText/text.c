@@ -134,7 +134,7 @@ int CText_shape(const CText_Face *face, const uint32_t *codepoints, int count, C
 #include <string.h>
 
 #define CTEXT_FT_FUNCTIONS(X) X(Init_FreeType) X(Done_FreeType) X(Property_Set) X(New_Memory_Face) X(Done_Face) \
-    X(Set_Char_Size) X(Load_Glyph) X(Outline_Translate) X(Render_Glyph)
+    X(Set_Char_Size) X(Load_Glyph) X(Outline_Translate) X(Render_Glyph) X(Outline_Decompose)
 #define CTEXT_FT_POINTER(name) static __typeof__(&FT_##name) f_##name;
 CTEXT_FT_FUNCTIONS(CTEXT_FT_POINTER)
 
@@ -183,14 +183,23 @@ void CText_freeRasterizer(CText_Rasterizer *r) {
     free(r);
 }
 
-long CText_renderGlyph(CText_Rasterizer *r, uint32_t glyph, long size64, int quarter, uint8_t *out, size_t capacity,
-                       CText_Bitmap *bitmap, char *error, size_t errorSize) {
+/// Loads `glyph` into the face's slot at `size64`, unhinted, its outline moved `quarter` quarter
+/// pixels right (SPEC §6): the one place the bitmap and the outline are loaded, so they cannot
+/// differ. NULL with a reason in `error`.
+static FT_GlyphSlot load_glyph(CText_Rasterizer *r, uint32_t glyph, long size64, int quarter, char *error, size_t errorSize) {
     FT_Error status = f_Set_Char_Size(r->face, (FT_F26Dot6)size64, 0, 72, 72);
     if (status == 0) status = f_Load_Glyph(r->face, glyph, FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP);
-    if (status != 0) { snprintf(error, errorSize, "FreeType cannot load glyph %u (error %d)", glyph, status); return -1; }
+    if (status != 0) { snprintf(error, errorSize, "FreeType cannot load glyph %u (error %d)", glyph, status); return NULL; }
     FT_GlyphSlot slot = r->face->glyph;
     if (slot->format == FT_GLYPH_FORMAT_OUTLINE) f_Outline_Translate(&slot->outline, 16 * quarter, 0);
-    status = f_Render_Glyph(slot, FT_RENDER_MODE_NORMAL);
+    return slot;
+}
+
+long CText_renderGlyph(CText_Rasterizer *r, uint32_t glyph, long size64, int quarter, uint8_t *out, size_t capacity,
+                       CText_Bitmap *bitmap, char *error, size_t errorSize) {
+    FT_GlyphSlot slot = load_glyph(r, glyph, size64, quarter, error, errorSize);
+    if (slot == NULL) return -1;
+    FT_Error status = f_Render_Glyph(slot, FT_RENDER_MODE_NORMAL);
     if (status != 0) { snprintf(error, errorSize, "FreeType cannot render glyph %u (error %d)", glyph, status); return -1; }
     const FT_Bitmap *b = &slot->bitmap;
     *bitmap = (CText_Bitmap){(int)b->width, (int)b->rows, slot->bitmap_left, slot->bitmap_top};
@@ -202,4 +211,65 @@ long CText_renderGlyph(CText_Rasterizer *r, uint32_t glyph, long size64, int qua
         }
     }
     return size;
+}
+
+/// Where FT_Outline_Decompose's callbacks write: as much as the buffers hold, counting all of it.
+typedef struct OutlineSink {
+    uint8_t *commands;
+    size_t commandCapacity;
+    int32_t *coordinates;
+    size_t coordinateCapacity;
+    CText_OutlineSize size;
+} OutlineSink;
+
+static void sink_command(OutlineSink *sink, uint8_t command, const FT_Vector *const *points, int count) {
+    if (sink->commands != NULL && (size_t)sink->size.commands < sink->commandCapacity) sink->commands[sink->size.commands] = command;
+    sink->size.commands++;
+    for (int i = 0; i < count; i++) {
+        // 26.6 coordinates of an unhinted glyph at ≤ 4096 px fit 32 bits with room to spare.
+        if (sink->coordinates != NULL && (size_t)sink->size.coordinates + 2 <= sink->coordinateCapacity) {
+            sink->coordinates[sink->size.coordinates] = (int32_t)points[i]->x;
+            sink->coordinates[sink->size.coordinates + 1] = (int32_t)points[i]->y;
+        }
+        sink->size.coordinates += 2;
+    }
+}
+
+static int sink_move(const FT_Vector *to, void *user) {
+    sink_command(user, CText_outlineMove, (const FT_Vector *[]){to}, 1);
+    return 0;
+}
+static int sink_line(const FT_Vector *to, void *user) {
+    sink_command(user, CText_outlineLine, (const FT_Vector *[]){to}, 1);
+    return 0;
+}
+static int sink_conic(const FT_Vector *control, const FT_Vector *to, void *user) {
+    sink_command(user, CText_outlineConic, (const FT_Vector *[]){control, to}, 2);
+    return 0;
+}
+static int sink_cubic(const FT_Vector *control1, const FT_Vector *control2, const FT_Vector *to, void *user) {
+    sink_command(user, CText_outlineCubic, (const FT_Vector *[]){control1, control2, to}, 3);
+    return 0;
+}
+
+int CText_glyphOutline(CText_Rasterizer *r, uint32_t glyph, long size64, int quarter, const CText_Bitmap *bitmap, uint8_t *commands,
+                       size_t commandCapacity, int32_t *coordinates, size_t coordinateCapacity, CText_OutlineSize *size, char *error,
+                       size_t errorSize) {
+    FT_GlyphSlot slot = load_glyph(r, glyph, size64, quarter, error, errorSize);
+    if (slot == NULL) return 0;
+    if (slot->format != FT_GLYPH_FORMAT_OUTLINE) {
+        snprintf(error, errorSize, "FreeType has no outline of glyph %u (format %lx)", glyph, (unsigned long)slot->format);
+        return 0;
+    }
+    // Moved as FT_Render_Glyph moves it into the bitmap before rasterising: FT_Outline_Decompose
+    // puts the on-curve point between two conic controls at their midpoint rounded toward zero,
+    // so below the baseline (negative y) the pen's frame would round it the other way.
+    f_Outline_Translate(&slot->outline, -64 * bitmap->left, 64 * (bitmap->rows - bitmap->top));
+    OutlineSink sink = {commands, commandCapacity, coordinates, coordinateCapacity, {0, 0}};
+    // shift 0, delta 0: the points as they are, in 26.6 px.
+    const FT_Outline_Funcs funcs = {sink_move, sink_line, sink_conic, sink_cubic, 0, 0};
+    FT_Error status = f_Outline_Decompose(&slot->outline, &funcs, &sink);
+    if (status != 0) { snprintf(error, errorSize, "FreeType cannot decompose glyph %u (error %d)", glyph, status); return 0; }
+    *size = sink.size;
+    return 1;
 }

@@ -85,8 +85,12 @@ public struct GlyphAtlas: Sendable {
                                          with: bitmap.coverage[row * bitmap.width..<(row + 1) * bitmap.width])
             }
         }
+        // Each placed bitmap's outline, for writers of vector files (SPEC §6 "Outlines"): once per
+        // atlas, as the bitmaps are.
+        var outlines: [CoverageAtlas.Position: PathGeometry] = [:]
+        for (index, x, y) in placed { outlines[CoverageAtlas.Position(x: x, y: y)] = try rasterizer.outline(unique[index]) }
         atlas = CoverageAtlas(width: width, height: height, coverage: coverage,
-                              revision: revision ?? GlyphAtlas.digest(width: width, height: height, coverage))
+                              revision: revision ?? GlyphAtlas.digest(width: width, height: height, coverage), outlines: outlines)
         self.slots = slots
     }
 

@@ -71,4 +71,32 @@ typedef struct CText_Bitmap {
 long CText_renderGlyph(CText_Rasterizer *_Nonnull rasterizer, uint32_t glyph, long size64, int quarter,
                        uint8_t *_Nullable out, size_t capacity, CText_Bitmap *_Nonnull bitmap, char *_Nonnull error, size_t errorSize);
 
+/// The commands of a glyph's outline (FreeType's FT_Outline_Decompose): each takes 1, 1, 2 and 3
+/// points. A contour starts with a move and ends with a segment back to its start; a conic is
+/// a quadratic Bézier (control, end).
+enum {
+    CText_outlineMove = 0,
+    CText_outlineLine = 1,
+    CText_outlineConic = 2,
+    CText_outlineCubic = 3,
+};
+
+/// How many commands an outline has and how many coordinates (two a point) they take.
+typedef struct CText_OutlineSize {
+    long commands;
+    long coordinates;
+} CText_OutlineSize;
+
+/// The outline of glyph `glyph` loaded as CText_renderGlyph loads it (same size, flags and quarter
+/// shift), whose FT_RENDER_MODE_NORMAL rendering is `bitmap` (CText_renderGlyph's): the bitmap is
+/// its exact area coverage, nonzero winding, to FreeType's flattening and rounding. Points are
+/// 26.6 fixed point px from the bitmap's bottom-left corner, x right and y up: the outline as
+/// FT_Render_Glyph moves it before rasterising. Writes what `commands` and `coordinates` hold
+/// (either may be NULL) and the whole outline's size to `size`; 1 on success, 0 with a reason
+/// in `error`.
+int CText_glyphOutline(CText_Rasterizer *_Nonnull rasterizer, uint32_t glyph, long size64, int quarter,
+                       const CText_Bitmap *_Nonnull bitmap, uint8_t *_Nullable commands, size_t commandCapacity,
+                       int32_t *_Nullable coordinates, size_t coordinateCapacity, CText_OutlineSize *_Nonnull size,
+                       char *_Nonnull error, size_t errorSize);
+
 #endif

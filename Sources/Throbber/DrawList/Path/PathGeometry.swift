@@ -52,6 +52,19 @@ public struct PathGeometry: Sendable, Hashable {
         self.subpaths = subpaths
     }
 
+    /// The path moved by (`x`, `y`): every point, control points included.
+    public func translated(x: Double, y: Double) -> PathGeometry {
+        let d = PathPoint(x, y)
+        return PathGeometry(subpaths: subpaths.map { subpath in
+            Subpath(start: subpath.start + d, segments: subpath.segments.map { segment in
+                switch segment {
+                case .line(let p): .line(to: p + d)
+                case let .cubic(c1, c2, p): .cubic(c1 + d, c2 + d, to: p + d)
+                }
+            }, closed: subpath.closed)
+        })
+    }
+
     /// The cubic a quadratic Bézier from `p0` through control `q` to `p1` is, exactly:
     /// c1 = p0 + ⅔(q − p0), c2 = p1 + ⅔(q − p1).
     public static func cubic(quadraticFrom p0: PathPoint, control q: PathPoint, to p1: PathPoint) -> PathSegment {
