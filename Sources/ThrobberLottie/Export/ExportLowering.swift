@@ -10,7 +10,9 @@ enum ExportLowering {
     static let angleMaskSteps = 32
 
     /// Every element of `list` in paint order, the background first.
-    static func elements(of list: DrawList, tolerance: Double) throws -> [ExportElement] {
+    /// `text`: the same frame drawn at `textScale` times the scale, whose glyphs are placed to
+    /// a quarter of its finer pixels: each glyph's outline is taken from it, scaled back.
+    static func elements(of list: DrawList, tolerance: Double, text: DrawList? = nil, textScale: Double = 1) throws -> [ExportElement] {
         var out: [ExportElement] = []
         if list.background.a > 0 {
             var g = GroupBuilder(key: "background", tolerance: tolerance)
@@ -19,7 +21,15 @@ enum ExportLowering {
             g.fill(list.background)
             out.append(g.element())
         }
-        for item in list.items { try lower(item, into: &out, list: list, tolerance: tolerance) }
+        for item in list.items {
+            if let glyphs = item.primitive as? Glyphs {
+                let fine = text?.items.first { $0.id == item.id }?.primitive as? Glyphs
+                out.append(try glyphElement(fine ?? glyphs, key: item.id.name, resources: fine != nil ? text!.resources : list.resources,
+                                            scale: fine != nil ? 1 / textScale : 1, tolerance: tolerance))
+                continue
+            }
+            try lower(item, into: &out, list: list, tolerance: tolerance)
+        }
         return out
     }
 
@@ -88,7 +98,7 @@ enum ExportLowering {
         case let path as Path:
             out.append(try pathElement(path, key: key, tolerance: tolerance))
         case let glyphs as Glyphs:
-            out.append(try glyphElement(glyphs, key: key, resources: list.resources, tolerance: tolerance))
+            out.append(try glyphElement(glyphs, key: key, resources: list.resources, scale: 1, tolerance: tolerance))
         case is Layer:
             throw refusal(key, "draws a layer (masks or mattes)")
         case is Bitmap:
@@ -360,10 +370,11 @@ enum ExportLowering {
         g.items.append(.object(members))
     }
 
-    static func glyphElement(_ glyphs: Glyphs, key: String, resources: DrawResources, tolerance: Double) throws -> ExportElement {
+    static func glyphElement(_ glyphs: Glyphs, key: String, resources: DrawResources, scale: Double, tolerance: Double) throws -> ExportElement {
         guard let outline = glyphs.outlines(in: resources) else { throw refusal(key, "draws text whose glyph outlines are not known") }
         var g = GroupBuilder(key: key, tolerance: tolerance)
-        for (k, bezier) in Bezier.paths(outline).enumerated() { g.path("s\(k)", bezier) }
+        let shrink = PathTransform(a: scale, b: 0, c: 0, d: scale, tx: 0, ty: 0)
+        for (k, bezier) in Bezier.paths(shrink.apply(outline)).enumerated() { g.path("s\(k)", bezier) }
         g.fill(glyphs.color)
         return g.element()
     }
