@@ -95,9 +95,13 @@ enum ExportCommand: Subcommand {
         try AtomicFile.write(data, to: file, overwrite: overwrite)
         if !arguments.has(OptionSpec.quiet) {
             let slots = export.slots.map(\.id).joined(separator: ", ")
-            FileHandle.standardError.write(Data(String(format: "wrote %@ (%@, %d bytes%@; %d slots%@; %.0f ms)\n", file.path, sceneID,
-                                                       data.count, archive ? ", Lottie JSON \(export.json.count) bytes" : "",
-                                                       export.slots.count, slots.isEmpty ? "" : ": " + slots, took * 1000).utf8))
+            var line = String(format: "wrote %@ (%@, %d bytes%@; %d slots%@; %.0f ms)", file.path, sceneID, data.count,
+                              archive ? ", Lottie JSON \(export.json.count) bytes" : "", export.slots.count,
+                              slots.isEmpty ? "" : ": " + slots, took * 1000)
+            if !export.unslotted.isEmpty {
+                line += "; not slots (the scene draws no paint that is the colour itself): " + export.unslotted.joined(separator: ", ")
+            }
+            FileHandle.standardError.write(Data((line + "\n").utf8))
         }
     }
 }

@@ -59,21 +59,37 @@ struct ColorBinding: Sendable, Equatable {
         return result.mapValues { $0.filter { !$0.value.parameter.isEmpty } }
     }
 
-    /// The slots' values in `theme`: each slot's parameter as the theme sets it.
-    static func values(of slots: [(id: String, value: LottieSlotValue)], in theme: LaidOutScene) throws -> [(id: String, value: LottieSlotValue)] {
-        try slots.map { slot in
-            let parameter = slot.id.hasSuffix(opacitySuffix) ? String(slot.id.dropLast(opacitySuffix.count)) : slot.id
-            guard let text = theme.model.value(of: parameter), let color = RGBA.parse(text) else {
-                throw ThrobberError("export: the theme leaves '\(parameter)' to the scene ('\(theme.model.value(of: parameter) ?? "")'); "
-                                    + "give it a colour with --set \(parameter)=r,g,b,a", kind: .usage)
+    /// The slots' values in `theme`: each slot's paint drawn by the theme's scene at the time
+    /// it was found (`SlotWitness`), so that a colour the theme leaves to another setting (the
+    /// ring's `style`) is the one that setting gives.
+    static func values(of slots: [(id: String, value: LottieSlotValue)], witnesses: [String: SlotWitness], in theme: LaidOutScene,
+                       like sampler: ExportSampler) throws -> [(id: String, value: LottieSlotValue)] {
+        let themed = ExportSampler(scene: theme, start: sampler.start, rate: sampler.rate, tolerance: sampler.tolerance)
+        return try slots.map { slot in
+            let witness = witnesses[slot.id]!
+            guard let element = try themed.elements(at: witness.time).first(where: { $0.key == witness.key }),
+                  witness.paint < element.paints.count else {
+                throw ThrobberError("export: the theme does not draw '\(witness.key)', whose colour is slot '\(slot.id)'; "
+                                    + "a theme may change colours, not what is drawn", kind: .usage)
             }
-            if slot.id.hasSuffix(opacitySuffix) { return (slot.id, .scalar(color.a * 100)) }
-            return (slot.id, .color([color.r, color.g, color.b, color.a]))
+            let color = element.paints[witness.paint].color
+            let alpha = witness.factor.map { min(1, Double(color.a) / $0) } ?? 1
+            if slot.id.hasSuffix(opacitySuffix) { return (slot.id, .scalar(alpha * 100)) }
+            return (slot.id, .color([Double(color.r), Double(color.g), Double(color.b), alpha]))
         }
     }
 
     /// The opacity slot of colour parameter P is "P.opacity".
     static let opacitySuffix = ".opacity"
+}
+
+/// Where a slot's value was found: a paint of an element at a time, its opacity over the
+/// parameter's alpha there.
+struct SlotWitness: Sendable {
+    var key: String
+    var paint: Int
+    var time: Double
+    var factor: Double?
 }
 
 extension ExportTracks {
@@ -82,6 +98,13 @@ extension ExportTracks {
     /// has the parameter's alpha times one factor, which moves to the group's opacity.
     mutating func applySlots(_ bindings: [String: [Int: ColorBinding]]) -> [(id: String, value: LottieSlotValue)] {
         var slots: [String: LottieSlotValue] = [:]
+        func witness(_ id: String, _ track: ExportTrack, _ p: Int, _ factor: Double?) {
+            guard witnesses[id] == nil, let i = track.samples.firstIndex(where: { $0 != nil }) else { return }
+            let color = track.samples[i]!.paints[p].color
+            // The factor at that time: the paint's opacity over the parameter's alpha.
+            let alpha = factor.map { min(1, Double(track.first.paints[p].color.a) / $0) } ?? 1
+            witnesses[id] = SlotWitness(key: track.key, paint: p, time: times[i], factor: factor == nil ? nil : Double(color.a) / max(alpha, 1e-9))
+        }
         for k in tracks.indices {
             let track = tracks[k]
             guard let bound = bindings[track.key], !bound.isEmpty else { continue }
@@ -97,6 +120,7 @@ extension ExportTracks {
                 let alpha = binding.factor.map { min(1, Double(paint.color.a) / $0) } ?? 1
                 tracks[k].slotted[paint.colorChannel] = binding.parameter
                 slots[binding.parameter] = .color(colors[0] + [alpha])
+                witness(binding.parameter, track, p, binding.factor)
                 if binding.factor != nil, alpha > 0 {
                     opacityFactors.append(opacities.map { $0[0] / (alpha * 100) })
                     opacityPaints.append((p, alpha))
@@ -119,6 +143,7 @@ extension ExportTracks {
                 tracks[k].slotted[paints[p].opacityChannel] = id
                 tracks[k].movedOpacity.append((paints[p].opacityChannel, alpha))
                 slots[id] = .scalar(alpha * 100)
+                witness(id, track, p, bound[p]!.factor)
             }
         }
         return slots.keys.sorted().map { ($0, slots[$0]!) }

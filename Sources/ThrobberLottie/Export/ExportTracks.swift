@@ -67,6 +67,8 @@ struct ExportTracks {
     let times: [Double]
     let sampler: ExportSampler
     var tracks: [ExportTrack] = []
+    /// Where each slot's value was found (`applySlots`), for themes.
+    var witnesses: [String: SlotWitness] = [:]
 
     init(times: [Double], sampler: ExportSampler) throws {
         self.times = times

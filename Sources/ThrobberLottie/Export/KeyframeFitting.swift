@@ -71,6 +71,8 @@ enum KeyframeFitting {
             ta = times[a]
             va = values[a]
         }
+        // A last key that repeats the one before adds nothing: a property keeps its last value.
+        if let previous = keys.last, !previous.hold, close(previous.value, va) { return keys }
         keys.append(FittedKey(time: ta, value: va, hold: false))
         return keys
     }

@@ -51,6 +51,10 @@ public struct LottieExport: Sendable {
     public var slots: [(id: String, value: LottieSlotValue)]
     /// Each theme with the slot values it sets.
     public var themes: [(name: String, slots: [(id: String, value: LottieSlotValue)])]
+    /// The colour parameters that are not slots: no paint of the export is the colour itself
+    /// (the scene draws colours derived from it, as the activity spinner's brightness steps of
+    /// `leafColor`, or does not draw it), so a theme cannot change them.
+    public var unslotted: [String]
 }
 
 /// Writes scenes as Lottie (issue 51; docs/lottie.md "Export").
@@ -96,10 +100,11 @@ public enum LottieExporter {
         }
         var themeSlots: [(name: String, slots: [(id: String, value: LottieSlotValue)])] = []
         for theme in themes {
-            themeSlots.append((theme.name, try ColorBinding.values(of: slots, in: theme.scene)))
+            themeSlots.append((theme.name, try ColorBinding.values(of: slots, witnesses: tracks.witnesses, in: theme.scene, like: sampler)))
         }
         let text = LottieValue.object(root).text
-        return LottieExport(json: Data(text.utf8), slots: slots, themes: themeSlots)
+        let unslotted = model.parameterInfos.filter { $0.type == "colour" }.map(\.name).filter { name in !slots.contains { $0.id == name } }
+        return LottieExport(json: Data(text.utf8), slots: slots, themes: themeSlots, unslotted: unslotted)
     }
 
     static func slotValue(_ value: LottieSlotValue) -> LottieValue {
