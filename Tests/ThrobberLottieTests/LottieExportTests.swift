@@ -138,12 +138,24 @@ struct LottieExportTests {
         #expect(ring.allSatisfy { abs($0 - 1) < 1e-6 }, "\(ring)")
     }
 
-    @Test func whatLottieCannotHoldTheSameWayIsRefusedNamingTheItem() throws {
+    @Test func aLayersMasksAreItsLottieLayersAndAMatteIsRefused() throws {
         let disc = DrawItem("inner", Disc(centerX: 5, centerY: 5, radius: 3, color: RGBA(1, 0, 0, 1), width: 10, height: 10))
-        let layer = DrawItem("masked", Layer(content: [disc], masks: [], matte: nil, opacity: 1, width: 10, height: 10))
-        let list = DrawList(width: 10, height: 10, background: PaintColor(.clear), items: [layer])
-        #expect { try ExportLowering.elements(of: list, tolerance: 0.01) } throws: { error in
-            "\(error)".contains("'masked' draws a layer") && "\(error)".contains("refuses")
+        var square = PathGeometry()
+        square.subpaths = [Subpath(start: PathPoint(0, 0), segments: [.line(to: PathPoint(5, 0)), .line(to: PathPoint(5, 5))], closed: true)]
+        let mask = LayerMask(square, transform: .identity, mode: .subtract, inverted: true, opacity: 0.5)
+        let masked = DrawItem("masked", Layer(content: [disc], masks: [mask], opacity: 0.75, width: 10, height: 10))
+        let elements = try ExportLowering.elements(of: DrawList(width: 10, height: 10, background: PaintColor(.clear), items: [masked]),
+                                                   tolerance: 0.01)
+        #expect(elements.count == 1 && elements[0].layer == "masked" && elements[0].masks.count == 1)
+        let text = elements[0].masks[0].text
+        #expect(text.contains(#""inv":true,"mode":"s""#), "\(text)")
+        #expect(elements[0].channels["layer-o"]?.value == [75])
+
+        let matted = DrawItem("matted", Layer(content: [disc], matte: LayerMatte(.alpha, source: Layer(content: [disc], width: 10, height: 10)),
+                                              width: 10, height: 10))
+        #expect { try ExportLowering.elements(of: DrawList(width: 10, height: 10, background: PaintColor(.clear), items: [matted]),
+                                              tolerance: 0.01) } throws: { error in
+            "\(error)".contains("'matted' is a layer with a track matte") && "\(error)".contains("refuses")
         }
     }
 }

@@ -91,10 +91,13 @@ struct ExportElement: Sendable {
     /// Where the group is one box of a ring (`ExportInstance`): drawn once in an asset and
     /// placed by turned precomposition layers rather than written again for every box.
     var instance: ExportInstance?
+    /// The draw list's layer it is drawn in (`ExportLowering.lowerLayer`): its masks and
+    /// opacity (channel "layer-o") are the Lottie layer's that holds it and the rest of that layer.
+    var layer: String?
 
     /// The structure that must not change for two frames to be one track.
     var signature: String {
-        var text = group.text + LottieValue.array(masks).text + (instance.map { "\($0.centerX),\($0.centerY),\($0.count),\($0.step)" } ?? "")
+        var text = group.text + LottieValue.array(masks).text + (layer ?? "") + (instance.map { "\($0.centerX),\($0.centerY),\($0.count),\($0.step)" } ?? "")
         for name in channels.keys.sorted() {
             let c = channels[name]!
             text += "|\(name):\(c.value.count):\(c.kind.form)"

@@ -244,7 +244,9 @@ struct ExportTracks {
         for track in tracks {
             if track.first.instance != nil {
                 runs.append(.instance(track))
-            } else if track.first.masks.isEmpty, case .shapes(let run)? = runs.last, run.last!.first.masks.isEmpty {
+            } else if case .shapes(let run)? = runs.last, run.last!.first.layer == track.first.layer,
+                      track.first.layer != nil || (track.first.masks.isEmpty && run.last!.first.masks.isEmpty) {
+                // One Lottie layer for a run of plain groups, or for the groups of one draw-list layer.
                 runs[runs.count - 1] = .shapes(run + [track])
             } else {
                 runs.append(.shapes([track]))
@@ -255,7 +257,8 @@ struct ExportTracks {
         for run in runs.reversed() {
             switch run {
             case .shapes(let run):
-                var layer = ExportAssets.header(ty: 4, name: run[0].key, transform: ExportAssets.transform())
+                let opacity = run[0].first.layer != nil ? filled(.channel("layer-o"), run[0]) : nil
+                var layer = ExportAssets.header(ty: 4, name: run[0].first.layer ?? run[0].key, transform: ExportAssets.transform(opacity: opacity))
                 let masks = run[0].first.masks
                 if !masks.isEmpty {
                     layer += [("hasMask", .bool(true)), ("masksProperties", .array(masks.map { filled($0, run[0]) }))]
