@@ -99,7 +99,7 @@ struct OptionDeclarationTests {
     static let context: [String: [String]] = [
         "render": ["wave-ball", "-o", "BLOCKED"], "preview": ["activity", "-o", "BLOCKED.png"], "batch": ["JOB"],
         "parity": ["--scenes", "ring", "--dry-run"], "compare": ["a.png", "b.png"], "reproduce": ["x.png"],
-        "bench": ["--allow-debug", "--baseline", "missing.json"],
+        "bench": ["--allow-debug", "--baseline", "missing.json"], "export": ["ring", "-o", "BLOCKED.json"],
     ]
     /// Options read only with another, by command and option: `parity --seed` goes with
     /// `--random`, `bench --sets` and `--seed` with `--png-sweep --check-rule`.
@@ -109,7 +109,7 @@ struct OptionDeclarationTests {
 
     @Test func everyDeclaredNumberOptionHasCases() {
         // The cases below cover every command that declares a range (a kind change cannot drop them).
-        #expect(Set(Self.outside.map(\.command)) == ["render", "preview", "batch", "parity", "compare", "reproduce", "bench"])
+        #expect(Set(Self.outside.map(\.command)) == ["render", "preview", "batch", "parity", "compare", "reproduce", "bench", "export"])
         #expect(Self.outside.count >= 30, "\(Self.outside.count)")
     }
 
