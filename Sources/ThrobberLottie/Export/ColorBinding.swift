@@ -79,6 +79,39 @@ struct ColorBinding: Sendable, Equatable {
         }
     }
 
+    /// Checks that `theme` draws what the export draws but for the slotted channels (`slotted`,
+    /// by element key) at `times`: a theme that would change a colour that is no slot, a size or
+    /// what is drawn is refused, rather than written as a theme that silently does less.
+    static func verify(theme name: String, _ theme: LaidOutScene, like sampler: ExportSampler, slotted: [String: Set<String>],
+                       times: [Double], unslotted: [String]) throws {
+        let themed = ExportSampler(scene: theme, start: sampler.start, rate: sampler.rate, tolerance: sampler.tolerance)
+        func refuse(_ key: String, _ what: String) -> ThrobberError {
+            ThrobberError("export: theme '\(name)' changes \(what) of '\(key)', which no slot holds; a theme sets slots only"
+                          + (unslotted.isEmpty ? "" : " (not slots: \(unslotted.joined(separator: ", ")))"), kind: .usage)
+        }
+        for t in times {
+            let base = try sampler.elements(at: t), other = try themed.elements(at: t)
+            for (a, b) in zip(base, other) where a.key != b.key || a.signature != b.signature {
+                throw refuse(a.key, "what is drawn")
+            }
+            guard base.count == other.count else { throw refuse(base.last?.key ?? other.last?.key ?? "?", "what is drawn") }
+            for (a, b) in zip(base, other) {
+                for (channel, value) in a.channels where !(slotted[a.key]?.contains(channel) ?? false) {
+                    let mine = value.value, theirs = b.channels[channel]?.value ?? []
+                    guard mine.count == theirs.count else { throw refuse(a.key, "the shape") }
+                    for (k, (x, y)) in zip(mine, theirs).enumerated() {
+                        var d = abs(x - y)
+                        if k == 0, let period = value.kind.period { d = abs(d - (d / period).rounded() * period) }
+                        if d > value.kind.tolerance {
+                            let paint = a.paints.contains { $0.colorChannel == channel || $0.opacityChannel == channel }
+                            throw refuse(a.key, paint ? "a colour" : channel.hasPrefix("g") ? "a gradient" : "the geometry")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The opacity slot of colour parameter P is "P.opacity".
     static let opacitySuffix = ".opacity"
 }

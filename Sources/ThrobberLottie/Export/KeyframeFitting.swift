@@ -82,7 +82,9 @@ enum KeyframeFitting {
                          evaluate: (Double) -> [Double]?) -> Double? {
         var lo = t0, hi = t1
         guard let mid = evaluate((lo + hi) / 2) else { return nil }
-        guard close(mid, v0) || close(mid, v1) else { return nil }
+        // A jump's middle is one of its ends and not the line between them.
+        let line = zip(v0, v1).map { ($0 + $1) / 2 }
+        guard close(mid, v0) || close(mid, v1), !close(mid, line) else { return nil }
         for _ in 0..<10 {
             let m = (lo + hi) / 2
             guard let v = evaluate(m) else { return nil }

@@ -99,11 +99,15 @@ public enum LottieExporter {
             root.append(("slots", .object(slots.map { ($0.id, .object([("p", .fixed(slotValue($0.value)))])) })))
         }
         var themeSlots: [(name: String, slots: [(id: String, value: LottieSlotValue)])] = []
+        let unslotted = model.parameterInfos.filter { $0.type == "colour" }.map(\.name).filter { name in !slots.contains { $0.id == name } }
+        var slotted: [String: Set<String>] = [:]
+        for track in tracks.tracks { slotted[track.key, default: []].formUnion(track.slotted.keys) }
         for theme in themes {
+            try ColorBinding.verify(theme: theme.name, theme.scene, like: sampler, slotted: slotted, times: probeTimes.sorted(),
+                                    unslotted: unslotted)
             themeSlots.append((theme.name, try ColorBinding.values(of: slots, witnesses: tracks.witnesses, in: theme.scene, like: sampler)))
         }
         let text = LottieValue.object(root).text
-        let unslotted = model.parameterInfos.filter { $0.type == "colour" }.map(\.name).filter { name in !slots.contains { $0.id == name } }
         return LottieExport(json: Data(text.utf8), slots: slots, themes: themeSlots, unslotted: unslotted)
     }
 
