@@ -185,24 +185,24 @@ struct LottieOutputTests {
         #expect(try Data(contentsOf: file) == written)
     }
 
-    /// A scene the exporter refuses (a Lottie file's mask layer) stops the run with the
+    /// A scene the exporter refuses (a Lottie file's track matte) stops the run with the
     /// exporter's line before anything is written, not even the frames' directory.
     @Test func aRefusedSceneWritesNothing() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../corpus/lottie/mask-add.json")
-        try FileManager.default.copyItem(at: corpus, to: directory.appendingPathComponent("mask-add.json"))
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../corpus/lottie/matte-alpha.json")
+        try FileManager.default.copyItem(at: corpus, to: directory.appendingPathComponent("matte-alpha.json"))
         let job = try load("""
-            {"renders": [{"scene": "mask-add.json", "frames": 3,
+            {"renders": [{"scene": "matte-alpha.json", "frames": 3,
                           "outputs": [{"type": "png", "pattern": "f/%03d.png"}, {"type": "lottie", "path": "o/{name}.json"}]}]}
             """, in: directory)
         #expect {
             try run(job)
         } throws: { error in
             let error = error as? ThrobberError
-            return error?.kind == .badData && error?.message.contains("job.json:1: mask-add@1x's lottie output ") == true
-                && error?.message.contains("draws a layer (masks or mattes), which the Lottie export does not write") == true
+            return error?.kind == .badData && error?.message.contains("job.json:1: matte-alpha@1x's lottie output ") == true
+                && error?.message.contains("which the Lottie export does not write") == true
         }
-        #expect(try listing(directory) == ["job.json", "mask-add.json"])
+        #expect(try listing(directory) == ["job.json", "matte-alpha.json"])
     }
 }
