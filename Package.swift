@@ -147,7 +147,8 @@ let package = Package(
                            "ThrobberText"],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "ThrobberBatchTests", dependencies: ["Throbber", "ThrobberSceneFile", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport", "ThrobberText"]),
+        .testTarget(name: "ThrobberBatchTests", dependencies: ["Throbber", "ThrobberSceneFile", "ThrobberBatch", "ThrobberDigest", "ThrobberRender",
+                                                              "ThrobberTestSupport", "ThrobberText"]),
         .testTarget(name: "ThrobberBenchmarksTests", dependencies: ["Throbber", "ThrobberBenchmarks", "ThrobberCPU", "ThrobberRender"]),
         .testTarget(
             name: "ThrobberGLTests",

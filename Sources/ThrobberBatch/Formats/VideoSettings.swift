@@ -213,7 +213,7 @@ extension Clip {
     /// What each of this clip's ordered outputs will play at, one line each, for the run's
     /// report: its frames and rate (and which clip frames, when it has a rate of its own), its
     /// delays as the format counts them, its length and loops; an MP4's final size when a side
-    /// was odd. Nothing is changed without being said.
+    /// was odd; a Lottie's span, rate and tolerance. Nothing is changed without being said.
     public var playbackNotes: [String] {
         let (width, height) = scene.pixelSize
         var notes: [String] = []
@@ -262,6 +262,10 @@ extension Clip {
                 line += String(format: ", %.3f s", timing.seconds)
             }
             notes.append(line)
+        }
+        for case .lottie(let path, let tolerance) in outputs {
+            notes.append("\(label) → \(path): Lottie of \(frameCount) frames at \(formatNumber(fps)) fps from t = \(formatNumber(start)) s, "
+                         + "exported at scale 1 (a Lottie's canvas is in pt), shapes within \(formatNumber(tolerance)) pt")
         }
         return notes
     }

@@ -8,11 +8,11 @@ extension JobFileReader {
         let m = try fields.members(node, "an output", known: ["type", "pattern", "path", "encoder", "level", "columns", "maxSize", "json",
                                                               "alpha", "matte", "oddSize", "fps", "trim", "alias", "padding", "extrude",
                                                               "format", "multiatlas", "animation", "loopCount", "alphaThreshold",
-                                                              "background", "crf"])
+                                                              "background", "crf", "tolerance"])
         guard let type = try fields.string(m["type"]) else {
-            throw fields.fail(node, "an output needs \"type\": png, sheet, rgba, y4m or video")
+            throw fields.fail(node, "an output needs \"type\": png, sheet, rgba, y4m, video or lottie")
         }
-        let types = ["png", "sheet", "rgba", "y4m", "video"]
+        let types = ["png", "sheet", "rgba", "y4m", "video", "lottie"]
         guard types.contains(type) else {
             var message = "unknown output type \"\(ThrobberError.echoed(type))\""
             if let nearest = nearestName(to: type, in: types) { message += "; did you mean \"\(nearest)\"?" }
@@ -22,7 +22,8 @@ extension JobFileReader {
                                            "sheet": ["type", "path", "columns", "maxSize", "json", "encoder", "level", "fps", "trim", "alias",
                                                      "padding", "extrude", "format", "multiatlas", "animation"],
                                            "rgba": ["type", "path", "fps"], "y4m": ["type", "path", "alpha", "matte", "fps"],
-                                           "video": ["type", "path", "matte", "oddSize", "fps", "loopCount", "alphaThreshold", "background", "crf"]]
+                                           "video": ["type", "path", "matte", "oddSize", "fps", "loopCount", "alphaThreshold", "background", "crf"],
+                                           "lottie": ["type", "path", "tolerance"]]
         for (key, member) in m where !allowed[type]!.contains(key) {
             throw fields.fail(member, "\"\(key)\" does not apply to a \(type) output (it takes \(allowed[type]!.joined(separator: ", ")))")
         }
@@ -82,6 +83,18 @@ extension JobFileReader {
         case "y4m":
             return .y4m(path: try pattern("path", default: "-", frames: false), alpha: try fields.bool(m["alpha"]) ?? false,
                         matte: try m["matte"].map { try matte($0) }, fps: try fields.number(m["fps"], Clip.fpsRule))
+        case "lottie":
+            guard let text = try fields.string(m["path"]) else {
+                throw fields.fail(node, "a lottie output needs \"path\" ending in .json (Lottie) or .lottie (dotLottie)")
+            }
+            // One file whatever the render's scales: a Lottie's canvas is in pt (LottieOutput).
+            if text.contains("{scale}") {
+                throw fields.fail(m["path"]!.value, "invalid path \"\(ThrobberError.echoed(text, longest: ThrobberError.longestPathEcho))\": "
+                                  + "a Lottie is the same at every scale (its canvas is in pt and its player scales it), so it is written "
+                                  + "once per render and its path takes {name} and {scene}, not {scale}")
+            }
+            return .lottie(path: try pattern("path", default: text, frames: false),
+                           tolerance: try fields.number(m["tolerance"], LottieOutput.toleranceRule) ?? LottieOutput.defaultTolerance)
         default:
             guard let text = try fields.string(m["path"]) else {
                 throw fields.fail(node, "a video output needs \"path\" ending in .gif, .webp, .apng, .mp4 or .webm")

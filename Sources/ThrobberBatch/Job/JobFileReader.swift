@@ -145,7 +145,7 @@ struct JobFileReader {
         } else {
             outputNodes = []
         }
-        return try scales.map { scale -> Clip in
+        return try scales.enumerated().compactMap { scaleIndex, scale -> Clip? in
             var scaled = scene
             scaled.scale = scale
             let clipScene: LaidOutScene
@@ -159,12 +159,18 @@ struct JobFileReader {
             var outputs: [Output] = []
             for outputNode in outputNodes {
                 let output = try self.output(outputNode, name: name, scene: sceneID, scale: scale, png: png)
+                // A Lottie is scale-free: written once, with the render's first scale (LottieOutput).
+                if case .lottie = output, scaleIndex > 0 { continue }
                 // Checked as Clip.init checks it, here so that an error points at this output.
                 var members: [String: JSONNode.Member] = [:]
                 if case .object(let list) = outputNode.value { members = Dictionary(list.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a }) }
-                try fields.at(members, or: outputNode) { try output.check(label: label, frameCount: frameCount, width: width, height: height, fps: fps) }
+                try fields.at(members, or: outputNode) {
+                    try output.check(label: label, frameCount: frameCount, width: width, height: height, fps: fps, chained: links != nil)
+                }
                 outputs.append(output)
             }
+            // A render whose only outputs are Lottie files has nothing to draw at its other scales.
+            if outputs.isEmpty && !outputNodes.isEmpty { return nil }
             if outputs.isEmpty {
                 let path = resolve(FramePattern.expandingPlaceholdersOnly(Clip.defaultFramePattern, name: name, scene: sceneID, scale: scale))
                 let encoder = try pngEncoder(name: nil, level: nil, inherited: png, fallback: PNGEncoderCatalog.defaultName)

@@ -23,6 +23,12 @@ public enum Output: Sendable {
     /// `settings` say what becomes of partial alpha (GIF, MP4) and of odd sides (MP4), the
     /// output's frame rate and loops.
     case video(path: String, settings: VideoSettings = VideoSettings())
+    /// The clip as one Lottie animation (`.json`) or dotLottie archive (`.lottie`), exported from
+    /// its scene at scale 1 (a Lottie's canvas is in pt; its player scales it) over the clip's
+    /// span and at its frame rate, every shape within `tolerance` pt of the scene's
+    /// (``LottieOutput``). Drawn from the scene, not from the frames, so it is written once per
+    /// clip whichever shard takes the clip's frame 0.
+    case lottie(path: String, tolerance: Double = LottieOutput.defaultTolerance)
 
     /// A grid sheet of PNG pages (the form before `SheetSettings`).
     public static func sheet(path: String, json: String, columns: Int?, maxSize: Int = SpriteSheet.defaultMaxSize, encoder: PNGEncoder) -> Output {
@@ -32,7 +38,7 @@ public enum Output: Sendable {
     /// The output's own frame rate, if it has one.
     public var ownFPS: Double? {
         switch self {
-        case .png: return nil
+        case .png, .lottie: return nil
         case .sheet(let settings): return settings.fps
         case .rgba(_, let fps), .y4m(_, _, _, let fps): return fps
         case .video(_, let settings): return settings.fps
@@ -76,13 +82,13 @@ public enum Output: Sendable {
     ///   output's setting, where one is at fault).
     public func check(for clip: Clip) throws {
         let (width, height) = clip.scene.pixelSize
-        try check(label: clip.label, frameCount: clip.frameCount, width: width, height: height, fps: clip.fps)
+        try check(label: clip.label, frameCount: clip.frameCount, width: width, height: height, fps: clip.fps, chained: !clip.chain.isEmpty)
     }
 
     /// ``check(for:)`` for a clip of `frameCount` frames of `width` × `height` px at `fps`,
     /// labelled `label`, before the clip is made (the job-file reader checks each output as it
-    /// reads it).
-    func check(label: String, frameCount: Int, width: Int, height: Int, fps: Double) throws {
+    /// reads it); `chained` when the clip is a chain's (which a Lottie output cannot be).
+    func check(label: String, frameCount: Int, width: Int, height: Int, fps: Double, chained: Bool = false) throws {
         if let own = ownFPS {
             if case .png = self {} else { try Clip.fpsRule.check(own) }
         }
@@ -131,15 +137,26 @@ public enum Output: Sendable {
                 throw ThrobberError("\(label): \"matte\" applies to a y4m stream without alpha (with \"alpha\": true it keeps alpha)",
                                     kind: .usage, field: "matte")
             }
+        case .lottie(let path, let tolerance):
+            try LottieOutput.check(path: path, tolerance: tolerance, label: label, frameCount: frameCount, fps: fps, chained: chained)
         case .png, .rgba:
             break
         }
     }
 
     /// Whether the output needs a clip's frames in order in one process (so a shard cannot
-    /// split the clip).
+    /// split the clip). A Lottie needs no frame at all.
     public var isOrdered: Bool {
-        if case .png = self { return false }
+        switch self {
+        case .png, .lottie: return false
+        default: return true
+        }
+    }
+
+    /// Whether the output is drawn from the clip's frames: every kind but a Lottie, which is
+    /// exported from the scene.
+    public var takesFrames: Bool {
+        if case .lottie = self { return false }
         return true
     }
 
@@ -187,6 +204,8 @@ public enum Output: Sendable {
             return files
         case .rgba(let path, _), .y4m(let path, _, _, _), .video(let path, _):
             return path == "-" ? [] : [ArtifactFile(path: path, type: artifactType, role: artifactType)]
+        case .lottie(let path, _):
+            return [ArtifactFile(path: path, type: artifactType, role: LottieOutput.isArchive(path) ? "dotLottie" : "Lottie")]
         }
     }
 
@@ -208,6 +227,7 @@ public enum Output: Sendable {
         case .rgba: return "rgba"
         case .y4m: return "y4m"
         case .video(let path, _): return URL(fileURLWithPath: path).pathExtension.lowercased()
+        case .lottie(let path, _): return LottieOutput.isArchive(path) ? "dotlottie" : "lottie"
         }
     }
 
@@ -216,7 +236,7 @@ public enum Output: Sendable {
         switch self {
         case .png(let pattern, _): return pattern.description
         case .sheet(let settings): return settings.path
-        case .rgba(let path, _), .y4m(let path, _, _, _), .video(let path, _): return path
+        case .rgba(let path, _), .y4m(let path, _, _, _), .video(let path, _), .lottie(let path, _): return path
         }
     }
 }

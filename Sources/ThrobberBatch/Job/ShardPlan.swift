@@ -1,6 +1,8 @@
 import Throbber
 /// A piece of work a shard takes whole: one frame of a clip whose outputs are all PNG frames,
-/// or a whole clip when an output needs every frame in order (sheet, stream, video).
+/// or a whole clip when an output needs every frame in order (sheet, stream, video). A clip's
+/// Lottie outputs go with the unit that holds its frame 0; a clip with no other output draws no
+/// frame and is one unit of frame 0 alone.
 public struct WorkUnit: Sendable, Equatable {
     /// Index of the clip in `Job.clips`.
     public var clip: Int
@@ -33,6 +35,7 @@ public struct ShardPlan: Sendable {
     /// Every unit of the job, in job order.
     public static func units(of job: Job) -> [WorkUnit] {
         job.clips.enumerated().flatMap { index, clip -> [WorkUnit] in
+            if !clip.outputs.contains(where: \.takesFrames) { return [WorkUnit(clip: index, frames: 0..<1)] }
             if clip.outputs.contains(where: \.isOrdered) {
                 return [WorkUnit(clip: index, frames: 0..<clip.frameCount)]
             }

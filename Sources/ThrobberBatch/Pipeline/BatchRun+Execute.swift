@@ -16,7 +16,7 @@ extension BatchRun {
         defer { lock?.release() }
         pauseForTests()
         let renderer = try existingRenderer ?? FrameRenderer(backend, device: device, cpuThreads: threads)
-        for unit in units {
+        for unit in units where job.clips[unit.clip].outputs.contains(where: \.takesFrames) {
             let clip = job.clips[unit.clip]
             let (width, height) = clip.scene.pixelSize
             do {
@@ -81,6 +81,12 @@ extension BatchRun {
         // A run without a manifest (`throbber render`) records and hashes nothing.
         let keepsManifest = manifestPath != nil
         let clip = job.clips[unit.clip]
+        if unit.frames.lowerBound == 0 { try writeLottieOutputs(of: clip, tally: tally) }
+        // A clip whose only outputs are Lottie files draws no frame.
+        guard clip.outputs.contains(where: \.takesFrames) else {
+            progress?(unit.frames.count)
+            return true
+        }
         let (width, height) = clip.scene.pixelSize
         let pngOutputs = clip.outputs.compactMap { output -> (FramePattern, PNGEncoder)? in
             guard case .png(let pattern, let encoder) = output else { return nil }

@@ -102,6 +102,9 @@ public final class BatchRun {
                         try checkLength(file, role)
                         try claims.claimOutput(file, role: role, source: outputSource)
                     }
+                case .lottie where unit.frames.lowerBound != 0:
+                    // Written once per clip, by the unit that holds its frame 0.
+                    continue
                 case .video:
                     if FFmpegSink.executable == nil {
                         throw ThrobberError("ffmpeg is not on PATH; install it (apt-get install -y ffmpeg) to write \(output.path)",
@@ -158,6 +161,9 @@ public final class BatchRun {
                                     + "a resume never replaces it: move it and rerun", kind: .badData)
             }
         }
+        // Exported now, before anything is written (not even a directory): a scene the exporter
+        // refuses stops the run having cost nothing.
+        lottieFiles = try exportLottieOutputs()
         for directory in directories.sorted() { try AtomicFile.prepareDirectory(URL(fileURLWithPath: directory)) }
         let lock = try lockPath.map { try RunLock(path: $0) }
         // With the lock held no other run of this job writes here: what an earlier run left under
@@ -179,6 +185,8 @@ public final class BatchRun {
 
     /// The artifacts (file → SHA-256) the job's earlier manifest lists, read by `preflight`.
     var earlierArtifacts: [String: String] = [:]
+    /// The bytes of every Lottie output this shard writes (path → file), exported by `preflight`.
+    var lottieFiles: [String: Data] = [:]
     /// Temporary files of earlier runs that `preflight` removed.
     public private(set) var leftoversRemoved: [String] = []
 

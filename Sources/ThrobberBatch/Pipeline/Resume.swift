@@ -234,7 +234,8 @@ enum Resume {
                     return .failure(ResumeRefusal(file: file.path, why: "its SHA-256 is not the one the job's manifest records"))
                 }
                 artifacts.append(Manifest.Artifact(clip: clip.label, type: file.type, file: file.path, sha256: digest))
-            case .png:
+            case .png, .lottie:
+                // Not ordered: frames are checked one by one, a Lottie by its export (BatchRun+Lottie).
                 break
             }
         } catch let refusal as ResumeRefusal {

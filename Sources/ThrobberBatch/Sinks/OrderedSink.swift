@@ -27,6 +27,7 @@ func makeSink(_ output: Output, clip: Clip, width: Int, height: Int, text: Frame
               cancellation: CancellationSource = NotCancelled(), threads: Int = 1) throws -> OrderedSink {
     switch output {
     case .png: preconditionFailure("PNG frames are not an ordered output")
+    case .lottie: preconditionFailure("a Lottie is exported from the scene, not drawn from frames")
     case .sheet(let settings):
         return resampled(SheetSink(settings: settings, clip: clip, timing: output.resampling(in: clip), width: width, height: height, text: text,
                                    cancellation: cancellation, threads: threads), output, clip)

@@ -13,7 +13,8 @@ enum BatchCommand: Subcommand {
         Renders every clip of a job file (see examples/): scenes with parameters at one or more
         scales, written as PNG sequences, sprite sheets (PNG or WebP pages, trimmed and aliased
         if asked) with TexturePacker JSON atlases, raw RGBA or Y4M streams, or GIF/WebP/APNG/
-        MP4/WebM through ffmpeg, each at its own frame rate if asked. The whole file is checked
+        MP4/WebM through ffmpeg, each at its own frame rate if asked, and as Lottie (.json) or
+        dotLottie (.lottie) exported from the scene, once per render. The whole file is checked
         before the first frame. One thread renders; encoding and writing run on the CPUs this process may
         use (see --threads). Every file is written unnamed (or under a temporary name) and linked
         into place when whole. A manifest records every frame's file and the SHA-256 of its
@@ -24,7 +25,7 @@ enum BatchCommand: Subcommand {
                                  progress, OptionSpec.quiet, OptionSpec.helpFlag]))
 
         Before anything is written, every output path (frames, sheets and atlases, streams,
-        videos, the manifest) is resolved and refused if two are one file or one is the job file
+        videos, Lottie files, the manifest) is resolved and refused if two are one file or one is the job file
         (exit 65; 64 when --manifest is one of them). While it writes, the run holds a lock,
         MANIFEST.lock beside the manifest: a second run of the same job and shard is refused
         (exit 73) instead of interleaving frames.
