@@ -120,11 +120,14 @@ enum ExportLowering {
             guard paths.count == 1 || (paths.count > 1 && [.add, .subtract].contains(mask.mode) && !mask.inverted) else {
                 throw refusal(key, "is a layer whose \(mask.mode.rawValue) mask has \(paths.count) contours (a Lottie mask has one)")
             }
-            let mode = switch mask.mode {
-            case .add: "a"
-            case .subtract: "s"
-            case .intersect: "i"
-            case .difference: "f"
+            let mode: String
+            switch mask.mode {
+            case .add: mode = "a"
+            case .subtract: mode = "s"
+            case .intersect: mode = "i"
+            case .difference:
+                // Lottie's "f" is After Effects', not lottie-spec 1.0's, which the export keeps to.
+                throw refusal(key, "is a layer with a difference mask (not in lottie-spec 1.0)")
             }
             for (j, path) in paths.enumerated() {
                 let name = "layer-m\(k)-\(j)"
