@@ -109,7 +109,7 @@ struct ExportElement: Sendable {
 /// A box of a ring as its turned copy (issue 51: "paths shared, not repeated"): the group
 /// draws the ring's box at its first step; a layer turns it about the ring's centre by `angle`
 /// degrees, or, for a whole ring (`count` > 1), `count` copies `step` degrees apart are made by
-/// precompositions that each double the one before (100 ticks: 7 assets, 17 layers).
+/// precompositions that each double the one before (100 ticks: 7 assets, 16 layers).
 struct ExportInstance: Sendable, Equatable {
     var centerX: Double
     var centerY: Double
