@@ -9,18 +9,6 @@ import Testing
 struct ClipRulesTests {
     let ring = Scene(try! SceneRegistry.model("ring"))
 
-    func jobError(_ text: String) -> ThrobberError? {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString).json")
-        try? text.write(to: url, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: url) }
-        do {
-            _ = try Job.load(path: url.path, baseDirectory: "/out")
-            return nil
-        } catch {
-            return error as? ThrobberError
-        }
-    }
-
     func codeError(_ body: () throws -> Void) -> ThrobberError? {
         do {
             try body()

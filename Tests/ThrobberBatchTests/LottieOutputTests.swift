@@ -19,19 +19,6 @@ struct LottieOutputTests {
         return try Job.load(path: url.path)
     }
 
-    /// The error reading `text` throws, or nil.
-    func jobError(_ text: String) -> ThrobberError? {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lottie-\(UUID().uuidString).json")
-        try? text.write(to: url, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: url) }
-        do {
-            _ = try Job.load(path: url.path, baseDirectory: "/out")
-            return nil
-        } catch {
-            return error as? ThrobberError
-        }
-    }
-
     func expectRefused(_ outputs: String, _ fragments: [String], render: String = "\"scene\": \"ring\"",
                        sourceLocation: SourceLocation = #_sourceLocation) {
         let error = jobError("{\"renders\": [{\(render), \"outputs\": [\(outputs)]}]}")

@@ -24,10 +24,10 @@ class CommandLineFamily:
         with open(os.path.join(directory, "job.json"), "w") as f:
             json.dump(draw(rng, self.jobs[:6]), f)
         command = draw(rng, ["render", "render", "render", "preview", "compare", "parity", "batch", "verify",
-                             "scenes", "info", "bench"])
+                             "scenes", "info", "bench", "export"])
         argv = [command]
         scenes = list(self.parameters)
-        if command in ("render", "preview"):
+        if command in ("render", "preview", "export"):
             scene = draw(rng, scenes + ["nope", ""])
             argv.append(scene)
             for _ in range(rng.randrange(4)):
@@ -50,6 +50,8 @@ class CommandLineFamily:
                 argv.append(self.value_for(rng, placeholder, context))
         if command in ("render", "preview") and "-o" not in argv and "--output" not in argv and rng.random() < 0.8:
             argv += ["-o", draw(rng, ["out", "out", "null", "dir", "in.png", "job.json"])]
+        if command == "export" and "-o" not in argv and "--output" not in argv and rng.random() < 0.8:
+            argv += ["-o", draw(rng, ["out.json", "out.json", "out.lottie", "null", "dir", "in.png", "job.json"])]
         if command == "parity" and "--random" not in argv and rng.random() < 0.5:
             argv += ["--random", str(rng.randrange(1, 4)), "--seed", str(rng.randrange(1000))]
         if command == "bench" and rng.random() < 0.8:

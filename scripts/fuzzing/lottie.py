@@ -107,14 +107,14 @@ class LottieFamily:
         return data, draw(rng, ["x.lottie", "x.lottie", "x.json", "loader"]), "; ".join(notes), must
 
     def lottie_case(self, rng, n):
-        """A Lottie file or dotLottie archive through render, scenes --json, preview or batch."""
+        """A Lottie file or dotLottie archive through render, scenes --json, preview, batch or export."""
         self.lottie_setup()
         self.cases += 1
         directory = self.scratch()
         data, name, note, must_read = self.lottie_input(rng)
         with open(os.path.join(directory, name), "wb") as f:
             f.write(data)
-        command = draw(rng, ["render", "render", "scenes", "preview", "batch"])
+        command = draw(rng, ["render", "render", "scenes", "preview", "batch", "export"])
         expect = {0, 64, 65, 66, 73, 74}
         extra, listing = None, os.path.join(self.work, "lottie-%d.json" % n)
         reference = "./" + name
@@ -136,6 +136,27 @@ class LottieFamily:
                 if outcome.rc == 0 and not os.path.isfile(os.path.join(directory, "p.png")):
                     return "exit 0, but no p.png"
                 return None
+        elif command == "export":
+            # Lottie in, Lottie out: written whole and readable, or refused with nothing written.
+            target = draw(rng, ["e.json", "e.json", "e.lottie"])
+            argv = ["export", reference, "-o", target, "-q"] + draw(rng, [[], ["--tolerance", "0.1"], ["--fps", "12"]])
+
+            def extra(outcome):
+                path = os.path.join(directory, target)
+                if outcome.rc != 0:
+                    return "exit %d, but %s was written" % (outcome.rc, target) if os.path.exists(path) else None
+                if not os.path.isfile(path):
+                    return "exit 0, but no %s" % target
+                with open(path, "rb") as f:
+                    head = f.read(2)
+                if target.endswith(".lottie"):
+                    return None if head == b"PK" else "exit 0, but %s is not a ZIP archive" % target
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        doc = json.load(f)
+                except ValueError as e:
+                    return "exit 0, but %s is not JSON: %s" % (target, e)
+                return None if all(k in doc for k in ("w", "h", "fr", "ip", "op", "layers")) else "exit 0, but %s lacks w, h, fr, ip, op or layers" % target
         elif command == "scenes":
             argv = ["scenes", reference, "--json"]
             expect = {0, 64, 65, 66}
@@ -151,7 +172,8 @@ class LottieFamily:
                 json.dump({"renders": [render]}, f)
             argv = ["batch", "job.json", "--backend", "cpu", "-q"]
         if must_read:
-            expect = {0}
+            # A file every reader takes; export refuses what Lottie export does not write (exit 65).
+            expect = {0, 65} if command == "export" else {0}
         inputs = input_size(directory)
 
         def judged(outcome):
