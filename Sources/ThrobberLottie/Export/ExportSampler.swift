@@ -40,6 +40,9 @@ final class ExportSampler {
             seen[elements[k].key] = n + 1
             if n > 0 { elements[k].key += "#\(n)" }
         }
+        // The tracks keep every sample; the cache serves the bisections and probes around them,
+        // so it stays small however long the export.
+        if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
         cache[frame] = elements
         return elements
     }

@@ -81,6 +81,12 @@ public enum LottieExporter {
         var times = stride(from: 0.0, through: end, by: 0.5).map { $0 }
         if times.last! < end { times.append(end) }
         let sampler = ExportSampler(scene: scene, start: options.start, rate: rate, tolerance: options.tolerance)
+        // Bounded before the samples are held: the items of a frame at every half frame.
+        let items = try sampler.elements(at: 0).count
+        guard items * times.count <= LottieExportLimits.samples else {
+            throw ThrobberError("export: \(items) shapes at \(times.count) half frames is more than an export holds "
+                                + "(\(LottieExportLimits.samples) shape samples); give a shorter --duration or a lower --fps", kind: .usage)
+        }
         var tracks = try ExportTracks(times: times, sampler: sampler)
         try tracks.placeWaves()
         // Probed where every track is drawn: its first sample, and three times across the loop.
@@ -123,4 +129,7 @@ public enum LottieExporter {
 public enum LottieExportLimits {
     /// Frames in one export (at 60 frames/s, 10 minutes).
     public static let frames = 36_000
+    /// Shapes (an item's groups) times half frames sampled, held while the keys are fitted:
+    /// about 1 KB each.
+    public static let samples = 2_000_000
 }
