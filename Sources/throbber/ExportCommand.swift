@@ -9,7 +9,7 @@ enum ExportCommand: Subcommand {
         USAGE: throbber export SCENE -o OUT.json|OUT.lottie [options]
 
         Writes one loop of SCENE (a built-in, a scene file or a Lottie file) as a Lottie animation
-        that plays in ThorVG, rlottie, lottie-web and the other players (docs/lottie.md "Export"):
+        that plays in ThorVG, rlottie, lottie-web and the other players (docs/lottie.md "Writing Lottie"):
         its canvas is the scene's in pt, frame f is the scene at start + f / fps, and every shape
         stays within the tolerance of the scene's at every half frame. Each colour parameter is a
         slot named after it (and NAME.opacity for its alpha where that is the paint's). A .lottie

@@ -1,7 +1,7 @@
 import Foundation
 import Throbber
 
-/// A draw list's items as Lottie shape groups (issue 51; docs/lottie.md "Export"): each
+/// A draw list's items as Lottie shape groups (issue 51; docs/lottie.md "Writing Lottie"): each
 /// primitive by what it means, not by its pixels — a disc is a circle, a ring of boxes is boxes,
 /// a wave is a two-wavelength sine band that moves, an arc is a trimmed circle.
 enum ExportLowering {

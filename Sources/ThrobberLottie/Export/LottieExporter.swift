@@ -57,7 +57,7 @@ public struct LottieExport: Sendable {
     public var unslotted: [String]
 }
 
-/// Writes scenes as Lottie (issue 51; docs/lottie.md "Export").
+/// Writes scenes as Lottie (issue 51; docs/lottie.md "Writing Lottie").
 ///
 /// The scene is sampled at every half Lottie frame of one loop; each draw item becomes shape
 /// groups (`ExportLowering`), the same item from frame to frame a track, and each animated
