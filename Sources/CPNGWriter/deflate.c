@@ -27,8 +27,13 @@ int isalSegment(ThreadState *worker, int level, const unsigned char *in, size_t 
     static const uint32_t levelBufferBytes[4] = {
         ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT,
     };
+    // The room igzip is given is a function of the input alone, never of how far this worker's
+    // buffer grew for an earlier segment: igzip's levels 2 and 3 end their blocks where the room
+    // runs out, so room that depended on which thread encoded what before would make a segment's
+    // bytes depend on the thread count (seen as a flake of PNGSequenceTests at level 2, adaptive).
     // A first guess: a segment of an animation frame compresses to well under a quarter.
-    if (grow(&worker->deflated, input / 4 + 4096) != 0) goto outOfMemory;
+    size_t allowed = input / 4 + 4096;
+    if (grow(&worker->deflated, allowed) != 0) goto outOfMemory;
     // isal_deflate_init resets the stream in place (no allocation); the level buffer is ours.
     struct isal_zstream *stream = worker->isalStream;
     isal_deflate_init(stream);
@@ -42,7 +47,7 @@ int isalSegment(ThreadState *worker, int level, const unsigned char *in, size_t 
     stream->avail_in = (uint32_t)input; // CPNGWriter_encode keeps the image under 2 GiB
     size_t produced = 0;
     for (;;) {
-        size_t room = worker->deflated.capacity - produced;
+        size_t room = allowed - produced;
         stream->next_out = worker->deflated.data + produced;
         stream->avail_out = room > UINT32_MAX ? UINT32_MAX : (uint32_t)room;
         const uint32_t before = stream->avail_out;
@@ -55,8 +60,9 @@ int isalSegment(ThreadState *worker, int level, const unsigned char *in, size_t 
         // igzip.h: a flush is complete once the state is back at a new block's header.
         const enum isal_zstate_state at = stream->internal_state.state;
         if (last ? at == ZSTATE_END : (stream->avail_in == 0 && at == ZSTATE_NEW_HDR)) break;
-        // Out of room: grow and go on where it stopped.
-        if (grow(&worker->deflated, produced + input / 8 + 4096) != 0) goto outOfMemory;
+        // Out of room: more, by the same steps whatever the buffer held, and go on where it stopped.
+        allowed = produced + input / 8 + 4096;
+        if (grow(&worker->deflated, allowed) != 0) goto outOfMemory;
     }
     *written = produced;
     return 0;
