@@ -181,8 +181,7 @@ struct GroupBuilder {
     /// clockwise) about the origin, and the presence-and-fade opacity every group has.
     /// `radius`: the group scales a shape drawn at `unitRadius` pt to it (its scale in % is the
     /// radius in pt): a circle that grows is one shape and a few keys.
-    func element(position: [Double]? = nil, rotation: Double? = nil, radius: Double? = nil, reach: Double = 1,
-                 masks: [LottieValue] = []) -> ExportElement {
+    func element(position: [Double]? = nil, rotation: Double? = nil, radius: Double? = nil, reach: Double = 1) -> ExportElement {
         var builder = self
         var transform: [(String, LottieValue)] = [("ty", .string("tr"))]
         if let position { transform.append(("p", builder.channel("tp", .length(tolerance), position))) }
@@ -191,7 +190,7 @@ struct GroupBuilder {
         transform.append(("o", builder.channel("to", .opacity, [100])))
         let group = LottieValue.object([("ty", .string("gr")), ("nm", .string(key)),
                                         ("it", .array(builder.items + [.object(transform)]))])
-        return ExportElement(key: key, group: group, channels: builder.channels, masks: masks, paints: builder.paints)
+        return ExportElement(key: key, group: group, channels: builder.channels, paints: builder.paints)
     }
 }
 

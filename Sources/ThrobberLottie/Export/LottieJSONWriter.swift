@@ -3,7 +3,7 @@ import Foundation
 /// A Lottie document as the exporter builds it: ordered objects (players read `ddd` before `ks`,
 /// issue 51), numbers written with the digits their tolerance needs, and placeholders for the
 /// animated properties a track fills in.
-indirect enum LottieValue: Sendable, Equatable {
+indirect enum LottieValue: Sendable {
     case number(Double, digits: Int)
     case integer(Int)
     case bool(Bool)
@@ -12,19 +12,6 @@ indirect enum LottieValue: Sendable, Equatable {
     case object([(String, LottieValue)])
     /// An animated property, filled in from the track's channel of this name.
     case channel(String)
-
-    static func == (a: LottieValue, b: LottieValue) -> Bool {
-        switch (a, b) {
-        case let (.number(x, dx), .number(y, dy)): x == y && dx == dy
-        case let (.integer(x), .integer(y)): x == y
-        case let (.bool(x), .bool(y)): x == y
-        case let (.string(x), .string(y)): x == y
-        case let (.array(x), .array(y)): x == y
-        case let (.object(x), .object(y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        case let (.channel(x), .channel(y)): x == y
-        default: false
-        }
-    }
 
     /// A property that does not change: `{"a": 0, "k": value}`.
     static func fixed(_ value: LottieValue) -> LottieValue { .object([("a", .integer(0)), ("k", value)]) }
