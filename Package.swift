@@ -114,6 +114,8 @@ let package = Package(
             dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberBatch", "ThrobberPNG", "ThrobberDigest",
                            "ThrobberText", "ThrobberSceneFile"]
         ),
+        // The studio (`throbber studio`): a bounded local HTTP server (HTTP/) and the app behind it.
+        .target(name: "ThrobberStudio", dependencies: ["Throbber"]),
         // The command: parses, calls a library, prints; the only place that knows flags and exit codes.
         .executableTarget(
             name: "throbber",
@@ -160,6 +162,7 @@ let package = Package(
             dependencies: ["throbber", "Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport"],
             exclude: ["Snapshots"]
         ),
+        .testTarget(name: "ThrobberStudioTests", dependencies: ["ThrobberStudio", "Throbber"]),
         // Package.swift itself: each Swift target declares exactly the package modules it imports.
         .testTarget(name: "ThrobberLayoutTests"),
     ],

@@ -1,0 +1,29 @@
+extension HTTPServer {
+    /// One connection's life, on its own thread: read the request, refuse it or hand it to the
+    /// handler, write the reply.
+    func serve(_ connection: Connection) {
+        switch RequestReader(limits: limits, policy: policy).read(from: connection) {
+        case .gone:
+            return
+        case .refused(let refusal):
+            var response = HTTPResponse.error(refusal.status, refusal.message)
+            if refusal.status == 405 { response.headers.append(("Allow", "GET, HEAD, POST")) }
+            connection.write(ResponseWriter.bytes(response, head: false))
+            connection.lingeringClose()
+        case .request(let request):
+            let head = request.method == "HEAD"
+            switch handler.respond(to: request) {
+            case .response(let response):
+                connection.write(ResponseWriter.bytes(response, head: head))
+            case .eventStream(let body):
+                guard openStream() else {
+                    connection.write(ResponseWriter.bytes(.error(503, "too many event streams; close another page"), head: head))
+                    return
+                }
+                defer { closeStream() }
+                guard connection.write(ResponseWriter.eventStreamHead()), !head else { return }
+                body(EventStream(connection: connection, server: self))
+            }
+        }
+    }
+}
