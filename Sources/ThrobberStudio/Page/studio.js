@@ -40,6 +40,8 @@
     exports: {},          // id → the last export event
     failed: null,         // the last `failed` event
     posted: 0,            // states POSTed
+    sentSeq: 0,           // the seq of the last state POSTed
+    rejectedSeq: 0,       // the last seq answered by a 422, an error or a `failed` event
     info: null,
   };
   window.studio = studio;
@@ -381,6 +383,7 @@
     for (const t0 of pendingInputs) awaiting.push({ seq: mySeq, t0 });
     pendingInputs = [];
     studio.posted += 1;
+    studio.sentSeq = mySeq;
     try {
       const response = await fetch("/api/state", {
         method: "POST",
@@ -398,14 +401,17 @@
           errors[key] = errors[key] ? errors[key] + "\n" + e.message : e.message;
         }
         studio.errors = errors;
+        studio.rejectedSeq = mySeq;
         showErrors(errors);
         awaiting = awaiting.filter((a) => a.seq !== mySeq);
       } else {
+        studio.rejectedSeq = mySeq;
         awaiting = awaiting.filter((a) => a.seq !== mySeq);
         banner(`state ${mySeq}: ${response.status} ${answer.error || ""}`);
         if (response.status === 404 && /client/.test(answer.error || "")) lastSentBody = null;
       }
     } catch (e) {
+      studio.rejectedSeq = mySeq;
       awaiting = awaiting.filter((a) => a.seq !== mySeq);
       lastSentBody = null;
       banner(`state ${mySeq}: ${e.message}`);
@@ -417,7 +423,10 @@
 
   // ---- Frames ------------------------------------------------------------------------------------
 
-  let newestEvent = -1;          // the highest seq a frame event announced
+  // Frames are ordered by seq, then by revision: a re-read scene file redraws the latest state
+  // under its own seq.
+  let newestEvent = null;        // the newest frame event announced
+  const newer = (a, b) => !b || a.seq > b.seq || (a.seq === b.seq && a.scene === b.scene && a.revision > b.revision);
   let fetching = false;
   let nextFrame = null;          // the newest frame event not fetched yet
 
@@ -438,8 +447,8 @@
   }
 
   function onFrameEvent(frame) {
-    if (frame.seq <= newestEvent) return;
-    newestEvent = frame.seq;
+    if (!newer(frame, newestEvent)) return;
+    newestEvent = frame;
     nextFrame = frame;
     if (!fetching) pump();
   }
@@ -449,7 +458,7 @@
     while (nextFrame) {
       const frame = nextFrame;
       nextFrame = null;
-      if (studio.shown && frame.seq <= studio.shown.seq) continue;
+      if (!newer(frame, studio.shown)) continue;
       try {
         const rgba = await fetchRGBA(frame.url, frame.width, frame.height);
         let parts = null;
@@ -457,7 +466,7 @@
           const c = frame.compare;
           parts = await Promise.all([c.cpu, c.gl, c.heat].map((u) => fetchRGBA(u, frame.width, frame.height)));
         }
-        if (studio.shown && frame.seq <= studio.shown.seq) continue;
+        if (!newer(frame, studio.shown)) continue;
         show(frame, rgba, parts);
       } catch (e) {
         banner(`frame ${frame.seq}: ${e.message}`);
@@ -485,7 +494,9 @@
       width: frame.width, height: frame.height, rgba, command: frame.command, job: frame.job,
       backend: frame.backend, milliseconds: frame.milliseconds, compare: frame.compare || null,
     };
-    if (studio.record) studio.frames.push({ seq: frame.seq, scene: frame.scene, command: frame.command, width: frame.width, height: frame.height, rgba });
+    if (studio.record) {
+      studio.frames.push({ seq: frame.seq, revision: frame.revision, scene: frame.scene, command: frame.command, width: frame.width, height: frame.height, rgba });
+    }
     $("command").value = frame.command || "";
     status();
     hideBanner();
@@ -562,6 +573,8 @@
   function replaceScene(info2) {
     const old = scenes.get(info2.id);
     scenes.set(info2.id, info2);
+    const listed = info.scenes.findIndex((s) => s.id === info2.id);
+    if (listed >= 0) info.scenes[listed] = info2;
     if (old && !info2.error) {
       // Keep the values that still fit; drop the others.
       const own = values.get(info2.id);
@@ -578,7 +591,10 @@
       showSceneError();
       timeline();
       if (keepFocus && keepFocus.isConnected) keepFocus.focus();
-      if (!info2.error) { lastSentBody = null; send(); }
+      // The studio draws the latest state again with the file as it reads now (same seq, next
+      // revision; a value the new file refuses comes back as a `failed` event). Values the new
+      // file dropped change the state: that goes as a new one.
+      if (!info2.error) send();
     }
   }
 
@@ -719,6 +735,7 @@
     source.addEventListener("frame", data(onFrameEvent));
     source.addEventListener("failed", data((f) => {
       studio.failed = f;
+      studio.rejectedSeq = Math.max(studio.rejectedSeq, f.seq);
       awaiting = awaiting.filter((a) => a.seq !== f.seq);
       banner(`frame ${f.seq} failed: ${f.message}`);
     }));
@@ -799,7 +816,10 @@
     selectScene: (id) => { selectScene(id); changed({ type: "click" }); },
     state: () => stateBody(),
     drain: () => studio.frames.splice(0, studio.frames.length),
-    pending: () => inFlight || awaiting.length > 0 || fetching,
+    // True when the latest state has been answered: its frame painted, or rejected.
+    settled: () => !inFlight && !fetching && !nextFrame && pendingInputs.length === 0 &&
+      JSON.stringify(stateBody()) === lastSentBody &&
+      ((studio.shown && studio.shown.seq >= studio.sentSeq && studio.paintedSeq === studio.shown.seq) || studio.rejectedSeq === studio.sentSeq),
   });
 
   start();
