@@ -189,7 +189,7 @@ class Studio:
         os.makedirs(self.exports)
         self.log_path = os.path.join(work, "studio.log")
         self.cwd = work
-        command = [throbber, "studio", *scenes, "--export-dir", self.exports]
+        command = [throbber, "studio", *scenes, "--port", "0", "--export-dir", self.exports]
         log(" ".join(shlex.quote(c) for c in command))
         self.process = subprocess.Popen(command, cwd=work, stdout=subprocess.PIPE,
                                         stderr=open(self.log_path, "w"), text=True)

@@ -160,7 +160,8 @@
     const entry = { param: p, row, error, set: () => {} };
 
     let unset = null;
-    if (p.optional) {
+    // Text needs no switch: empty is its unset (no status, the role's default font).
+    if (p.optional && p.type !== "text") {
       unset = el("input", { type: "checkbox", class: "unset" });
       head.append(el("label", { class: "unset-label", title: `unset: follows ${p.unset || "its default"}` },
         unset, ` auto${p.unset ? " (" + p.unset + ")" : ""}`));
@@ -186,7 +187,15 @@
         }
         range.dataset.min = String(slider.min);
         range.dataset.max = String(slider.max);
-        const num = el("input", { type: "number", class: "num", "aria-label": `${p.name} value`, step: "any" });
+        // A number that also takes keywords (dismissAt=auto) is typed as text, keywords offered.
+        const keywords = p.choices || [];
+        const num = el("input", { type: keywords.length ? "text" : "number", class: "num", "aria-label": `${p.name} value`, step: "any" });
+        if (keywords.length) {
+          const list = el("datalist", { id: `kw-${p.name}` }, ...keywords.map((k) => el("option", { value: k })));
+          num.setAttribute("list", list.id);
+          num.inputMode = "decimal";
+          body.append(list);
+        }
         body.append(range, num);
         setValue = (text) => {
           const x = text === null ? NaN : Number(text);
@@ -201,6 +210,7 @@
         });
         num.addEventListener("input", (event) => {
           const text = num.value.trim();
+          if (keywords.includes(text)) { commit(text, event); return; }
           if (text === "" || !Number.isFinite(Number(text))) return;
           range.value = String(valueToSlider(slider, Number(text)));
           commit(text, event);
@@ -277,18 +287,27 @@
 
     const enable = (on) => { for (const c of entry.controls) c.disabled = !on; };
     entry.set = (text) => {
+      const isUnset = text === null || (unset !== null && text === "none");
       if (unset) {
-        unset.checked = text === null;
-        enable(text !== null);
+        unset.checked = isUnset;
+        enable(!isUnset);
       }
-      setValue(text);
+      setValue(isUnset ? null : text);
       reset.disabled = !touched().has(p.name);
     };
     if (unset) {
       unset.addEventListener("input", (event) => {
         if (unset.checked) {
           enable(false);
-          commit(null, event);
+          if (defaultText(p) === null) {
+            // Unset is its default: nothing to send.
+            touched().delete(p.name);
+            reset.disabled = true;
+            changed(event);
+          } else {
+            // A pair unsets with "none"; anything else by not being set.
+            commit((p.type === "size" || p.type === "offset") && p.unset === "none" ? "none" : null, event);
+          }
         } else {
           enable(true);
           let text = readValue();
@@ -661,8 +680,9 @@
         button.title = `export one loop as ${kind} under ${ex.directory}`;
       }
       button.addEventListener("click", () => startExport(kind));
-      box.append(button);
+      box.insertBefore(button, $("seamless").parentElement);
     }
+    $("seamless").disabled = !ex.directory;
     $("export-why").textContent = ex.directory ? `into ${ex.directory}` : (ex.why || "");
   }
 
@@ -682,6 +702,7 @@
   async function startExport(kind) {
     const state = stateBody();
     state.compare = false;
+    state.loop = $("seamless").checked;
     try {
       const response = await fetch("/api/export", {
         method: "POST",
