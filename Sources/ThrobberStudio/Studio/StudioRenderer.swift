@@ -31,6 +31,8 @@ final class StudioRenderer: @unchecked Sendable {
     private var opened: (description: String, compare: String?)?
     private var openError: Error?
     private var thread: Thread?
+    /// Signalled when the thread has ended and its renderers are closed.
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Starts the thread and opens the renderers on it.
     ///
@@ -63,15 +65,27 @@ final class StudioRenderer: @unchecked Sendable {
         }
     }
 
-    /// Stops the thread after the frame it is drawing.
-    func stop() {
-        condition.withLock {
-            stopping = true
-            condition.broadcast()
+    /// Stops the thread after the frame it is drawing and waits (at most `seconds`) until its
+    /// renderers are closed: a GL context's threads (llvmpipe's) must not outlive the process's
+    /// exit handlers.
+    func stop(waiting seconds: Double = 2) {
+        let wasStopping = condition.withLock {
+            defer {
+                stopping = true
+                condition.broadcast()
+            }
+            return stopping
         }
+        if !wasStopping { _ = ended.wait(timeout: .now() + seconds) }
     }
 
     private func run() {
+        defer { ended.signal() }
+        drawUntilStopped()
+    }
+
+    /// Opens the renderers, then draws until `stop()`; they close as it returns.
+    private func drawUntilStopped() {
         let primary: FrameRenderer
         var cpu: FrameRenderer?, gl: FrameRenderer?
         var compareWhy: String?
