@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The studio as a user drives it: `throbber studio` with the page in headless Chromium.
 
-usage: scripts/browser/studio_test.py [--throbber PATH] [--screenshots] [--moves N] [-v]
+usage: scripts/browser/studio_test.py [--throbber PATH] [--screenshots] [--moves N] [--page-dir DIR] [-v]
 
 Starts `throbber studio` (a free port, --export-dir in a temporary directory) with every built-in
 scene and a copy of the example scene file with the largest canvas, opens its page in headless
@@ -184,12 +184,14 @@ def compare_with_png(rgba, width, height, path):
 # --- The studio ----------------------------------------------------------------------------------
 
 class Studio:
-    def __init__(self, throbber, work, scenes):
+    def __init__(self, throbber, work, scenes, page_dir=None):
         self.exports = os.path.join(work, "exports")
         os.makedirs(self.exports)
         self.log_path = os.path.join(work, "studio.log")
         self.cwd = work
         command = [throbber, "studio", *scenes, "--port", "0", "--export-dir", self.exports]
+        if page_dir:
+            command += ["--page-dir", page_dir]
         log(" ".join(shlex.quote(c) for c in command))
         self.process = subprocess.Popen(command, cwd=work, stdout=subprocess.PIPE,
                                         stderr=open(self.log_path, "w"), text=True)
@@ -344,7 +346,7 @@ SPREAD = [0.0, 1.0, 0.5, 0.25, 0.75, 0.125, 0.875, 0.375, 0.625, 0.0625, 0.9375,
 
 def latency_run(d, label, params, moves):
     """`moves` slider moves over `params`, each waiting for its frame; the page's latencies."""
-    d.js("studio.latencies.length = 0")
+    latencies = []
     counts = {p: 0 for p in params}
     valid, tries, rejected = 0, 0, 0
     while valid < moves:
@@ -359,12 +361,12 @@ def latency_run(d, label, params, moves):
             continue
         if d.settle(f"{label}: the frame after moving {name}"):
             d.wait(f"studio.latencies.length > {before}", f"{label}: the latency of moving {name}")
+            latencies.append(d.js("studio.latencies[studio.latencies.length - 1]"))
             valid += 1
         else:
             rejected += 1
             d.reset(name)   # the value broke a rule between parameters: back to its default
             d.settle(f"{label}: the frame after resetting {name}")
-    latencies = d.js("studio.latencies.slice()")
     d.drain()
     return latencies
 
@@ -710,6 +712,8 @@ def main():
     parser.add_argument("--throbber", default=os.environ.get("THROBBER", os.path.join(REPO, ".build", "release", "throbber")))
     parser.add_argument("--screenshots", action="store_true", help="write docs/studio-wide.png and docs/studio-narrow.png")
     parser.add_argument("--moves", type=int, default=30, help="slider moves per scene for latency (default 30)")
+    parser.add_argument("--page-dir", metavar="DIR", help="the studio serves the page from DIR (Sources/ThrobberStudio/Page: "
+                        "a page edited since the build), not the copy built in")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     if args.moves < 1:
@@ -731,7 +735,8 @@ def main():
             shutil.copyfile(example["file"], example["copy"])
             log(f"the largest example: {os.path.relpath(example['file'], REPO)} ({example['id']}, "
                 f"{example['canvas']['width']}×{example['canvas']['height']} pt), edited as a copy")
-            studio = Studio(throbber, work, BUILT_INS + [example["copy"]])
+            studio = Studio(throbber, work, BUILT_INS + [example["copy"]],
+                            os.path.abspath(args.page_dir) if args.page_dir else None)
             try:
                 frames, report = run_page(args, studio, work, example)
             finally:
