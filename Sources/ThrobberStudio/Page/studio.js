@@ -532,7 +532,10 @@
   function status() {
     const f = studio.shown;
     const parts = [];
-    parts.push(f && f.backend ? f.backend : (info ? info.backend : ""));
+    const backend = f && f.backend ? f.backend : (info ? info.backend : "");
+    // The renderer's name; why auto chose it is in the tooltip.
+    parts.push(backend.split(" [")[0]);
+    $("status").title = backend;
     if (f) {
       parts.push(`${Number(f.milliseconds).toFixed(1)} ms`);
       parts.push(`${f.width}×${f.height} px`);
@@ -689,9 +692,9 @@
   const exportRows = new Map();
   function exportRow(id, kind) {
     if (exportRows.has(id)) return exportRows.get(id);
-    const bar = el("progress", { max: 1, value: 0 });
+    const bar = el("progress", { max: 1 });
     const text = el("span", { class: "x-text" }, "starting…");
-    const files = el("ul", { class: "x-files" });
+    const files = el("details", { class: "x-files", hidden: true });
     const row = el("li", { dataset: { export: String(id) } }, el("span", { class: "x-kind" }, `#${id} ${kind}`), bar, text, files);
     $("export-list").prepend(row);
     const entry = { row, bar, text, files };
@@ -728,11 +731,20 @@
     entry.row.className = x.state;
     if (x.total > 0) { entry.bar.max = x.total; entry.bar.value = x.done; }
     if (x.state === "running") {
-      entry.text.textContent = `${x.done} / ${x.total} → ${x.directory}`;
+      entry.text.textContent = x.total > 0 ? `${x.done} / ${x.total} frames → ${x.directory}` : `${x.done} frames → ${x.directory}`;
     } else if (x.state === "done") {
-      entry.bar.value = entry.bar.max;
+      entry.bar.max = 1;
+      entry.bar.value = 1;
+      const listed = x.files || [];
+      const count = x.fileCount ?? listed.length;
       entry.text.textContent = `done → ${x.directory}`;
-      entry.files.replaceChildren(...(x.files || []).map((f) => el("li", {}, f)));
+      // A PNG sequence is many files: the first ones, folded; one or two files show as they are.
+      const more = count > listed.length ? [el("li", { class: "x-more" }, `… ${count - listed.length} more in ${x.directory}`)] : [];
+      entry.files.replaceChildren(
+        el("summary", {}, `${count} file${count === 1 ? "" : "s"}${count > 0 ? ": " + listed[0] + (count > 1 ? " …" : "") : ""}`),
+        el("ul", {}, ...listed.map((f) => el("li", {}, f)), ...more));
+      entry.files.hidden = false;
+      entry.files.open = count <= 3;
     } else {
       entry.text.textContent = `failed: ${x.message || "?"}`;
     }
