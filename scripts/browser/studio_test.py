@@ -270,7 +270,7 @@ class Driver:
         raise Failure(f"timed out after {timeout:.0f} s waiting for {what}; shown: "
                       f"{self.js('JSON.stringify(studio.shown && {seq: studio.shown.seq, scene: studio.shown.scene, command: studio.shown.command})')}, "
                       f"sent {self.js('studio.sentSeq')}, errors {self.js('JSON.stringify(studio.errors)')}, "
-                      f"failed {self.js('JSON.stringify(studio.failed)')}")
+                      f"failed {self.js('JSON.stringify(studio.failed)')}; page {self.js('JSON.stringify(studio.debug())')}")
 
     def settle(self, what="the frame for the latest state", timeout=20.0):
         self.wait("studio.settled()", what, timeout)
@@ -346,7 +346,7 @@ SPREAD = [0.0, 1.0, 0.5, 0.25, 0.75, 0.125, 0.875, 0.375, 0.625, 0.0625, 0.9375,
 
 def latency_run(d, label, params, moves):
     """`moves` slider moves over `params`, each waiting for its frame; the page's latencies."""
-    latencies = []
+    latencies, seqs = [], []
     counts = {p: 0 for p in params}
     valid, tries, rejected = 0, 0, 0
     while valid < moves:
@@ -362,13 +362,25 @@ def latency_run(d, label, params, moves):
         if d.settle(f"{label}: the frame after moving {name}"):
             d.wait(f"studio.latencies.length > {before}", f"{label}: the latency of moving {name}")
             latencies.append(d.js("studio.latencies[studio.latencies.length - 1]"))
+            seqs.append(d.js("studio.sentSeq"))
             valid += 1
         else:
             rejected += 1
             d.reset(name)   # the value broke a rule between parameters: back to its default
             d.settle(f"{label}: the frame after resetting {name}")
     d.drain()
-    return latencies
+    trace = {t["seq"]: t for t in d.js("studio.trace()")}
+    return {"latencies": latencies, "trace": [trace[q] for q in seqs if q in trace]}
+
+
+def stages(trace):
+    """Median ms of each stage of the traced states, as text."""
+    def median(a, b):
+        spans = [t[b] - t[a] for t in trace if a in t and b in t]
+        return f"{statistics.median(spans):.1f}" if spans else "?"
+    rendered = [t["rendered"] for t in trace if "rendered" in t]
+    return (median("posted", "accepted"), median("posted", "announced"),
+            f"{statistics.median(rendered):.1f}" if rendered else "?", median("announced", "fetched"), median("fetched", "painted"))
 
 
 def percentile(values, p):
@@ -575,7 +587,7 @@ def run_page(args, studio, work, example):
             missing = [f for f in done["files"] if not os.path.isfile(os.path.join(studio.exports, f))]
             if not done["files"] or missing:
                 raise Failure(f"the png export lists {len(done['files'])} files, missing {missing[:3]}")
-            report["export"] = f"{len(done['files'])} files in {done['directory']}"
+            report["export"] = f"{done.get('fileCount', len(done['files']))} files in {done['directory']} (frames {done['done']} of {done['total']})"
 
         # ---- The scene file's copy edited on disk.
         d.select_scene(example["id"])
@@ -758,7 +770,8 @@ def main():
     else:
         log(f"PASS: all {len(frames)} frames equal their command's PNG (max difference 0)")
     log("latency, input event to painted frame (ms):")
-    for scene_id, values in report["latency"].items():
+    for scene_id, run in report["latency"].items():
+        values = run["latencies"]
         median, p90 = statistics.median(values), percentile(values, 90)
         limit = EXAMPLE_MEDIAN_MS if scene_id not in BUILT_INS else BUILT_IN_MEDIAN_MS
         size = "512 px" if scene_id in BUILT_INS else "@2x, {}×{} px".format(*report["example_size"])
@@ -766,6 +779,8 @@ def main():
         log(f"  {scene_id:18} {size:18} n={len(values):3}  median {median:6.1f}  p90 {p90:6.1f}  max {max(values):6.1f}  (limit {limit:.0f}: {verdict})")
         if median > limit:
             failed.append(f"{scene_id}: median latency {median:.1f} ms over {limit:.0f} ms")
+        log("  {:18} {:18} medians: POST answered {}, frame announced {} (rendered in {}), fetched +{}, painted +{}".format(
+            "", "", *stages(run["trace"])))
     if report.get("compare"):
         c = report["compare"]
         log(f"CPU | GL on the HUD: max difference {c['maxDifference']}, {c['differing']} pixels over the tolerance {c['tolerance']}")

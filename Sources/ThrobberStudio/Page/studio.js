@@ -39,6 +39,7 @@
     sceneError: null,
     exports: {},          // id → the last export event
     failed: null,         // the last `failed` event
+    streamErrors: 0,      // the event stream's error events (drops, refusals)
     posted: 0,            // states POSTed
     sentSeq: 0,           // the seq of the last state POSTed
     rejectedSeq: 0,       // the last seq answered by a 422, an error or a `failed` event
@@ -399,6 +400,7 @@
     inFlight = true;
     lastSentBody = text;
     const mySeq = ++seq;
+    mark(mySeq, "posted");
     for (const t0 of pendingInputs) awaiting.push({ seq: mySeq, t0 });
     pendingInputs = [];
     studio.posted += 1;
@@ -411,6 +413,7 @@
       });
       const answer = await response.json().catch(() => ({}));
       if (response.status === 202) {
+        mark(mySeq, "accepted");
         studio.errors = {};
         showErrors({});
       } else if (response.status === 422) {
@@ -442,6 +445,22 @@
 
   // ---- Frames ------------------------------------------------------------------------------------
 
+  // Where a state's time goes (studio.trace, for the test's report): POSTed, accepted (202),
+  // announced (frame event, with the studio's render milliseconds), fetched, painted.
+  const traced = new Map();
+  function mark(seqNumber, what, rendered) {
+    let entry = traced.get(seqNumber);
+    if (!entry) {
+      if (what !== "posted") return;
+      entry = { seq: seqNumber };
+      traced.set(seqNumber, entry);
+      if (traced.size > 200) traced.delete(traced.keys().next().value);
+    }
+    if (entry[what] === undefined) entry[what] = performance.now();
+    if (rendered !== undefined) entry.rendered = rendered;
+  }
+  studio.trace = () => Array.from(traced.values());
+
   // Frames are ordered by seq, then by revision: a re-read scene file redraws the latest state
   // under its own seq.
   let newestEvent = null;        // the newest frame event announced
@@ -466,6 +485,7 @@
   }
 
   function onFrameEvent(frame) {
+    mark(frame.seq, "announced", frame.milliseconds);
     if (!newer(frame, newestEvent)) return;
     newestEvent = frame;
     nextFrame = frame;
@@ -480,6 +500,7 @@
       if (!newer(frame, studio.shown)) continue;
       try {
         const rgba = await fetchRGBA(frame.url, frame.width, frame.height);
+        mark(frame.seq, "fetched");
         let parts = null;
         if (frame.compare && compare) {
           const c = frame.compare;
@@ -526,6 +547,7 @@
       for (const a of done) studio.latencies.push(now - a.t0);
       if (!studio.ready) studio.ready = true;
       studio.paintedSeq = frame.seq;
+      mark(frame.seq, "painted");
     });
   }
 
@@ -775,8 +797,15 @@
     source.addEventListener("scene", data(replaceScene));
     source.addEventListener("export", data(onExportEvent));
     source.addEventListener("error", () => {
+      studio.streamErrors += 1;
       connected = source.readyState === EventSource.OPEN;
       status();
+      // EventSource retries by itself after a dropped connection, but not after a refused one
+      // (a 503 while the studio is busy, or a restarted studio): then start again.
+      if (source.readyState === EventSource.CLOSED) {
+        banner("the studio's event stream closed; connecting again…");
+        setTimeout(listen, 1000);
+      }
     });
   }
 
@@ -849,6 +878,10 @@
     selectScene: (id) => { selectScene(id); changed({ type: "click" }); },
     state: () => stateBody(),
     drain: () => studio.frames.splice(0, studio.frames.length),
+    debug: () => ({ inFlight, fetching, nextFrame: Boolean(nextFrame), pendingInputs: pendingInputs.length, awaiting: awaiting.length,
+      unsent: JSON.stringify(stateBody()) !== lastSentBody, state: stateBody(), sentSeq: studio.sentSeq,
+      shownSeq: studio.shown && studio.shown.seq, paintedSeq: studio.paintedSeq, rejectedSeq: studio.rejectedSeq,
+      connected, streamErrors: studio.streamErrors }),
     // True when the latest state has been answered: its frame painted, or rejected.
     settled: () => !inFlight && !fetching && !nextFrame && pendingInputs.length === 0 &&
       JSON.stringify(stateBody()) === lastSentBody &&
