@@ -335,7 +335,12 @@
       case "color": return "#000000ff";
       case "size": return "100x100";
       case "offset": return "0,0";
-      case "number": case "integer": return String(p.slider ? p.slider.min : (p.range?.min ?? 0));
+      case "number": case "integer": {
+        // The middle of the slider's travel: a value that shows, inside what is allowed.
+        const sl = p.slider;
+        if (!sl) return String(p.range?.min ?? 0);
+        return numberText(p, sl.log ? Math.sqrt(sl.min * sl.max) : (sl.min + sl.max) / 2);
+      }
       case "choice": return (p.choices || [""])[0];
       default: return "";
     }
