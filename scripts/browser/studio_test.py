@@ -675,6 +675,7 @@ def screenshots(browser, studio, d):
                 s.type_value(name, value)
         s.page.locator("#time").fill("45")
         s.settle("the screenshot's frame")
+        s.js("document.activeElement && document.activeElement.blur()")
         page.screenshot(path=os.path.join(docs, path))
         log(f"wrote docs/{path} ({width} px wide)")
         page.close()
