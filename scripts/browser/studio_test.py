@@ -474,6 +474,17 @@ def run_page(args, studio, work, example):
             d.settle("wave-ball size")
         d.reset("size")
         d.settle()
+        # A real drag: many input events in a burst, coalesced into a few states; the last one shows.
+        box = d.param("progress").locator("input.slider").bounding_box()
+        y = box["y"] + box["height"] / 2
+        d.page.mouse.move(box["x"] + 4, y)
+        d.page.mouse.down()
+        d.page.mouse.move(box["x"] + box["width"] - 4, y, steps=25)
+        d.page.mouse.up()
+        d.settle("the frame after dragging progress")
+        dragged = d.param("progress").locator("input.num").input_value()
+        if f"progress={dragged}" not in shlex.split(d.js("studio.shown.command")):
+            raise Failure(f"after dragging progress to {dragged}, the frame shown is {d.js('studio.shown.command')!r}")
         d.type_value("progress", "0.83")
         d.settle()
         d.param("label").locator("select").select_option("on")
@@ -657,7 +668,7 @@ def edit_valid(text):
 def screenshots(browser, studio, d):
     docs = os.path.join(REPO, "docs")
     for width, height, path, scene, steps in (
-        (1280, 800, "studio-wide.png", "wave-ball", [("label", "on"), ("progress", "0.68")]),
+        (1280, 900, "studio-wide.png", "wave-ball", [("label", "on"), ("progress", "0.68")]),
         (820, 1000, "studio-narrow.png", "hud", [("status", "Loading…"), ("style", "dark")]),
     ):
         page = browser.new_page(viewport={"width": width, "height": height})
@@ -692,7 +703,10 @@ def verify(frames, throbber, cwd, work):
         out = os.path.join(renders, f"{f['seq']}-{f['revision']}")
         words[0] = throbber
         words[words.index("-o") + 1] = out
-        done = subprocess.run(words + ["-q"], cwd=cwd, capture_output=True, text=True)
+        try:
+            done = subprocess.run(words + ["-q"], cwd=cwd, capture_output=True, text=True)
+        except OSError as e:
+            return f"seq {f['seq']}: {f['command']} did not start: {e}"
         if done.returncode != 0:
             return f"seq {f['seq']}: {f['command']} exited {done.returncode}: {done.stderr.strip()[:400]}"
         pngs = sorted(os.path.join(root, n) for root, _, names in os.walk(out) for n in names if n.endswith(".png"))
