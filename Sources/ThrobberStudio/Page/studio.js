@@ -434,19 +434,25 @@
       } else {
         studio.rejectedSeq = mySeq;
         awaiting = awaiting.filter((a) => a.seq !== mySeq);
+        // (An unknown client: the event stream's next hello sends the state again.)
         banner(`state ${mySeq}: ${response.status} ${answer.error || ""}`);
-        if (response.status === 404 && /client/.test(answer.error || "")) lastSentBody = null;
       }
     } catch (e) {
+      // The studio is gone or restarting: try again in a second, not in a loop.
       studio.rejectedSeq = mySeq;
       awaiting = awaiting.filter((a) => a.seq !== mySeq);
       lastSentBody = null;
-      banner(`state ${mySeq}: ${e.message}`);
+      inFlight = false;
+      banner(`state ${mySeq}: ${e.message}; trying again`);
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(send, 1000);
+      return;
     } finally {
       inFlight = false;
     }
     if (JSON.stringify(stateBody()) !== lastSentBody || pendingInputs.length) send();
   }
+  let retryTimer = 0;
 
   // ---- Frames ------------------------------------------------------------------------------------
 
