@@ -41,6 +41,12 @@ public final class EventStream: @unchecked Sendable {
         return write(text)
     }
 
+    /// Writes `bytes` as they are: the body of a `byteStream` reply.
+    ///
+    /// - Returns: false once the client has gone or the server is stopping.
+    @discardableResult
+    public func send(bytes: [UInt8]) -> Bool { write(bytes) }
+
     /// Writes a comment line (`: ping`), which a browser ignores: the way to find a gone client.
     ///
     /// - Returns: false once the client has gone or the server is stopping.
@@ -55,13 +61,15 @@ public final class EventStream: @unchecked Sendable {
         lock.withLock { !failed } && !(server?.isStopping ?? true) && !connection.wasShutDown && !connection.hungUp
     }
 
-    private func write(_ text: String) -> Bool {
+    private func write(_ text: String) -> Bool { write(Array(text.utf8)) }
+
+    private func write(_ bytes: [UInt8]) -> Bool {
         lock.withLock {
             guard !failed, !(server?.isStopping ?? true), !connection.wasShutDown else {
                 failed = true
                 return false
             }
-            if !connection.write(Array(text.utf8)) { failed = true }
+            if !connection.write(bytes) { failed = true }
             return !failed
         }
     }

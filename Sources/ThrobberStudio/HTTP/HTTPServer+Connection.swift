@@ -16,14 +16,21 @@ extension HTTPServer {
             case .response(let response):
                 connection.write(ResponseWriter.bytes(response, head: head))
             case .eventStream(let body):
-                guard openStream() else {
-                    connection.write(ResponseWriter.bytes(.error(503, "too many event streams; close another page"), head: head))
-                    return
-                }
-                defer { closeStream() }
-                guard connection.write(ResponseWriter.eventStreamHead()), !head else { return }
-                body(EventStream(connection: connection, server: self))
+                stream(connection, head: head, ResponseWriter.eventStreamHead(), body)
+            case .byteStream(let contentType, let body):
+                stream(connection, head: head, ResponseWriter.streamHead(contentType: contentType), body)
             }
         }
+    }
+
+    /// A stream's head, then its body as the handler writes it, within the bound on streams.
+    private func stream(_ connection: Connection, head: Bool, _ headBytes: [UInt8], _ body: @Sendable (EventStream) -> Void) {
+        guard openStream() else {
+            connection.write(ResponseWriter.bytes(.error(503, "too many event streams; close another page"), head: head))
+            return
+        }
+        defer { closeStream() }
+        guard connection.write(headBytes), !head else { return }
+        body(EventStream(connection: connection, server: self))
     }
 }

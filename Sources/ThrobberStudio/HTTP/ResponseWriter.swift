@@ -26,8 +26,11 @@ enum ResponseWriter {
     }
 
     /// The head of an event stream: no length, the stream ends when the connection closes.
-    static func eventStreamHead() -> [UInt8] {
-        let response = HTTPResponse(status: 200, contentType: "text/event-stream; charset=utf-8", body: [])
+    static func eventStreamHead() -> [UInt8] { streamHead(contentType: "text/event-stream; charset=utf-8") }
+
+    /// The head of a stream of `contentType` whose body ends when the connection closes.
+    static func streamHead(contentType: String) -> [UInt8] {
+        let response = HTTPResponse(status: 200, contentType: contentType, body: [])
         return Array(headText(status: 200, fields: fields(of: response, streaming: true)).utf8)
     }
 

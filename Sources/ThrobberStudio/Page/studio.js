@@ -476,17 +476,6 @@
   // under its own seq.
   let newestEvent = null;        // the newest frame event announced
   const newer = (a, b) => !b || a.seq > b.seq || (a.seq === b.seq && a.scene === b.scene && a.revision > b.revision);
-  let fetching = false;
-  let nextFrame = null;          // the newest frame event not fetched yet
-
-  async function fetchRGBA(url, width, height) {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`${url}: ${response.status}`);
-    const bytes = new Uint8ClampedArray(await response.arrayBuffer());
-    if (bytes.length !== width * height * 4) throw new Error(`${url}: ${bytes.length} bytes for ${width}×${height}`);
-    return bytes;
-  }
-
   function paint(canvas, rgba, width, height) {
     if (canvas.width !== width) canvas.width = width;
     if (canvas.height !== height) canvas.height = height;
@@ -495,35 +484,80 @@
     canvas.getContext("2d").putImageData(new ImageData(rgba, width, height), 0, 0);
   }
 
-  function onFrameEvent(frame) {
+  // Frames arrive on a stream of their own, /api/frames (docs/studio.md, "The frame stream"):
+  // each message a 4-byte big-endian length, the frame's JSON, then the RGBA of each image its
+  // "parts" name (the frame; with CPU | GL also the CPU, GL and heat-map images). No request a
+  // frame: the pixels come down a connection that is already open.
+  function onFrame(frame, images) {
     mark(frame.seq, "announced", frame.milliseconds);
+    mark(frame.seq, "fetched");
     if (!newer(frame, newestEvent)) return;
     newestEvent = frame;
-    nextFrame = frame;
-    if (!fetching) pump();
+    if (!newer(frame, studio.shown)) return;
+    const byPart = {};
+    frame.parts.forEach((name, i) => { byPart[name] = images[i]; });
+    const parts = frame.compare && compare && byPart.cpu ? [byPart.cpu, byPart.gl, byPart.heat] : null;
+    show(frame, byPart.frame, parts);
   }
 
-  async function pump() {
-    fetching = true;
-    while (nextFrame) {
-      const frame = nextFrame;
-      nextFrame = null;
-      if (!newer(frame, studio.shown)) continue;
-      try {
-        const rgba = await fetchRGBA(frame.url, frame.width, frame.height);
-        mark(frame.seq, "fetched");
-        let parts = null;
-        if (frame.compare && compare) {
-          const c = frame.compare;
-          parts = await Promise.all([c.cpu, c.gl, c.heat].map((u) => fetchRGBA(u, frame.width, frame.height)));
-        }
-        if (!newer(frame, studio.shown)) continue;
-        show(frame, rgba, parts);
-      } catch (e) {
-        banner(`frame ${frame.seq}: ${e.message}`);
-      }
+  async function listenFrames() {
+    let reader;
+    try {
+      const response = await fetch(`/api/frames?client=${clientID}`, { cache: "no-store" });
+      if (!response.ok || !response.body) throw new Error(`status ${response.status}`);
+      reader = response.body.getReader();
+    } catch (e) {
+      setTimeout(listenFrames, 1000);
+      return;
     }
-    fetching = false;
+    const chunks = [];
+    let buffered = 0;
+    // The first n bytes received, as one array.
+    const take = (n) => {
+      const out = new Uint8Array(n);
+      let filled = 0;
+      while (filled < n) {
+        const chunk = chunks[0];
+        const k = Math.min(chunk.length, n - filled);
+        out.set(chunk.subarray(0, k), filled);
+        filled += k;
+        if (k === chunk.length) chunks.shift(); else chunks[0] = chunk.subarray(k);
+      }
+      buffered -= n;
+      return out;
+    };
+    let frame = null, need = 4, stage = "length";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        buffered += value.length;
+        while (buffered >= need) {
+          if (stage === "length") {
+            const b = take(4);
+            need = ((b[0] << 24) >>> 0) + (b[1] << 16) + (b[2] << 8) + b[3];
+            stage = "json";
+          } else if (stage === "json") {
+            frame = JSON.parse(new TextDecoder().decode(take(need)));
+            need = frame.ping ? 0 : frame.parts.length * frame.width * frame.height * 4;
+            stage = "pixels";
+          } else {
+            const bytes = take(need);
+            if (!frame.ping) {
+              const size = frame.width * frame.height * 4;
+              const images = frame.parts.map((_, i) => new Uint8ClampedArray(bytes.buffer, i * size, size));
+              onFrame(frame, images);
+            }
+            need = 4;
+            stage = "length";
+          }
+        }
+      }
+    } catch (e) {
+      banner(`the frame stream broke: ${e.message}; connecting again…`);
+    }
+    setTimeout(listenFrames, 1000);
   }
 
   function show(frame, rgba, parts) {
@@ -798,7 +832,6 @@
       status();
       send();
     }));
-    source.addEventListener("frame", data(onFrameEvent));
     source.addEventListener("failed", data((f) => {
       studio.failed = f;
       studio.rejectedSeq = Math.max(studio.rejectedSeq, f.seq);
@@ -879,6 +912,7 @@
     const wanted = new URLSearchParams(location.search).get("scene");
     selectScene(scenes.has(wanted) ? wanted : (info.scenes[0] || {}).id);
     status();
+    listenFrames();
     listen();
   }
 
@@ -889,12 +923,12 @@
     selectScene: (id) => { selectScene(id); changed({ type: "click" }); },
     state: () => stateBody(),
     drain: () => studio.frames.splice(0, studio.frames.length),
-    debug: () => ({ inFlight, fetching, nextFrame: Boolean(nextFrame), pendingInputs: pendingInputs.length, awaiting: awaiting.length,
+    debug: () => ({ inFlight, pendingInputs: pendingInputs.length, awaiting: awaiting.length,
       unsent: JSON.stringify(stateBody()) !== lastSentBody, state: stateBody(), sentSeq: studio.sentSeq,
       shownSeq: studio.shown && studio.shown.seq, paintedSeq: studio.paintedSeq, rejectedSeq: studio.rejectedSeq,
       connected, streamErrors: studio.streamErrors }),
     // True when the latest state has been answered: its frame painted, or rejected.
-    settled: () => !inFlight && !fetching && !nextFrame && pendingInputs.length === 0 &&
+    settled: () => !inFlight && pendingInputs.length === 0 &&
       JSON.stringify(stateBody()) === lastSentBody &&
       ((studio.shown && studio.shown.seq >= studio.sentSeq && studio.paintedSeq === studio.shown.seq) || studio.rejectedSeq === studio.sentSeq),
   });

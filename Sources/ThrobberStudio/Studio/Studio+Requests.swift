@@ -2,26 +2,33 @@ import Foundation
 import Throbber
 
 extension Studio {
-    /// `GET /api/events?client=ID`: the page's event stream, held until it goes, it reconnects,
-    /// or the studio stops; a comment every 10 s finds a page that went without a word.
-    func events(_ request: HTTPRequest) -> HTTPReply {
+    /// `GET /api/events?client=ID`: the page's event stream; with `frames`, `GET
+    /// /api/frames?client=ID`, its frame stream, where each frame's pixels are pushed as it is
+    /// drawn (no request a frame). Each is held until the page goes, reconnects, or the studio
+    /// stops; every 10 s a comment (a frame stream: a message `{"ping": true}`) finds a page that
+    /// went without a word.
+    func events(_ request: HTTPRequest, frames: Bool = false) -> HTTPReply {
+        let path = frames ? "/api/frames" : "/api/events"
         guard let id = request.query["client"], StudioClients.isValidID(id) else {
-            return .response(.error(400, "events need ?client=ID, ID 8 to 64 of A-Z a-z 0-9 _ -"))
+            return .response(.error(400, "\(path) needs ?client=ID, ID 8 to 64 of A-Z a-z 0-9 _ -"))
         }
         guard let client = clients.client(id, create: true) else { return .response(.error(503, "too many pages")) }
-        return .eventStream { [self] stream in
-            clients.attach(stream, to: client)
-            stream.send(event: "hello", data: "{\"client\": \(StudioCommandLine.quoted(id))}")
+        let body: @Sendable (EventStream) -> Void = { [self] stream in
+            clients.attach(stream, to: client, frames: frames)
+            // A frame drawn before the frame stream connected is drawn again down it.
+            if frames, let latest = clients.latestWork().first(where: { $0.0 === client })?.1 { renderer.submit(latest, for: client) }
+            if !frames { stream.send(event: "hello", data: "{\"client\": \(StudioCommandLine.quoted(id))}") }
             var quiet = 0.0
             while clients.isCurrent(stream, of: client) && !isStopped {
                 Thread.sleep(forTimeInterval: 0.25)
                 quiet += 0.25
                 if quiet >= 10 {
                     quiet = 0
-                    stream.ping()
+                    if frames { clients.push("{\"ping\": true, \"parts\": []}", images: [], to: client) } else { stream.ping() }
                 }
             }
         }
+        return frames ? .byteStream(contentType: "application/octet-stream", body) : .eventStream(body)
     }
 
     /// Whether the studio is stopping.

@@ -103,6 +103,9 @@ public final class Studio: HTTPHandler, @unchecked Sendable {
         case "/api/events":
             guard get else { return .response(.error(405, "/api/events takes GET")) }
             return events(request)
+        case "/api/frames":
+            guard get else { return .response(.error(405, "/api/frames takes GET")) }
+            return events(request, frames: true)
         case "/api/state":
             guard request.method == "POST" else { return .response(.error(405, "/api/state takes POST")) }
             return .response(reply { try state(request) })

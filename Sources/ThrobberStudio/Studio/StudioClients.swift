@@ -9,6 +9,8 @@ final class StudioClients: @unchecked Sendable {
         let id: String
         /// Its event stream; nil until it connects, replaced when it reconnects.
         var stream: EventStream?
+        /// Its frame stream (`/api/frames`): each frame's pixels pushed as they are drawn.
+        var frameStream: EventStream?
         /// The state it asked for last, prepared; re-rendered when its scene's file changes.
         var latest: StudioWork?
         /// Frames it may fetch, oldest first, by name (`7`, `7-cpu`, `7-gl`, `7-heat`).
@@ -55,14 +57,30 @@ final class StudioClients: @unchecked Sendable {
         }
     }
 
-    /// Connects `stream` as `client`'s, replacing an earlier one.
-    func attach(_ stream: EventStream, to client: Client) {
-        lock.withLock { client.stream = stream }
+    /// Connects `stream` as `client`'s event stream (or its frame stream), replacing an earlier one.
+    func attach(_ stream: EventStream, to client: Client, frames: Bool = false) {
+        lock.withLock {
+            if frames { client.frameStream = stream } else { client.stream = stream }
+        }
     }
 
-    /// Whether `stream` is still `client`'s own (not replaced by a reconnection).
+    /// Whether `stream` is still one of `client`'s own (not replaced by a reconnection) and open.
     func isCurrent(_ stream: EventStream, of client: Client) -> Bool {
-        lock.withLock { client.stream === stream && stream.isOpen }
+        lock.withLock { (client.stream === stream || client.frameStream === stream) && stream.isOpen }
+    }
+
+    /// Pushes a frame down `client`'s frame stream, if it has one: a 4-byte big-endian length, the
+    /// frame's JSON, then each image's RGBA in the order its `parts` names them.
+    func push(_ json: String, images: [Image], to client: Client) {
+        guard let stream = lock.withLock({ client.frameStream }) else { return }
+        let header = Array(json.utf8)
+        var message = [UInt8]()
+        message.reserveCapacity(4 + header.count + images.reduce(0) { $0 + $1.pixels.count })
+        let length = UInt32(header.count)
+        message += [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
+        message += header
+        for image in images { message += image.pixels }
+        stream.send(bytes: message)
     }
 
     /// Sends an event to one page, if it is connected.

@@ -160,6 +160,8 @@ final class StudioRenderer: @unchecked Sendable {
                 "command": \(q(work.command)), "job": \(q(work.job)), "compare": \(comparison)}
                 """
             clients.send("frame", event, to: client)
+            let parts = images.map { "\"" + ($0.name.split(separator: "-").dropFirst().first.map(String.init) ?? "frame") + "\"" }
+            clients.push(String(event.dropLast()) + ", \"parts\": [\(parts.joined(separator: ", "))]}", images: images.map(\.image), to: client)
         } catch {
             let message = (error as? ThrobberError)?.message ?? "\(error)"
             clients.send("failed", "{\"seq\": \(work.seq), \"message\": \(StudioCommandLine.quoted(message))}", to: client)
