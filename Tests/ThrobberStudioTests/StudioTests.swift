@@ -45,6 +45,55 @@ struct StudioTests {
         #expect(try FrameRenderer(.cpu).render(clip.scene.drawList(at: clip.time(0))).pixels == expected.pixels)
     }
 
+    @Test func theFrameStreamPushesEachFrameWithItsComparison() throws {
+        let running = try RunningStudio(["ring"])
+        defer { running.stop() }
+        let events = try EventReader(port: running.port, client: "page-stream-1")
+        _ = events.wait(for: "hello")
+        let stream = try connectedSocket(running.port)
+        defer { close(stream) }
+        let request = "GET /api/frames?client=page-stream-1 HTTP/1.1\r\nHost: 127.0.0.1:\(running.port)\r\n\r\n"
+        _ = Array(request.utf8).withUnsafeBytes { send(stream, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        usleep(200_000)
+        let compare = running.studio.renderer.compareUnavailable == nil
+        #expect(try running.post("/api/state", """
+            {"client": "page-stream-1", "seq": 3, "scene": "ring", "t": 0.25, "scale": 2, "compare": \(compare)}
+            """).status == 202)
+        let frame = try #require(events.wait(for: "frame"))
+        let (width, height) = (try #require(frame["width"] as? Int), try #require(frame["height"] as? Int))
+        let parts = compare ? 4 : 1
+        // The head, then one message: length, JSON, the parts' pixels.
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+        func have() -> Int? {
+            guard let end = (0..<max(0, bytes.count - 3)).first(where: { bytes[$0..<$0 + 4] == [13, 10, 13, 10] }) else { return nil }
+            return end + 4
+        }
+        var body: Int?
+        while true {
+            body = have()
+            if let start = body, bytes.count >= start + 4 {
+                let length = bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
+                if bytes.count >= start + 4 + length + parts * width * height * 4 { break }
+            }
+            let count = chunk.withUnsafeMutableBytes { recv(stream, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        let start = try #require(body)
+        let head = String(decoding: bytes[..<start], as: UTF8.self)
+        #expect(head.contains("Content-Type: application/octet-stream") && !head.contains("Content-Length"), "\(head)")
+        let length = bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes[(start + 4)..<(start + 4 + length)])) as? [String: Any])
+        #expect(json["seq"] as? Int == 3 && json["url"] as? String == frame["url"] as? String)
+        #expect(json["parts"] as? [String] == (compare ? ["frame", "cpu", "gl", "heat"] : ["frame"]))
+        let pixels = Array(bytes[(start + 4 + length)..<(start + 4 + length + width * height * 4)])
+        #expect(pixels == (try running.exchange("GET", try #require(frame["url"] as? String))).body)
+        if compare {
+            let cpu = Array(bytes[(start + 4 + length + width * height * 4)...].prefix(width * height * 4))
+            #expect(cpu == pixels, "the studio draws on the CPU here, so its CPU part is its frame")
+        }
+    }
+
     @Test func badStatesAreRefusedWithEachParametersOwnMessage() throws {
         let running = try RunningStudio(["wave-ball"])
         defer { running.stop() }
