@@ -1,5 +1,6 @@
 import Foundation
 import Throbber
+import ThrobberBatch
 import ThrobberRender
 import ThrobberStudio
 
@@ -60,9 +61,18 @@ enum StudioCommand: Subcommand {
         Interrupts.shared.whileFinishing {
             server.serve(shouldStop: { Interrupts.shared.signal != nil })
         }
-        studio.stop()
+        // The server took up to half a second to close its connections; the rest of the second
+        // goes to the render thread and an export in flight.
+        let ended = studio.stop(within: 0.35)
         if !arguments.has(OptionSpec.quiet) {
             FileHandle.standardError.write(Data("studio: stopped (\(Interrupts.name(Interrupts.shared.signal)))\n".utf8))
+        }
+        if !ended {
+            // A large frame is still being drawn, or an export still finishing its frames: undo
+            // the export's temporary files and end now, without exit handlers (GL's threads are
+            // still running), so the studio stops within a second and leaves nothing partial.
+            InFlightFiles.shared.abandon()
+            _exit(ExitCode.success.rawValue)
         }
     }
 }

@@ -63,16 +63,23 @@ public final class Studio: HTTPHandler, @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops watching and drawing, waits for both threads to end (the renderers closed), and
-    /// gives an export in flight 0.8 s to stop.
-    public func stop() {
+    /// Stops watching, drawing and exporting, and waits at most `seconds` in all for the render
+    /// and watch threads to end (the renderers closed: a GL context's threads must not outlive the
+    /// process's exit handlers) and for an export in flight to stop as a signalled `batch` does.
+    ///
+    /// - Returns: whether everything ended in time; if not (a large frame still being drawn), the
+    ///   caller ends the process without running exit handlers, after undoing the export's
+    ///   temporary files.
+    @discardableResult
+    public func stop(within seconds: Double = 1) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
         let watched = stateLock.withLock {
             stoppedFlag = true
             return watching
         }
-        renderer.stop()
-        if watched { _ = watcherEnded.wait(timeout: .now() + 1) }
-        exports.waitUntilIdle(seconds: 0.8)
+        var ended = renderer.stop(waiting: seconds / 2)
+        if watched { ended = watcherEnded.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success && ended }
+        return exports.waitUntilIdle(seconds: max(0, deadline.timeIntervalSinceNow)) && ended
     }
 
     private func reloaded(_ entry: StudioScenes.Entry) {

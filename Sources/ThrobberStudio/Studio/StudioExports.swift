@@ -100,9 +100,13 @@ final class StudioExports: @unchecked Sendable {
 
     /// Waits at most `seconds` for a running export to stop (it stops when `cancellation` says
     /// so, finishing the frames in flight and leaving nothing partial).
-    func waitUntilIdle(seconds: Double) {
+    ///
+    /// - Returns: whether no export is running.
+    @discardableResult
+    func waitUntilIdle(seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while lock.withLock({ running != nil }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return lock.withLock { running == nil }
     }
 
     private func run(id: Int, kind: String, job text: String, folder: String, in directory: URL, frames: Int?) {

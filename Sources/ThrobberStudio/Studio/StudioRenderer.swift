@@ -33,6 +33,7 @@ final class StudioRenderer: @unchecked Sendable {
     private var thread: Thread?
     /// Signalled when the thread has ended and its renderers are closed.
     private let ended = DispatchSemaphore(value: 0)
+    private var hasEnded = false
 
     /// Starts the thread and opens the renderers on it.
     ///
@@ -68,7 +69,10 @@ final class StudioRenderer: @unchecked Sendable {
     /// Stops the thread after the frame it is drawing and waits (at most `seconds`) until its
     /// renderers are closed: a GL context's threads (llvmpipe's) must not outlive the process's
     /// exit handlers.
-    func stop(waiting seconds: Double = 2) {
+    ///
+    /// - Returns: whether the thread has ended (false while a large frame is still being drawn).
+    @discardableResult
+    func stop(waiting seconds: Double = 2) -> Bool {
         let wasStopping = condition.withLock {
             defer {
                 stopping = true
@@ -76,7 +80,10 @@ final class StudioRenderer: @unchecked Sendable {
             }
             return stopping
         }
-        if !wasStopping { _ = ended.wait(timeout: .now() + seconds) }
+        if wasStopping { return condition.withLock { hasEnded } }
+        let done = ended.wait(timeout: .now() + seconds) == .success
+        condition.withLock { hasEnded = done }
+        return done
     }
 
     private func run() {
