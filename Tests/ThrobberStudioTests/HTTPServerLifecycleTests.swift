@@ -118,6 +118,31 @@ struct HTTPServerLifecycleTests {
         #expect(Date().timeIntervalSince(asked) < 1.5)
     }
 
+    /// stop() shuts every connection down: a handler blocked writing to a client that does not
+    /// read, and a reader waiting for a request that is not coming, both return at once instead of
+    /// after the send timeout (10 s) or `requestSeconds`.
+    @Test func stopEndsBlockedWritesAndReads() throws {
+        var limits = RunningServer.testLimits
+        limits.requestSeconds = 10
+        let running = try RunningServer(limits: limits)
+        let flooded = try RawClient(port: running.server.port)
+        flooded.send(running.get("/flood"))
+        let idle = try RawClient(port: running.server.port)
+        idle.send("GET / HTTP/1.1\r\n")
+        // Long enough for the flood to fill the socket's buffers (megabytes) and block.
+        usleep(800_000)
+        #expect(running.log.endedStreams == 0)
+        let stopped = Date()
+        #expect(running.stop() < 1.5)
+        let deadline = Date().addingTimeInterval(3)
+        while running.log.endedStreams == 0 && Date() < deadline { usleep(10_000) }
+        #expect(running.log.endedStreams == 1)
+        #expect(Date().timeIntervalSince(stopped) < 2)
+        // The idle client's connection ends without an answer (no 408 ten seconds later).
+        #expect(idle.readAll().isEmpty)
+        #expect(Date().timeIntervalSince(stopped) < 2.5)
+    }
+
     @Test func portZeroIsAFreePortAndTheURLNamesIt() throws {
         let running = try RunningServer()
         defer { running.stop() }

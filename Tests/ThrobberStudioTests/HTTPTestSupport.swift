@@ -16,7 +16,7 @@ final class HandlerLog: @unchecked Sendable {
 }
 
 /// A small application: `/page` is HTML, `/events` a stream that ticks every 20 ms until it
-/// cannot, `/header` sets a header with a line break in it, anything else echoes the request.
+/// cannot, `/flood` a stream that writes as fast as it can, `/header` sets a header with a line break in it, anything else echoes the request.
 struct TestHandler: HTTPHandler {
     let log: HandlerLog
 
@@ -27,6 +27,13 @@ struct TestHandler: HTTPHandler {
             return .response(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array("<p>page</p>".utf8)))
         case "/header":
             return .response(HTTPResponse(status: 200, contentType: "text/plain", body: [], headers: [("X-Evil", "a\r\nSet-Cookie: x=1")]))
+        case "/flood":
+            // Events far larger than the socket's buffers, to a client that does not read: a write blocks.
+            return .eventStream { stream in
+                let big = String(repeating: "x", count: 1 << 16)
+                while stream.send(event: "big", data: big) {}
+                log.streamEnded()
+            }
         case "/events":
             return .eventStream { stream in
                 stream.send(event: "hello", data: "first line\nsecond line")
