@@ -46,6 +46,16 @@ struct HTTPServerTests {
         #expect(head.header("Content-Security-Policy") == get.header("Content-Security-Policy"))
     }
 
+    /// A HEAD the server refuses is answered without a body too (found by the fuzzer's --http).
+    @Test func aRefusedHeadHasNoBody() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let reply = try running.exchange("HEAD //etc/passwd HTTP/1.1\r\nHost: \(running.authority)\r\n\r\n")
+        #expect(reply.status == 400)
+        #expect(reply.body.isEmpty, "\(reply.body)")
+        #expect(Int(reply.header("Content-Length") ?? "") ?? 0 > 0)
+    }
+
     @Test func aHandlersHeaderCannotSplitTheResponse() throws {
         let running = try RunningServer()
         defer { running.stop() }

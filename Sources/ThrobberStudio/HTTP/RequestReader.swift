@@ -15,8 +15,18 @@ struct RequestReader {
     let policy: HostPolicy
 
     func read(from connection: Connection) -> Outcome {
-        let deadline = Connection.now() + limits.requestSeconds
         var buffer: [UInt8] = []
+        let outcome = read(from: connection, into: &buffer)
+        // A refused HEAD is still a HEAD: its answer has no body (a client would read one as the next response).
+        if case .refused(var refusal) = outcome, buffer.starts(with: "HEAD ".utf8) {
+            refusal.head = true
+            return .refused(refusal)
+        }
+        return outcome
+    }
+
+    private func read(from connection: Connection, into buffer: inout [UInt8]) -> Outcome {
+        let deadline = Connection.now() + limits.requestSeconds
         var scanned = 0
         var lineEnd: Int?
         // The head: until a blank line, bounded by the request-line and head limits.
