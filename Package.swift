@@ -114,13 +114,20 @@ let package = Package(
             dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberRender", "ThrobberBatch", "ThrobberPNG", "ThrobberDigest",
                            "ThrobberText", "ThrobberSceneFile"]
         ),
-        // The studio (`throbber studio`): a bounded local HTTP server (HTTP/) and the app behind it.
-        .target(name: "ThrobberStudio", dependencies: ["Throbber"]),
+        // The studio (`throbber studio`): a bounded local HTTP server (HTTP/) and the app behind it
+        // (Studio/: scenes read again on change, one render thread, exports through the pipeline),
+        // serving the page in Page/, compiled in by a plugin.
+        .target(
+            name: "ThrobberStudio",
+            dependencies: ["Throbber", "ThrobberBatch", "ThrobberRender", "ThrobberText", "ThrobberLottie"],
+            exclude: ["Page"],
+            plugins: ["EmbedStudioPage"]
+        ),
         // The command: parses, calls a library, prints; the only place that knows flags and exit codes.
         .executableTarget(
             name: "throbber",
             dependencies: ["Throbber", "ThrobberCPU", "ThrobberGL", "ThrobberPNG", "ThrobberDigest", "ThrobberRender", "ThrobberBatch",
-                           "ThrobberBenchmarks", "ThrobberText", "ThrobberLottie"]
+                           "ThrobberBenchmarks", "ThrobberText", "ThrobberLottie", "ThrobberStudio"]
         ),
 
         // Helpers the test targets share: baselines with a record mode (golden images, help-text
@@ -131,6 +138,12 @@ let package = Package(
         .executableTarget(name: "ShaderEmbedder"),
         .plugin(
             name: "EmbedShaders",
+            capability: .buildTool(),
+            dependencies: ["ShaderEmbedder"]
+        ),
+        // Build tool: compiles the studio's page (Sources/ThrobberStudio/Page) into the binary.
+        .plugin(
+            name: "EmbedStudioPage",
             capability: .buildTool(),
             dependencies: ["ShaderEmbedder"]
         ),

@@ -20,6 +20,7 @@ enum TopLevel {
         "info": InfoCommand.self,
         "reproduce": ReproduceCommand.self,
         "export": ExportCommand.self,
+        "studio": StudioCommand.self,
     ]
 
     /// `throbber --help`: the commands, the scenes, the options and the exit codes.
@@ -38,6 +39,7 @@ enum TopLevel {
           compare A.png B.png    compare two PNGs' decoded pixels
           reproduce FILE.png     render a PNG again from its own tEXt and compare
           export SCENE -o F.json a scene as a Lottie animation (.json), or a .lottie with themes
+          studio [SCENE…]        a local page to tune scenes live, copy the command, export
           bench                  throughput stage by stage, with ceilings (release builds)
           info                   every backend this machine can open (OSMesa, EGL devices, CPU), or why not
 

@@ -1,0 +1,103 @@
+import Foundation
+import Throbber
+
+/// The pages connected to a studio, each known by the id it chose: its event stream, the state
+/// it last asked for, and the frames it may still fetch.
+final class StudioClients: @unchecked Sendable {
+    /// One page.
+    final class Client: @unchecked Sendable {
+        let id: String
+        /// Its event stream; nil until it connects, replaced when it reconnects.
+        var stream: EventStream?
+        /// The state it asked for last, prepared; re-rendered when its scene's file changes.
+        var latest: StudioWork?
+        /// Frames it may fetch, oldest first, by name (`7`, `7-cpu`, `7-gl`, `7-heat`).
+        var frames: [(name: String, image: Image)] = []
+        var lastUsed = Date()
+
+        init(id: String) { self.id = id }
+    }
+
+    /// The most pages a studio keeps; a new one replaces the one unused longest.
+    static let maximumClients = 16
+    /// The most bytes of frames kept per page; its newest frame is kept whatever its size.
+    static let maximumFrameBytes = 256 << 20
+    /// The most frames kept per page.
+    static let maximumFrames = 16 * 4
+
+    private let lock = NSLock()
+    private var clients: [String: Client] = [:]
+
+    /// Whether `id` is a page id the studio takes: 8 to 64 of `[A-Za-z0-9_-]`.
+    static func isValidID(_ id: String) -> Bool {
+        (8...64).contains(id.utf8.count) && id.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F
+        }
+    }
+
+    /// The page `id`, made when `create` (its event stream connecting).
+    func client(_ id: String, create: Bool = false) -> Client? {
+        lock.withLock {
+            if let client = clients[id] {
+                client.lastUsed = Date()
+                return client
+            }
+            guard create else { return nil }
+            if clients.count >= Self.maximumClients, let oldest = clients.values.min(by: { $0.lastUsed < $1.lastUsed }) {
+                clients[oldest.id] = nil
+            }
+            let client = Client(id: id)
+            clients[id] = client
+            return client
+        }
+    }
+
+    /// Connects `stream` as `client`'s, replacing an earlier one.
+    func attach(_ stream: EventStream, to client: Client) {
+        lock.withLock { client.stream = stream }
+    }
+
+    /// Whether `stream` is still `client`'s own (not replaced by a reconnection).
+    func isCurrent(_ stream: EventStream, of client: Client) -> Bool {
+        lock.withLock { client.stream === stream && stream.isOpen }
+    }
+
+    /// Sends an event to one page, if it is connected.
+    func send(_ event: String, _ data: String, to client: Client) {
+        let stream = lock.withLock { client.stream }
+        stream?.send(event: event, data: data)
+    }
+
+    /// Sends an event to every connected page.
+    func broadcast(_ event: String, _ data: String) {
+        let streams = lock.withLock { clients.values.compactMap(\.stream) }
+        for stream in streams { stream.send(event: event, data: data) }
+    }
+
+    /// Records the state `client` asked for last.
+    func setLatest(_ work: StudioWork, of client: Client) {
+        lock.withLock { client.latest = work }
+    }
+
+    /// Every page's last state, for re-rendering after a file changed.
+    func latestWork() -> [(Client, StudioWork)] {
+        lock.withLock { clients.values.compactMap { client in client.latest.map { (client, $0) } } }
+    }
+
+    /// Keeps `images` for `client` to fetch, dropping its oldest frames beyond the bounds.
+    func keep(_ images: [(name: String, image: Image)], for client: Client) {
+        lock.withLock {
+            client.frames += images
+            var bytes = client.frames.reduce(0) { $0 + $1.image.pixels.count }
+            while client.frames.count > images.count,
+                  bytes > Self.maximumFrameBytes || client.frames.count > Self.maximumFrames {
+                bytes -= client.frames.removeFirst().image.pixels.count
+            }
+        }
+    }
+
+    /// The frame `name` of page `id`, if it is still kept.
+    func frame(_ name: String, of id: String) -> Image? {
+        lock.withLock { clients[id]?.frames.last { $0.name == name }?.image }
+    }
+}

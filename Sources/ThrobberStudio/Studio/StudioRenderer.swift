@@ -1,0 +1,153 @@
+import Foundation
+import Throbber
+import ThrobberRender
+
+/// A state ready to draw: the scene set, validated and laid out, and the command and job that
+/// render the same frame.
+struct StudioWork: Sendable {
+    var seq: Int
+    var state: StudioState
+    var entry: StudioScenes.Entry
+    var scene: LaidOutScene
+    var command: String
+    var job: String
+}
+
+/// Draws the pages' frames on one thread of its own (a GL context stays on the thread that made
+/// it): the latest state of each page, older ones dropped, with the studio's renderer — the one
+/// `render --backend B` opens — and, when a page compares, the CPU and GL renderers with
+/// `compare`'s heat map.
+final class StudioRenderer: @unchecked Sendable {
+    /// The largest frame side the studio draws (64 MiB a frame); `render` draws larger.
+    static let maximumSide = 4096
+
+    private let condition = NSCondition()
+    private var pending: [String: (StudioClients.Client, StudioWork)] = [:]
+    private var order: [String] = []
+    private var stopping = false
+    private let clients: StudioClients
+    private let backend: Backend
+    /// Set once the thread has opened its renderers.
+    private var opened: (description: String, compare: String?)?
+    private var openError: Error?
+    private var thread: Thread?
+
+    /// Starts the thread and opens the renderers on it.
+    ///
+    /// - Throws: as `FrameRenderer` for the studio's backend (a GL backend that does not open).
+    init(backend: Backend, clients: StudioClients) throws {
+        self.backend = backend
+        self.clients = clients
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "throbber.studio.render"
+        thread.stackSize = 8 << 20
+        self.thread = thread
+        thread.start()
+        condition.lock()
+        while opened == nil && openError == nil { condition.wait() }
+        condition.unlock()
+        if let openError { throw openError }
+    }
+
+    /// The studio renderer's description (`cpu: …`).
+    var description: String { condition.withLock { opened?.description ?? "" } }
+    /// Why CPU and GL cannot be compared, or nil when they can.
+    var compareUnavailable: String? { condition.withLock { opened?.compare } }
+
+    /// Queues `work` for `client`, replacing what it queued before and has not been drawn.
+    func submit(_ work: StudioWork, for client: StudioClients.Client) {
+        condition.withLock {
+            if pending[client.id] == nil { order.append(client.id) }
+            pending[client.id] = (client, work)
+            condition.signal()
+        }
+    }
+
+    /// Stops the thread after the frame it is drawing.
+    func stop() {
+        condition.withLock {
+            stopping = true
+            condition.broadcast()
+        }
+    }
+
+    private func run() {
+        let primary: FrameRenderer
+        var cpu: FrameRenderer?, gl: FrameRenderer?
+        var compareWhy: String?
+        do {
+            primary = try FrameRenderer(backend)
+            cpu = primary.backend == .cpu ? primary : try FrameRenderer(.cpu)
+            do {
+                gl = primary.backend == .gl ? primary : try FrameRenderer(.gl)
+            } catch {
+                compareWhy = "GL does not open here: " + ((error as? ThrobberError)?.message ?? "\(error)")
+            }
+        } catch {
+            condition.withLock {
+                openError = error
+                condition.broadcast()
+            }
+            return
+        }
+        condition.withLock {
+            opened = (primary.description, compareWhy)
+            condition.broadcast()
+        }
+        while true {
+            condition.lock()
+            while order.isEmpty && !stopping { condition.wait() }
+            if stopping {
+                condition.unlock()
+                return
+            }
+            let id = order.removeFirst()
+            let (client, work) = pending.removeValue(forKey: id)!
+            condition.unlock()
+            draw(work, for: client, primary: primary, cpu: cpu, gl: gl)
+        }
+    }
+
+    private func draw(_ work: StudioWork, for client: StudioClients.Client, primary: FrameRenderer,
+                      cpu: FrameRenderer?, gl: FrameRenderer?) {
+        do {
+            let (width, height) = work.scene.pixelSize
+            guard width <= Self.maximumSide && height <= Self.maximumSide else {
+                throw ThrobberError("the frame is \(width)×\(height) px; the studio draws frames up to \(Self.maximumSide) px a side "
+                                    + "(render larger ones with the command)", kind: .usage)
+            }
+            try primary.checkCanvas(width: width, height: height)
+            let list = work.scene.drawList(at: work.state.t)
+            let began = DispatchTime.now().uptimeNanoseconds
+            let image = try primary.render(list)
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e6
+            var images = [(name: "\(work.seq)", image: image)]
+            var comparison = "null"
+            if work.state.compare, let cpu, let gl {
+                let cpuImage = cpu === primary ? image : try cpu.render(list)
+                let glImage = gl === primary ? image : try gl.render(list)
+                let diff = ImageDiff(expected: cpuImage, observed: glImage, tolerance: 2, keep: 0)
+                let heat = ImageDiff.heatMap(expected: cpuImage, observed: glImage, tolerance: 2)
+                images += [("\(work.seq)-cpu", cpuImage), ("\(work.seq)-gl", glImage), ("\(work.seq)-heat", heat)]
+                let base = "/frames/\(client.id)/\(work.seq)"
+                comparison = """
+                    {"cpu": "\(base)-cpu.rgba", "gl": "\(base)-gl.rgba", "heat": "\(base)-heat.rgba", \
+                    "maxDifference": \(diff.maxChannelDifference), "differing": \(diff.pixelsOverTolerance), "tolerance": 2}
+                    """
+            }
+            clients.keep(images, for: client)
+            let q = StudioCommandLine.quoted
+            let event = """
+                {"seq": \(work.seq), "scene": \(q(work.entry.id)), "revision": \(work.entry.revision), \
+                "t": \(formatShortest(work.state.t)), "scale": \(formatShortest(work.state.scale)), \
+                "width": \(width), "height": \(height), "url": "/frames/\(client.id)/\(work.seq).rgba", \
+                "backend": \(q(primary.description)), "milliseconds": \(String(format: "%.2f", milliseconds)), \
+                "command": \(q(work.command)), "job": \(q(work.job)), "compare": \(comparison)}
+                """
+            clients.send("frame", event, to: client)
+        } catch {
+            let message = (error as? ThrobberError)?.message ?? "\(error)"
+            clients.send("failed", "{\"seq\": \(work.seq), \"message\": \(StudioCommandLine.quoted(message))}", to: client)
+        }
+    }
+}
