@@ -276,6 +276,16 @@ class HttpFamily:
         problem = self.http_health(studio)
         if problem:
             self.http_record(studio, label, None, problem, [])
+        # Half the time the stop lands while a heavy frame is drawn (scale 8, CPU and GL compared):
+        # the studio must still exit 0 within 1 s, its renderers stopped, not torn down under it.
+        rng = random.Random("%d-http-end" % self.args.seed)
+        if rng.random() < 0.5 and studio.listener and studio.listener.open:
+            state = studio.requests.state(rng, with_client=True)
+            state.update(scale=8, compare=True, seq=10 ** 9)
+            body = json.dumps(state).encode()
+            exchange(studio.port, [("POST /api/state HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n\r\n"
+                                    % (studio.authority, len(body))).encode() + body])
+            time.sleep(rng.uniform(0, 0.3))
         self.http_stop(studio, label, judged=True)
 
     def http_stop(self, studio, label, judged):
