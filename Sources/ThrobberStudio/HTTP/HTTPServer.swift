@@ -161,7 +161,6 @@ public final class HTTPServer: @unchecked Sendable {
             lock.withLock { _ = open.removeValue(forKey: ObjectIdentifier(connection)) }
             connection.close()
         }
-        thread.stackSize = 1 << 20
         thread.start()
     }
 
