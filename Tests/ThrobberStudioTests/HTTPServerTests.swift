@@ -34,6 +34,23 @@ struct HTTPServerTests {
         #expect(bare.status == 200 && bare.body.contains(#""body": "hi""#), "\(bare)")
     }
 
+    /// A client that asks before sending its body (`Expect: 100-continue`, as curl does over
+    /// 1 KiB) is told to go on, and only a body within the bound is asked for.
+    @Test func expectContinueIsAnswered() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let client = try RawClient(port: running.server.port)
+        client.send("POST /x HTTP/1.1\r\nHost: \(running.authority)\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+        var received: [UInt8] = []
+        #expect(client.read(until: "\r\n\r\n", into: &received))
+        #expect(String(decoding: received, as: UTF8.self) == "HTTP/1.1 100 Continue\r\n\r\n")
+        client.send("hello")
+        let reply = RawReply(Array(client.readAll()))
+        #expect(reply.status == 200 && reply.body.contains(#""body": "hello""#), "\(reply)")
+        let over = try running.exchange("POST /x HTTP/1.1\r\nHost: \(running.authority)\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n")
+        #expect(over.status == 413)
+    }
+
     @Test func headIsGetWithoutTheBody() throws {
         let running = try RunningServer()
         defer { running.stop() }

@@ -67,6 +67,10 @@ struct RequestReader {
         }
         // The body: what came with the head, then the rest, never more than `length`.
         var body = Array(buffer[headEnd.body...].prefix(length))
+        // curl asks before sending a body over 1 KiB, and waits a second for the answer otherwise.
+        if body.count < length, head.headers.contains(where: { $0.name == "expect" && $0.value.lowercased() == "100-continue" }) {
+            connection.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
         while body.count < length {
             switch connection.read(into: &body, most: length - body.count, deadline: deadline) {
             case .bytes: continue
