@@ -175,7 +175,7 @@ let package = Package(
             dependencies: ["throbber", "Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "ThrobberStudioTests", dependencies: ["ThrobberStudio", "Throbber"]),
+        .testTarget(name: "ThrobberStudioTests", dependencies: ["ThrobberStudio", "Throbber", "ThrobberBatch", "ThrobberRender", "ThrobberText"]),
         // Package.swift itself: each Swift target declares exactly the package modules it imports.
         .testTarget(name: "ThrobberLayoutTests"),
     ],

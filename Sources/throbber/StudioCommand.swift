@@ -25,10 +25,10 @@ enum StudioCommand: Subcommand {
 
         EXAMPLES:
           throbber studio
-          throbber studio hud examples/scenes/dots.scene.json --export-dir exports
+          throbber studio hud examples/scenes/material-spinner.scene.json --export-dir exports
         """ }
 
-    static let port = OptionSpec("--port", value: "N", .integer(0...65535), default: "0", help: "the port (default: a free one)")
+    static let port = OptionSpec("--port", value: "N", .integer(0...65535), default: "0", help: "the port (default {default}: a free one)")
     static let host = OptionSpec("--host", value: "ADDR", default: "127.0.0.1",
                                  help: "the IPv4 address to listen on (default {default}: this machine only)")
     static let exportDirectory = OptionSpec("--export-dir", value: "DIR",

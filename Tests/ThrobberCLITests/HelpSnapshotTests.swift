@@ -9,7 +9,7 @@ import ThrobberTestSupport
 /// texts are read in review before they are committed.
 struct HelpSnapshotTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
-    static let commands = ["", "render", "preview", "scenes", "batch", "verify", "parity", "compare", "reproduce", "bench", "info"]
+    static let commands = ["", "render", "preview", "scenes", "batch", "verify", "parity", "compare", "reproduce", "bench", "info", "studio"]
 
     @Test(arguments: commands)
     func helpTextIsTheSnapshot(command: String) throws {

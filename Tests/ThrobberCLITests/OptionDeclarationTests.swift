@@ -100,6 +100,8 @@ struct OptionDeclarationTests {
         "render": ["wave-ball", "-o", "BLOCKED"], "preview": ["activity", "-o", "BLOCKED.png"], "batch": ["JOB"],
         "parity": ["--scenes", "ring", "--dry-run"], "compare": ["a.png", "b.png"], "reproduce": ["x.png"],
         "bench": ["--allow-debug", "--baseline", "missing.json"], "export": ["ring", "-o", "BLOCKED.json"],
+        // A page directory that is not one: the studio stops before it serves.
+        "studio": ["--page-dir", "BLOCKED"],
     ]
     /// Options read only with another, by command and option: `parity --seed` goes with
     /// `--random`, `bench --sets` and `--seed` with `--png-sweep --check-rule`.
@@ -109,7 +111,7 @@ struct OptionDeclarationTests {
 
     @Test func everyDeclaredNumberOptionHasCases() {
         // The cases below cover every command that declares a range (a kind change cannot drop them).
-        #expect(Set(Self.outside.map(\.command)) == ["render", "preview", "batch", "parity", "compare", "reproduce", "bench", "export"])
+        #expect(Set(Self.outside.map(\.command)) == ["render", "preview", "batch", "parity", "compare", "reproduce", "bench", "export", "studio"])
         #expect(Self.outside.count >= 30, "\(Self.outside.count)")
     }
 

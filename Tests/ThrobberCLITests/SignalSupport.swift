@@ -9,14 +9,20 @@ import ThrobberTestSupport
 final class SpawnedThrobber {
     let pid: pid_t
     let stderrPath: String
+    /// Where its standard output goes (`/dev/null` unless asked for).
+    let stdoutPath: String
     private var exitStatus: Int32?
 
     /// Starts `throbber ARGUMENTS…` with `environment` added to this process's.
     ///
     /// - Parameter newProcessGroup: start it in a process group of its own (whose id is its pid),
     ///   for a test that signals the group as a terminal's Ctrl-C does.
-    init(_ arguments: [String], environment: [String: String] = [:], stderrIn directory: URL, newProcessGroup: Bool = false) throws {
-        stderrPath = directory.appendingPathComponent("stderr-\(UInt32.random(in: 0...UInt32.max)).txt").path
+    /// - Parameter keepStdout: standard output in a file of `directory` too, readable while it runs.
+    init(_ arguments: [String], environment: [String: String] = [:], stderrIn directory: URL, newProcessGroup: Bool = false,
+         keepStdout: Bool = false) throws {
+        let tag = UInt32.random(in: 0...UInt32.max)
+        stderrPath = directory.appendingPathComponent("stderr-\(tag).txt").path
+        stdoutPath = keepStdout ? directory.appendingPathComponent("stdout-\(tag).txt").path : "/dev/null"
         let binary = try throbberBinary().path
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -35,7 +41,7 @@ final class SpawnedThrobber {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
@@ -54,6 +60,9 @@ final class SpawnedThrobber {
             _ = finish()
         }
     }
+
+    /// What it has written to standard output so far (with `keepStdout`).
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
 
     /// What it has written to standard error so far.
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }

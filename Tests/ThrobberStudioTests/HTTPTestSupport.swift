@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import Throbber
 @testable import ThrobberStudio
 
 /// What the test handler was asked and how its streams ended, shared with the test.
@@ -62,8 +63,8 @@ struct TestHandler: HTTPHandler {
             }
         default:
             let query = request.query.keys.sorted().map { "\($0)=\(request.query[$0]!)" }.joined(separator: "&")
-            return .response(.json(200, "{\"method\": \"\(request.method)\", \"path\": \(HTTPResponse.jsonString(request.path)), "
-                + "\"query\": \(HTTPResponse.jsonString(query)), \"body\": \(HTTPResponse.jsonString(String(decoding: request.body, as: UTF8.self)))}"))
+            return .response(.json(200, "{\"method\": \"\(request.method)\", \"path\": \(JSONOutput.quoted(request.path)), "
+                + "\"query\": \(JSONOutput.quoted(query)), \"body\": \(JSONOutput.quoted(String(decoding: request.body, as: UTF8.self)))}"))
         }
     }
 }

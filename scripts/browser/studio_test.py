@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The studio as a user drives it: `throbber studio` with the page in headless Chromium.
 
-usage: scripts/browser/studio_test.py [--throbber PATH] [--screenshots] [--moves N] [-v]
+usage: scripts/browser/studio_test.py [--throbber PATH] [--screenshots] [--moves N] [--page-dir DIR] [-v]
 
 Starts `throbber studio` (a free port, --export-dir in a temporary directory) with every built-in
 scene and a copy of the example scene file with the largest canvas, opens its page in headless
@@ -184,12 +184,14 @@ def compare_with_png(rgba, width, height, path):
 # --- The studio ----------------------------------------------------------------------------------
 
 class Studio:
-    def __init__(self, throbber, work, scenes):
+    def __init__(self, throbber, work, scenes, page_dir=None):
         self.exports = os.path.join(work, "exports")
         os.makedirs(self.exports)
         self.log_path = os.path.join(work, "studio.log")
         self.cwd = work
         command = [throbber, "studio", *scenes, "--port", "0", "--export-dir", self.exports]
+        if page_dir:
+            command += ["--page-dir", page_dir]
         log(" ".join(shlex.quote(c) for c in command))
         self.process = subprocess.Popen(command, cwd=work, stdout=subprocess.PIPE,
                                         stderr=open(self.log_path, "w"), text=True)
@@ -268,7 +270,7 @@ class Driver:
         raise Failure(f"timed out after {timeout:.0f} s waiting for {what}; shown: "
                       f"{self.js('JSON.stringify(studio.shown && {seq: studio.shown.seq, scene: studio.shown.scene, command: studio.shown.command})')}, "
                       f"sent {self.js('studio.sentSeq')}, errors {self.js('JSON.stringify(studio.errors)')}, "
-                      f"failed {self.js('JSON.stringify(studio.failed)')}")
+                      f"failed {self.js('JSON.stringify(studio.failed)')}; page {self.js('JSON.stringify(studio.debug())')}")
 
     def settle(self, what="the frame for the latest state", timeout=20.0):
         self.wait("studio.settled()", what, timeout)
@@ -344,7 +346,7 @@ SPREAD = [0.0, 1.0, 0.5, 0.25, 0.75, 0.125, 0.875, 0.375, 0.625, 0.0625, 0.9375,
 
 def latency_run(d, label, params, moves):
     """`moves` slider moves over `params`, each waiting for its frame; the page's latencies."""
-    d.js("studio.latencies.length = 0")
+    latencies, seqs = [], []
     counts = {p: 0 for p in params}
     valid, tries, rejected = 0, 0, 0
     while valid < moves:
@@ -359,14 +361,26 @@ def latency_run(d, label, params, moves):
             continue
         if d.settle(f"{label}: the frame after moving {name}"):
             d.wait(f"studio.latencies.length > {before}", f"{label}: the latency of moving {name}")
+            latencies.append(d.js("studio.latencies[studio.latencies.length - 1]"))
+            seqs.append(d.js("studio.sentSeq"))
             valid += 1
         else:
             rejected += 1
             d.reset(name)   # the value broke a rule between parameters: back to its default
             d.settle(f"{label}: the frame after resetting {name}")
-    latencies = d.js("studio.latencies.slice()")
     d.drain()
-    return latencies
+    trace = {t["seq"]: t for t in d.js("studio.trace()")}
+    return {"latencies": latencies, "trace": [trace[q] for q in seqs if q in trace]}
+
+
+def stages(trace):
+    """Median ms of each stage of the traced states, as text."""
+    def median(a, b):
+        spans = [t[b] - t[a] for t in trace if a in t and b in t]
+        return f"{statistics.median(spans):.1f}" if spans else "?"
+    rendered = [t["rendered"] for t in trace if "rendered" in t]
+    return (median("posted", "accepted"), median("posted", "announced"),
+            f"{statistics.median(rendered):.1f}" if rendered else "?", median("announced", "fetched"), median("fetched", "painted"))
 
 
 def percentile(values, p):
@@ -460,6 +474,17 @@ def run_page(args, studio, work, example):
             d.settle("wave-ball size")
         d.reset("size")
         d.settle()
+        # A real drag: many input events in a burst, coalesced into a few states; the last one shows.
+        box = d.param("progress").locator("input.slider").bounding_box()
+        y = box["y"] + box["height"] / 2
+        d.page.mouse.move(box["x"] + 4, y)
+        d.page.mouse.down()
+        d.page.mouse.move(box["x"] + box["width"] - 4, y, steps=25)
+        d.page.mouse.up()
+        d.settle("the frame after dragging progress")
+        dragged = d.param("progress").locator("input.num").input_value()
+        if f"progress={dragged}" not in shlex.split(d.js("studio.shown.command")):
+            raise Failure(f"after dragging progress to {dragged}, the frame shown is {d.js('studio.shown.command')!r}")
         d.type_value("progress", "0.83")
         d.settle()
         d.param("label").locator("select").select_option("on")
@@ -499,6 +524,14 @@ def run_page(args, studio, work, example):
             sizes[s] = d.js("studio.shown.width")
         if not (sizes[2] == 2 * sizes[1] and sizes[3] == 3 * sizes[1]):
             raise Failure(f"widths at @1x/@2x/@3x are {sizes}")
+        # A frame over the studio's size limit is refused with a `failed` event, shown as a banner.
+        d.type_value("size", "2000")
+        d.scale(3)
+        if d.settle("the refusal of a 6000 px frame"):
+            raise Failure("a 6000 px wide frame was drawn: the studio should refuse it")
+        if not d.page.locator("#banner").is_visible() or not d.js("studio.failed && studio.failed.message"):
+            raise Failure("the refused frame's message is not shown")
+        d.reset("size")
         d.scale(1)
         d.settle()
 
@@ -573,7 +606,7 @@ def run_page(args, studio, work, example):
             missing = [f for f in done["files"] if not os.path.isfile(os.path.join(studio.exports, f))]
             if not done["files"] or missing:
                 raise Failure(f"the png export lists {len(done['files'])} files, missing {missing[:3]}")
-            report["export"] = f"{len(done['files'])} files in {done['directory']}"
+            report["export"] = f"{done.get('fileCount', len(done['files']))} files in {done['directory']} (frames {done['done']} of {done['total']})"
 
         # ---- The scene file's copy edited on disk.
         d.select_scene(example["id"])
@@ -643,7 +676,7 @@ def edit_valid(text):
 def screenshots(browser, studio, d):
     docs = os.path.join(REPO, "docs")
     for width, height, path, scene, steps in (
-        (1280, 800, "studio-wide.png", "wave-ball", [("label", "on"), ("progress", "0.68")]),
+        (1280, 900, "studio-wide.png", "wave-ball", [("label", "on"), ("progress", "0.68")]),
         (820, 1000, "studio-narrow.png", "hud", [("status", "Loading…"), ("style", "dark")]),
     ):
         page = browser.new_page(viewport={"width": width, "height": height})
@@ -661,6 +694,7 @@ def screenshots(browser, studio, d):
                 s.type_value(name, value)
         s.page.locator("#time").fill("45")
         s.settle("the screenshot's frame")
+        s.js("document.activeElement && document.activeElement.blur()")
         page.screenshot(path=os.path.join(docs, path))
         log(f"wrote docs/{path} ({width} px wide)")
         page.close()
@@ -677,7 +711,10 @@ def verify(frames, throbber, cwd, work):
         out = os.path.join(renders, f"{f['seq']}-{f['revision']}")
         words[0] = throbber
         words[words.index("-o") + 1] = out
-        done = subprocess.run(words + ["-q"], cwd=cwd, capture_output=True, text=True)
+        try:
+            done = subprocess.run(words + ["-q"], cwd=cwd, capture_output=True, text=True)
+        except OSError as e:
+            return f"seq {f['seq']}: {f['command']} did not start: {e}"
         if done.returncode != 0:
             return f"seq {f['seq']}: {f['command']} exited {done.returncode}: {done.stderr.strip()[:400]}"
         pngs = sorted(os.path.join(root, n) for root, _, names in os.walk(out) for n in names if n.endswith(".png"))
@@ -710,6 +747,8 @@ def main():
     parser.add_argument("--throbber", default=os.environ.get("THROBBER", os.path.join(REPO, ".build", "release", "throbber")))
     parser.add_argument("--screenshots", action="store_true", help="write docs/studio-wide.png and docs/studio-narrow.png")
     parser.add_argument("--moves", type=int, default=30, help="slider moves per scene for latency (default 30)")
+    parser.add_argument("--page-dir", metavar="DIR", help="the studio serves the page from DIR (Sources/ThrobberStudio/Page: "
+                        "a page edited since the build), not the copy built in")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     if args.moves < 1:
@@ -731,7 +770,8 @@ def main():
             shutil.copyfile(example["file"], example["copy"])
             log(f"the largest example: {os.path.relpath(example['file'], REPO)} ({example['id']}, "
                 f"{example['canvas']['width']}×{example['canvas']['height']} pt), edited as a copy")
-            studio = Studio(throbber, work, BUILT_INS + [example["copy"]])
+            studio = Studio(throbber, work, BUILT_INS + [example["copy"]],
+                            os.path.abspath(args.page_dir) if args.page_dir else None)
             try:
                 frames, report = run_page(args, studio, work, example)
             finally:
@@ -753,7 +793,8 @@ def main():
     else:
         log(f"PASS: all {len(frames)} frames equal their command's PNG (max difference 0)")
     log("latency, input event to painted frame (ms):")
-    for scene_id, values in report["latency"].items():
+    for scene_id, run in report["latency"].items():
+        values = run["latencies"]
         median, p90 = statistics.median(values), percentile(values, 90)
         limit = EXAMPLE_MEDIAN_MS if scene_id not in BUILT_INS else BUILT_IN_MEDIAN_MS
         size = "512 px" if scene_id in BUILT_INS else "@2x, {}×{} px".format(*report["example_size"])
@@ -761,6 +802,8 @@ def main():
         log(f"  {scene_id:18} {size:18} n={len(values):3}  median {median:6.1f}  p90 {p90:6.1f}  max {max(values):6.1f}  (limit {limit:.0f}: {verdict})")
         if median > limit:
             failed.append(f"{scene_id}: median latency {median:.1f} ms over {limit:.0f} ms")
+        log("  {:18} {:18} medians: POST answered {}, frame announced {} (rendered in {}), fetched +{}, painted +{}".format(
+            "", "", *stages(run["trace"])))
     if report.get("compare"):
         c = report["compare"]
         log(f"CPU | GL on the HUD: max difference {c['maxDifference']}, {c['differing']} pixels over the tolerance {c['tolerance']}")

@@ -1,4 +1,5 @@
 import Foundation
+import Throbber
 
 /// A Lottie document as the exporter builds it: ordered objects (players read `ddd` before `ks`,
 /// issue 51), numbers written with the digits their tolerance needs, and placeholders for the
@@ -71,22 +72,6 @@ indirect enum LottieValue: Sendable {
     }
 
     static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        out += JSONOutput.quoted(s)
     }
 }

@@ -1,3 +1,5 @@
+import Throbber
+
 /// One response: a status, header fields and a body.
 ///
 /// The server adds the fields every response carries when it writes one (`Connection: close`,
@@ -31,31 +33,12 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON error response: `{"error": message}`.
     public static func error(_ status: Int, _ message: String) -> HTTPResponse {
-        json(status, "{\"error\": \(jsonString(message))}")
+        json(status, "{\"error\": \(JSONOutput.quoted(message))}")
     }
 
     /// The value of the first header field named `name` (case-insensitive), if any.
     public func header(_ name: String) -> String? {
         let lower = name.lowercased()
         return headers.first { $0.name.lowercased() == lower }?.value
-    }
-
-    /// `text` as a JSON string literal, quotes included.
-    public static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -39,6 +39,7 @@
     sceneError: null,
     exports: {},          // id → the last export event
     failed: null,         // the last `failed` event
+    streamErrors: 0,      // the event stream's error events (drops, refusals)
     posted: 0,            // states POSTed
     sentSeq: 0,           // the seq of the last state POSTed
     rejectedSeq: 0,       // the last seq answered by a 422, an error or a `failed` event
@@ -334,7 +335,12 @@
       case "color": return "#000000ff";
       case "size": return "100x100";
       case "offset": return "0,0";
-      case "number": case "integer": return String(p.slider ? p.slider.min : (p.range?.min ?? 0));
+      case "number": case "integer": {
+        // The middle of the slider's travel: a value that shows, inside what is allowed.
+        const sl = p.slider;
+        if (!sl) return String(p.range?.min ?? 0);
+        return numberText(p, sl.log ? Math.sqrt(sl.min * sl.max) : (sl.min + sl.max) / 2);
+      }
       case "choice": return (p.choices || [""])[0];
       default: return "";
     }
@@ -399,6 +405,7 @@
     inFlight = true;
     lastSentBody = text;
     const mySeq = ++seq;
+    mark(mySeq, "posted");
     for (const t0 of pendingInputs) awaiting.push({ seq: mySeq, t0 });
     pendingInputs = [];
     studio.posted += 1;
@@ -411,6 +418,7 @@
       });
       const answer = await response.json().catch(() => ({}));
       if (response.status === 202) {
+        mark(mySeq, "accepted");
         studio.errors = {};
         showErrors({});
       } else if (response.status === 422) {
@@ -426,21 +434,43 @@
       } else {
         studio.rejectedSeq = mySeq;
         awaiting = awaiting.filter((a) => a.seq !== mySeq);
+        // (An unknown client: the event stream's next hello sends the state again.)
         banner(`state ${mySeq}: ${response.status} ${answer.error || ""}`);
-        if (response.status === 404 && /client/.test(answer.error || "")) lastSentBody = null;
       }
     } catch (e) {
+      // The studio is gone or restarting: try again in a second, not in a loop.
       studio.rejectedSeq = mySeq;
       awaiting = awaiting.filter((a) => a.seq !== mySeq);
       lastSentBody = null;
-      banner(`state ${mySeq}: ${e.message}`);
+      inFlight = false;
+      banner(`state ${mySeq}: ${e.message}; trying again`);
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(send, 1000);
+      return;
     } finally {
       inFlight = false;
     }
     if (JSON.stringify(stateBody()) !== lastSentBody || pendingInputs.length) send();
   }
+  let retryTimer = 0;
 
   // ---- Frames ------------------------------------------------------------------------------------
+
+  // Where a state's time goes (studio.trace, for the test's report): POSTed, accepted (202),
+  // announced (frame event, with the studio's render milliseconds), fetched, painted.
+  const traced = new Map();
+  function mark(seqNumber, what, rendered) {
+    let entry = traced.get(seqNumber);
+    if (!entry) {
+      if (what !== "posted") return;
+      entry = { seq: seqNumber };
+      traced.set(seqNumber, entry);
+      if (traced.size > 200) traced.delete(traced.keys().next().value);
+    }
+    if (entry[what] === undefined) entry[what] = performance.now();
+    if (rendered !== undefined) entry.rendered = rendered;
+  }
+  studio.trace = () => Array.from(traced.values());
 
   // Frames are ordered by seq, then by revision: a re-read scene file redraws the latest state
   // under its own seq.
@@ -466,6 +496,7 @@
   }
 
   function onFrameEvent(frame) {
+    mark(frame.seq, "announced", frame.milliseconds);
     if (!newer(frame, newestEvent)) return;
     newestEvent = frame;
     nextFrame = frame;
@@ -480,6 +511,7 @@
       if (!newer(frame, studio.shown)) continue;
       try {
         const rgba = await fetchRGBA(frame.url, frame.width, frame.height);
+        mark(frame.seq, "fetched");
         let parts = null;
         if (frame.compare && compare) {
           const c = frame.compare;
@@ -526,13 +558,17 @@
       for (const a of done) studio.latencies.push(now - a.t0);
       if (!studio.ready) studio.ready = true;
       studio.paintedSeq = frame.seq;
+      mark(frame.seq, "painted");
     });
   }
 
   function status() {
     const f = studio.shown;
     const parts = [];
-    parts.push(f && f.backend ? f.backend : (info ? info.backend : ""));
+    const backend = f && f.backend ? f.backend : (info ? info.backend : "");
+    // The renderer's name; why auto chose it is in the tooltip.
+    parts.push(backend.split(" [")[0]);
+    $("status").title = backend;
     if (f) {
       parts.push(`${Number(f.milliseconds).toFixed(1)} ms`);
       parts.push(`${f.width}×${f.height} px`);
@@ -689,9 +725,9 @@
   const exportRows = new Map();
   function exportRow(id, kind) {
     if (exportRows.has(id)) return exportRows.get(id);
-    const bar = el("progress", { max: 1, value: 0 });
+    const bar = el("progress", { max: 1 });
     const text = el("span", { class: "x-text" }, "starting…");
-    const files = el("ul", { class: "x-files" });
+    const files = el("details", { class: "x-files", hidden: true });
     const row = el("li", { dataset: { export: String(id) } }, el("span", { class: "x-kind" }, `#${id} ${kind}`), bar, text, files);
     $("export-list").prepend(row);
     const entry = { row, bar, text, files };
@@ -728,11 +764,20 @@
     entry.row.className = x.state;
     if (x.total > 0) { entry.bar.max = x.total; entry.bar.value = x.done; }
     if (x.state === "running") {
-      entry.text.textContent = `${x.done} / ${x.total} → ${x.directory}`;
+      entry.text.textContent = x.total > 0 ? `${x.done} / ${x.total} frames → ${x.directory}` : `${x.done} frames → ${x.directory}`;
     } else if (x.state === "done") {
-      entry.bar.value = entry.bar.max;
+      entry.bar.max = 1;
+      entry.bar.value = 1;
+      const listed = x.files || [];
+      const count = x.fileCount ?? listed.length;
       entry.text.textContent = `done → ${x.directory}`;
-      entry.files.replaceChildren(...(x.files || []).map((f) => el("li", {}, f)));
+      // A PNG sequence is many files: the first ones, folded; one or two files show as they are.
+      const more = count > listed.length ? [el("li", { class: "x-more" }, `… ${count - listed.length} more in ${x.directory}`)] : [];
+      entry.files.replaceChildren(
+        el("summary", {}, `${count} file${count === 1 ? "" : "s"}${count > 0 ? ": " + listed[0] + (count > 1 ? " …" : "") : ""}`),
+        el("ul", {}, ...listed.map((f) => el("li", {}, f)), ...more));
+      entry.files.hidden = false;
+      entry.files.open = count <= 3;
     } else {
       entry.text.textContent = `failed: ${x.message || "?"}`;
     }
@@ -763,8 +808,15 @@
     source.addEventListener("scene", data(replaceScene));
     source.addEventListener("export", data(onExportEvent));
     source.addEventListener("error", () => {
+      studio.streamErrors += 1;
       connected = source.readyState === EventSource.OPEN;
       status();
+      // EventSource retries by itself after a dropped connection, but not after a refused one
+      // (a 503 while the studio is busy, or a restarted studio): then start again.
+      if (source.readyState === EventSource.CLOSED) {
+        banner("the studio's event stream closed; connecting again…");
+        setTimeout(listen, 1000);
+      }
     });
   }
 
@@ -837,6 +889,10 @@
     selectScene: (id) => { selectScene(id); changed({ type: "click" }); },
     state: () => stateBody(),
     drain: () => studio.frames.splice(0, studio.frames.length),
+    debug: () => ({ inFlight, fetching, nextFrame: Boolean(nextFrame), pendingInputs: pendingInputs.length, awaiting: awaiting.length,
+      unsent: JSON.stringify(stateBody()) !== lastSentBody, state: stateBody(), sentSeq: studio.sentSeq,
+      shownSeq: studio.shown && studio.shown.seq, paintedSeq: studio.paintedSeq, rejectedSeq: studio.rejectedSeq,
+      connected, streamErrors: studio.streamErrors }),
     // True when the latest state has been answered: its frame painted, or rejected.
     settled: () => !inFlight && !fetching && !nextFrame && pendingInputs.length === 0 &&
       JSON.stringify(stateBody()) === lastSentBody &&

@@ -19,6 +19,8 @@ public final class Studio: HTTPHandler, @unchecked Sendable {
     private let version: String
     let stateLock = NSLock()
     var stoppedFlag = false
+    private var watching = false
+    private let watcherEnded = DispatchSemaphore(value: 0)
 
     /// Reads the scenes and opens the renderers.
     ///
@@ -50,19 +52,26 @@ public final class Studio: HTTPHandler, @unchecked Sendable {
     /// state shows it gets that state drawn again.
     public func startWatching() {
         let thread = Thread { [self] in
+            defer { watcherEnded.signal() }
             while !isStopped {
                 Thread.sleep(forTimeInterval: Self.watchInterval)
-                for entry in scenes.refresh() { reloaded(entry) }
+                for entry in scenes.refresh() where !isStopped { reloaded(entry) }
             }
         }
+        stateLock.withLock { watching = true }
         thread.name = "throbber.studio.watch"
         thread.start()
     }
 
-    /// Stops watching and drawing, and gives an export in flight 0.8 s to stop.
+    /// Stops watching and drawing, waits for both threads to end (the renderers closed), and
+    /// gives an export in flight 0.8 s to stop.
     public func stop() {
-        stateLock.withLock { stoppedFlag = true }
+        let watched = stateLock.withLock {
+            stoppedFlag = true
+            return watching
+        }
         renderer.stop()
+        if watched { _ = watcherEnded.wait(timeout: .now() + 1) }
         exports.waitUntilIdle(seconds: 0.8)
     }
 

@@ -14,6 +14,9 @@ final class StudioClients: @unchecked Sendable {
         /// Frames it may fetch, oldest first, by name (`7`, `7-cpu`, `7-gl`, `7-heat`).
         var frames: [(name: String, image: Image)] = []
         var lastUsed = Date()
+        /// The number of the frame drawn last: each frame's URL is its own, even when a file
+        /// changed and the same state (the same seq) is drawn again.
+        var serial = 0
 
         init(id: String) { self.id = id }
     }
@@ -72,6 +75,14 @@ final class StudioClients: @unchecked Sendable {
     func broadcast(_ event: String, _ data: String) {
         let streams = lock.withLock { clients.values.compactMap(\.stream) }
         for stream in streams { stream.send(event: event, data: data) }
+    }
+
+    /// A number for `client`'s next frame.
+    func nextSerial(of client: Client) -> Int {
+        lock.withLock {
+            client.serial += 1
+            return client.serial
+        }
     }
 
     /// Records the state `client` asked for last.

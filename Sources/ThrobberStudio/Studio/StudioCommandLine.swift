@@ -53,22 +53,7 @@ public enum StudioCommandLine {
     }
 
     /// `text` as a JSON string.
-    public static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    public static func quoted(_ text: String) -> String { JSONOutput.quoted(text) }
 
     /// `word` as a POSIX shell reads it back: as it is when it holds only characters no shell
     /// treats specially (and does not start a comment or a home directory), else in single quotes.

@@ -31,6 +31,8 @@ final class StudioRenderer: @unchecked Sendable {
     private var opened: (description: String, compare: String?)?
     private var openError: Error?
     private var thread: Thread?
+    /// Signalled when the thread has ended and its renderers are closed.
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Starts the thread and opens the renderers on it.
     ///
@@ -63,15 +65,27 @@ final class StudioRenderer: @unchecked Sendable {
         }
     }
 
-    /// Stops the thread after the frame it is drawing.
-    func stop() {
-        condition.withLock {
-            stopping = true
-            condition.broadcast()
+    /// Stops the thread after the frame it is drawing and waits (at most `seconds`) until its
+    /// renderers are closed: a GL context's threads (llvmpipe's) must not outlive the process's
+    /// exit handlers.
+    func stop(waiting seconds: Double = 2) {
+        let wasStopping = condition.withLock {
+            defer {
+                stopping = true
+                condition.broadcast()
+            }
+            return stopping
         }
+        if !wasStopping { _ = ended.wait(timeout: .now() + seconds) }
     }
 
     private func run() {
+        defer { ended.signal() }
+        drawUntilStopped()
+    }
+
+    /// Opens the renderers, then draws until `stop()`; they close as it returns.
+    private func drawUntilStopped() {
         let primary: FrameRenderer
         var cpu: FrameRenderer?, gl: FrameRenderer?
         var compareWhy: String?
@@ -121,15 +135,16 @@ final class StudioRenderer: @unchecked Sendable {
             let began = DispatchTime.now().uptimeNanoseconds
             let image = try primary.render(list)
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e6
-            var images = [(name: "\(work.seq)", image: image)]
+            let n = clients.nextSerial(of: client)
+            var images = [(name: "\(n)", image: image)]
             var comparison = "null"
             if work.state.compare, let cpu, let gl {
                 let cpuImage = cpu === primary ? image : try cpu.render(list)
                 let glImage = gl === primary ? image : try gl.render(list)
                 let diff = ImageDiff(expected: cpuImage, observed: glImage, tolerance: 2, keep: 0)
                 let heat = ImageDiff.heatMap(expected: cpuImage, observed: glImage, tolerance: 2)
-                images += [("\(work.seq)-cpu", cpuImage), ("\(work.seq)-gl", glImage), ("\(work.seq)-heat", heat)]
-                let base = "/frames/\(client.id)/\(work.seq)"
+                images += [("\(n)-cpu", cpuImage), ("\(n)-gl", glImage), ("\(n)-heat", heat)]
+                let base = "/frames/\(client.id)/\(n)"
                 comparison = """
                     {"cpu": "\(base)-cpu.rgba", "gl": "\(base)-gl.rgba", "heat": "\(base)-heat.rgba", \
                     "maxDifference": \(diff.maxChannelDifference), "differing": \(diff.pixelsOverTolerance), "tolerance": 2}
@@ -140,7 +155,7 @@ final class StudioRenderer: @unchecked Sendable {
             let event = """
                 {"seq": \(work.seq), "scene": \(q(work.entry.id)), "revision": \(work.entry.revision), \
                 "t": \(formatShortest(work.state.t)), "scale": \(formatShortest(work.state.scale)), \
-                "width": \(width), "height": \(height), "url": "/frames/\(client.id)/\(work.seq).rgba", \
+                "width": \(width), "height": \(height), "url": "/frames/\(client.id)/\(n).rgba", \
                 "backend": \(q(primary.description)), "milliseconds": \(String(format: "%.2f", milliseconds)), \
                 "command": \(q(work.command)), "job": \(q(work.job)), "compare": \(comparison)}
                 """

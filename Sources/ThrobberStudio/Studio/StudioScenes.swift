@@ -46,7 +46,8 @@ public final class StudioScenes: @unchecked Sendable {
     /// Reads every reference; a built-in's unknown id is an error (the command's usage error),
     /// a file that does not read is listed with its error, to be fixed while the studio runs.
     ///
-    /// - Throws: a usage error for an unknown built-in id or a reference given twice.
+    /// - Throws: a usage error for an unknown built-in id or a reference given twice; as
+    ///   `SceneReference.model` for a file that does not exist (`.missingInput`).
     public init(references: [String]) throws {
         let references = references.isEmpty ? SceneRegistry.defaults.map(\.id) : references
         var entries: [Entry] = [], taken = Set<String>()
@@ -62,6 +63,9 @@ public final class StudioScenes: @unchecked Sendable {
                 id = "\(id)-\(n)"
             }
             taken.insert(id)
+            // A file that is not there at all is a typo, refused as `render` refuses it; one that
+            // is there but does not read is listed with its error, to be fixed while the studio runs.
+            if isFile, FileSignature(reference) == nil { _ = try SceneReference.model(reference) }
             var entry = Entry(id: id, reference: reference, isFile: isFile)
             Self.read(&entry)
             entries.append(entry)
