@@ -162,6 +162,17 @@ struct HTTPServerTests {
             let reply = try running.exchange("GET \(target) HTTP/1.1\r\n\(extra)\r\n")
             #expect(reply.status == 200, "\(extra) \(target): \(reply.body)")
         }
+        // Bound to every interface: loopback names are answered, others only when listed.
+        let log = HandlerLog()
+        let any = try HTTPServer(host: "0.0.0.0", port: 0, limits: RunningServer.testLimits, handler: TestHandler(log: log))
+        Thread { any.serve { false } }.start()
+        defer { any.stop() }
+        for (host, status) in [("127.0.0.1:\(any.port)", 200), ("localhost:\(any.port)", 200), ("0.0.0.0:\(any.port)", 200),
+                               ("192.168.1.9:\(any.port)", 403), ("evil.example:\(any.port)", 403)] {
+            let client = try RawClient(port: any.port)
+            client.send("GET /a HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            #expect(RawReply(client.readAll()).status == status, "\(host)")
+        }
         // One decoding only: %252e reaches the handler as the literal "%2e", never as a dot.
         #expect(running.log.requests.map(\.path) == ["/a", "/a", "/a", "/a", "/a", "/a/%2e%2e", "/a/"])
     }
