@@ -80,6 +80,47 @@ struct HTTPServerLifecycleTests {
         #expect(running.log.endedStreams == 1)
     }
 
+    /// A stream written after its connection closed writes nothing anywhere: not into the next
+    /// client's connection, which the kernel gives the same descriptor number (found by the
+    /// fuzzer's --http: a slow client read another page's export events).
+    @Test func aKeptStreamNeverWritesIntoTheNextConnection() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let first = try RawClient(port: running.server.port)
+        first.send(running.get("/keep"))
+        #expect(RawReply(first.readAll()).status == 200)
+        let kept = try #require(running.log.kept)
+        // The next connection, its request not sent yet: the server is reading it.
+        let next = try RawClient(port: running.server.port)
+        usleep(100_000)
+        #expect(!kept.isOpen)
+        #expect(!kept.send(event: "export", data: "{\"leak\": true}"))
+        #expect(!kept.ping())
+        next.send(running.get("/a"))
+        let reply = String(decoding: next.readAll(), as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(reply.prefix(200))")
+        #expect(!reply.contains("leak"))
+    }
+
+    /// A client that closes its connection is seen as gone by `isOpen` without any write, so a
+    /// handler that only waits (a page's stream between frames) ends and frees its slot.
+    @Test func aClosedClientIsNotOpen() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        do {
+            let client = try RawClient(port: running.server.port)
+            client.send(running.get("/hold"))
+            var received: [UInt8] = []
+            #expect(client.read(until: "\r\n\r\n", into: &received))
+            usleep(100_000)
+            #expect(running.log.kept?.isOpen == true)
+        }
+        let deadline = Date().addingTimeInterval(3)
+        while running.log.endedStreams == 0 && Date() < deadline { usleep(10_000) }
+        #expect(running.log.endedStreams == 1)
+        #expect(running.log.kept?.isOpen == false)
+    }
+
     @Test func streamsOverTheBoundAre503() throws {
         let running = try RunningServer()
         defer { running.stop() }
@@ -116,6 +157,31 @@ struct HTTPServerLifecycleTests {
         let asked = Date()
         other.serve { Date().timeIntervalSince(asked) > 0.2 }
         #expect(Date().timeIntervalSince(asked) < 1.5)
+    }
+
+    /// stop() shuts every connection down: a handler blocked writing to a client that does not
+    /// read, and a reader waiting for a request that is not coming, both return at once instead of
+    /// after the send timeout (10 s) or `requestSeconds`.
+    @Test func stopEndsBlockedWritesAndReads() throws {
+        var limits = RunningServer.testLimits
+        limits.requestSeconds = 10
+        let running = try RunningServer(limits: limits)
+        let flooded = try RawClient(port: running.server.port)
+        flooded.send(running.get("/flood"))
+        let idle = try RawClient(port: running.server.port)
+        idle.send("GET / HTTP/1.1\r\n")
+        // Long enough for the flood to fill the socket's buffers (megabytes) and block.
+        usleep(800_000)
+        #expect(running.log.endedStreams == 0)
+        let stopped = Date()
+        #expect(running.stop() < 1.5)
+        let deadline = Date().addingTimeInterval(3)
+        while running.log.endedStreams == 0 && Date() < deadline { usleep(10_000) }
+        #expect(running.log.endedStreams == 1)
+        #expect(Date().timeIntervalSince(stopped) < 2)
+        // The idle client's connection ends without an answer (no 408 ten seconds later).
+        #expect(idle.readAll().isEmpty)
+        #expect(Date().timeIntervalSince(stopped) < 2.5)
     }
 
     @Test func portZeroIsAFreePortAndTheURLNamesIt() throws {

@@ -34,6 +34,23 @@ struct HTTPServerTests {
         #expect(bare.status == 200 && bare.body.contains(#""body": "hi""#), "\(bare)")
     }
 
+    /// A client that asks before sending its body (`Expect: 100-continue`, as curl does over
+    /// 1 KiB) is told to go on, and only a body within the bound is asked for.
+    @Test func expectContinueIsAnswered() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let client = try RawClient(port: running.server.port)
+        client.send("POST /x HTTP/1.1\r\nHost: \(running.authority)\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+        var received: [UInt8] = []
+        #expect(client.read(until: "\r\n\r\n", into: &received))
+        #expect(String(decoding: received, as: UTF8.self) == "HTTP/1.1 100 Continue\r\n\r\n")
+        client.send("hello")
+        let reply = RawReply(Array(client.readAll()))
+        #expect(reply.status == 200 && reply.body.contains(#""body": "hello""#), "\(reply)")
+        let over = try running.exchange("POST /x HTTP/1.1\r\nHost: \(running.authority)\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n")
+        #expect(over.status == 413)
+    }
+
     @Test func headIsGetWithoutTheBody() throws {
         let running = try RunningServer()
         defer { running.stop() }
@@ -44,6 +61,16 @@ struct HTTPServerTests {
         #expect(head.header("Content-Length") == "11" && get.header("Content-Length") == "11")
         #expect(get.header("Content-Security-Policy")?.hasPrefix("default-src 'self'; img-src 'self' blob: data:;") == true)
         #expect(head.header("Content-Security-Policy") == get.header("Content-Security-Policy"))
+    }
+
+    /// A HEAD the server refuses is answered without a body too (found by the fuzzer's --http).
+    @Test func aRefusedHeadHasNoBody() throws {
+        let running = try RunningServer()
+        defer { running.stop() }
+        let reply = try running.exchange("HEAD //etc/passwd HTTP/1.1\r\nHost: \(running.authority)\r\n\r\n")
+        #expect(reply.status == 400)
+        #expect(reply.body.isEmpty, "\(reply.body)")
+        #expect(Int(reply.header("Content-Length") ?? "") ?? 0 > 0)
     }
 
     @Test func aHandlersHeaderCannotSplitTheResponse() throws {
@@ -134,6 +161,17 @@ struct HTTPServerTests {
                                 ("Host: \(running.authority)\r\n", "/a/%252e%252e"), ("Host: \(running.authority)\r\n", "/a/")] {
             let reply = try running.exchange("GET \(target) HTTP/1.1\r\n\(extra)\r\n")
             #expect(reply.status == 200, "\(extra) \(target): \(reply.body)")
+        }
+        // Bound to every interface: loopback names are answered, others only when listed.
+        let log = HandlerLog()
+        let any = try HTTPServer(host: "0.0.0.0", port: 0, limits: RunningServer.testLimits, handler: TestHandler(log: log))
+        Thread { any.serve { false } }.start()
+        defer { any.stop() }
+        for (host, status) in [("127.0.0.1:\(any.port)", 200), ("localhost:\(any.port)", 200), ("0.0.0.0:\(any.port)", 200),
+                               ("192.168.1.9:\(any.port)", 403), ("evil.example:\(any.port)", 403)] {
+            let client = try RawClient(port: any.port)
+            client.send("GET /a HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+            #expect(RawReply(client.readAll()).status == status, "\(host)")
         }
         // One decoding only: %252e reaches the handler as the literal "%2e", never as a dot.
         #expect(running.log.requests.map(\.path) == ["/a", "/a", "/a", "/a", "/a", "/a/%2e%2e", "/a/"])

@@ -9,15 +9,21 @@ final class HandlerLog: @unchecked Sendable {
     private let lock = NSLock()
     private var requestsSeen: [HTTPRequest] = []
     private var streamsEnded = 0
+    private var keptStream: EventStream?
 
     func record(_ request: HTTPRequest) { lock.withLock { requestsSeen.append(request) } }
     func streamEnded() { lock.withLock { streamsEnded += 1 } }
     var requests: [HTTPRequest] { lock.withLock { requestsSeen } }
     var endedStreams: Int { lock.withLock { streamsEnded } }
+    var kept: EventStream? {
+        get { lock.withLock { keptStream } }
+        set { lock.withLock { keptStream = newValue } }
+    }
 }
 
 /// A small application: `/page` is HTML, `/events` a stream that ticks every 20 ms until it
-/// cannot, `/header` sets a header with a line break in it, anything else echoes the request.
+/// cannot, `/flood` a stream that writes as fast as it can, `/keep` one kept after it returns, `/hold` one that waits
+/// while its client is there, `/header` sets a header with a line break in it, anything else echoes the request.
 struct TestHandler: HTTPHandler {
     let log: HandlerLog
 
@@ -28,6 +34,23 @@ struct TestHandler: HTTPHandler {
             return .response(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array("<p>page</p>".utf8)))
         case "/header":
             return .response(HTTPResponse(status: 200, contentType: "text/plain", body: [], headers: [("X-Evil", "a\r\nSet-Cookie: x=1")]))
+        case "/keep":
+            // A stream kept after its closure returned, as an application's registry of pages may keep it.
+            return .eventStream { stream in log.kept = stream }
+        case "/hold":
+            // A stream that only waits, writing nothing, while its client is there.
+            return .eventStream { stream in
+                log.kept = stream
+                while stream.isOpen { usleep(10_000) }
+                log.streamEnded()
+            }
+        case "/flood":
+            // Events far larger than the socket's buffers, to a client that does not read: a write blocks.
+            return .eventStream { stream in
+                let big = String(repeating: "x", count: 1 << 16)
+                while stream.send(event: "big", data: big) {}
+                log.streamEnded()
+            }
         case "/events":
             return .eventStream { stream in
                 stream.send(event: "hello", data: "first line\nsecond line")

@@ -24,6 +24,7 @@ FAMILY_COUNTS = [
     ("--scaling", 0, "many-page sheets and many-link chains, their time and memory measured"),
     ("--path-data", 0, "scene files with random and hostile SVG path data and path node fields, through render, scenes and preview"),
     ("--lottie", 0, "mutated Lottie files and hostile dotLottie archives through render, scenes --json, preview and batch"),
+    ("--http", 0, "hostile HTTP requests to one running `throbber studio` (traversal, oversized, malformed, foreign, slow, many, hostile API bodies)"),
 ]
 
 # The times and bounds the cases are held to: option, default, meaning.

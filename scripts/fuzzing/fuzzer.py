@@ -9,6 +9,7 @@ import time
 from .command_lines import CommandLineFamily
 from .harness import Harness
 from .heavy import HeavyFamily
+from .http import HttpFamily
 from .inputs import InputFamily
 from .jobs import JobFamily
 from .lottie import LottieFamily
@@ -24,7 +25,8 @@ from .signals import SignalFamily
 
 
 class Fuzzer(Harness, JobFamily, CommandLineFamily, SceneFamily, PngFamily, PngMutations, ManifestFamily,
-             PathFamily, ResumeFamily, InputFamily, HeavyFamily, SignalFamily, ScalingFamily, PathDataFamily, LottieFamily):
+             PathFamily, ResumeFamily, InputFamily, HeavyFamily, SignalFamily, ScalingFamily, PathDataFamily, LottieFamily,
+             HttpFamily):
     """One run of scripts/fuzz: its families' cases, then the summary."""
 
     FAMILIES = [("job", "jobs", "job files"), ("cli", "cli", "command lines"), ("png", "png", "hostile PNGs"),
@@ -32,7 +34,7 @@ class Fuzzer(Harness, JobFamily, CommandLineFamily, SceneFamily, PngFamily, PngM
                 ("scene", "scenes", "scene files"), ("input", "inputs", "input cases"),
                 ("heavy", "heavy", "heavy scene files"), ("signal", "signals", "signal cases"),
                 ("scaling", "scaling", "scaling cases"), ("pathdata", "path_data", "path-data scene files"),
-                ("lottie", "lottie", "Lottie files and archives")]
+                ("lottie", "lottie", "Lottie files and archives"), ("http", "http", "HTTP requests")]
 
     def main(self):
         started = time.monotonic()
@@ -43,7 +45,8 @@ class Fuzzer(Harness, JobFamily, CommandLineFamily, SceneFamily, PngFamily, PngM
         runners = {"job": self.job_case, "cli": self.cli_case, "png": self.png_case, "manifest": self.manifest_case,
                    "path": self.path_case, "resume": self.resume_case, "scene": self.scene_case,
                    "input": self.input_case, "heavy": self.heavy_case, "signal": self.signal_case,
-                   "scaling": self.scaling_case, "pathdata": self.path_data_case, "lottie": self.lottie_case}
+                   "scaling": self.scaling_case, "pathdata": self.path_data_case, "lottie": self.lottie_case,
+                   "http": self.http_case}
         done = {kind: 0 for kind in counts}
         try:
             for kind, n in planned:
@@ -54,6 +57,8 @@ class Fuzzer(Harness, JobFamily, CommandLineFamily, SceneFamily, PngFamily, PngM
                 runners[kind](case_rng, n)
                 done[kind] += 1
         finally:
+            # The studio of --http stops (and is judged) even when the time limit cut its cases short.
+            self.http_finish()
             shutil.rmtree(self.work, ignore_errors=True)
         parts = ["%d %s" % (done[kind], words) for kind, _, words in self.FAMILIES
                  if kind in ("job", "cli") or counts[kind]]
@@ -82,7 +87,7 @@ class Fuzzer(Harness, JobFamily, CommandLineFamily, SceneFamily, PngFamily, PngM
                                           re.sub(r"\d+(\.\d+)?", "N", line))[:90]
                                    for line in self.heavy_refusals))[:10]:
                 print("fuzz:   refused: %s" % line)
-        for line in self.scaling_notes + getattr(self, "lottie_notes", []):
+        for line in self.scaling_notes + getattr(self, "lottie_notes", []) + getattr(self, "http_notes", []):
             print("fuzz: " + line)
         for label, problem, rc, first, target in self.failures:
             print("  %s: %s (exit %s): %s [%s]" % (label, problem, rc, first, target))

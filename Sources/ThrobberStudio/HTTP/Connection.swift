@@ -4,8 +4,10 @@ import Glibc
 /// One accepted socket: reads bounded by a deadline, whole writes that never raise SIGPIPE, and a
 /// shutdown any thread may call (the server's `stop`) to end a read or write blocked on it.
 ///
-/// The descriptor is closed only by the connection's own thread, after the server has forgotten
-/// it, so `shutDown` never reaches a descriptor number the kernel has handed to something else.
+/// The descriptor is closed once no call is using it: an `EventStream` a handler kept after its
+/// closure returned may still be written from another thread, and a write to a closed descriptor
+/// number could reach the next client's connection, which the kernel gives the same number. So
+/// every use holds the descriptor open (`using`), and once `close` was asked for, no use begins.
 final class Connection: @unchecked Sendable {
     /// What a read brought.
     enum ReadResult: Equatable {
@@ -23,7 +25,12 @@ final class Connection: @unchecked Sendable {
     let descriptor: Int32
     private let lock = NSLock()
     private var isShut = false
+    /// `close` was called: no new use begins.
+    private var closing = false
+    /// The descriptor was closed: its number may belong to something else now.
     private var isClosed = false
+    /// Calls using the descriptor now.
+    private var users = 0
 
     init(descriptor: Int32, sendTimeoutSeconds: Double = Connection.sendTimeoutSeconds) {
         self.descriptor = descriptor
@@ -42,9 +49,33 @@ final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with the descriptor held open; nil once `close` was called.
+    private func using<T>(_ body: () -> T) -> T? {
+        let admitted = lock.withLock { () -> Bool in
+            if closing { return false }
+            users += 1
+            return true
+        }
+        guard admitted else { return nil }
+        defer {
+            let last = lock.withLock {
+                users -= 1
+                guard users == 0 && closing && !isClosed else { return false }
+                isClosed = true
+                return true
+            }
+            if last { _ = Glibc.close(descriptor) }
+        }
+        return body()
+    }
+
     /// Reads what has arrived (at most `most` bytes) into `buffer`, waiting until `deadline`
     /// (monotonic seconds, `Connection.now`).
     func read(into buffer: inout [UInt8], most: Int, deadline: Double) -> ReadResult {
+        using { readNow(into: &buffer, most: most, deadline: deadline) } ?? .closed
+    }
+
+    private func readNow(into buffer: inout [UInt8], most: Int, deadline: Double) -> ReadResult {
         while true {
             let left = deadline - Connection.now()
             if left <= 0 { return .timedOut }
@@ -66,6 +97,10 @@ final class Connection: @unchecked Sendable {
     /// a write blocked longer than the send timeout.
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool {
+        using { writeNow(bytes) } ?? false
+    }
+
+    private func writeNow(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes {
@@ -78,11 +113,18 @@ final class Connection: @unchecked Sendable {
         return true
     }
 
-    /// Whether the client has hung up or the socket failed, seen without reading or writing.
+    /// Whether the client has closed its side (or the socket failed, or it was closed here), seen
+    /// without writing: after a whole request nothing more is expected from it, so an end of
+    /// input is a client that has gone (a page closed or reloaded).
     var hungUp: Bool {
-        var entry = pollfd(fd: descriptor, events: 0, revents: 0)
-        guard poll(&entry, 1, 0) > 0 else { return false }
-        return entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+        using {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 0) > 0 else { return false }
+            if entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return true }
+            var byte: UInt8 = 0
+            let count = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+        } ?? true
     }
 
     /// Closes after a refusal without losing it: the client may still be sending what was not
@@ -101,13 +143,20 @@ final class Connection: @unchecked Sendable {
         close()
     }
 
-    /// Closes the descriptor (once).
+    /// Closes the descriptor (once), at once when nothing uses it, else when the last use ends;
+    /// a use blocked in a write is woken by a shutdown.
     func close() {
-        lock.withLock {
-            guard !isClosed else { return }
+        let now = lock.withLock {
+            guard !closing else { return false }
+            closing = true
+            if users > 0 {
+                _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+                return false
+            }
             isClosed = true
-            _ = Glibc.close(descriptor)
+            return true
         }
+        if now { _ = Glibc.close(descriptor) }
     }
 
     /// Monotonic seconds, for deadlines.

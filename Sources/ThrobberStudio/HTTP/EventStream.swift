@@ -23,22 +23,19 @@ public final class EventStream: @unchecked Sendable {
     /// - Returns: false once the client has gone or the server is stopping.
     @discardableResult
     public func send(event: String, data: String) -> Bool {
-        var text = "event: " + String(event.unicodeScalars.filter { $0 != "\r" && $0 != "\n" }) + "\n"
-        var line = ""
-        var previous: Unicode.Scalar?
-        for scalar in data.unicodeScalars {
-            if scalar == "\n" && previous == "\r" {
-                // The second half of a CRLF: its line was ended by the CR.
-            } else if scalar == "\n" || scalar == "\r" {
-                text += "data: " + line + "\n"
-                line = ""
-            } else {
-                line.unicodeScalars.append(scalar)
-            }
-            previous = scalar
+        var out = Array("event: ".utf8) + event.utf8.filter { $0 != 0x0a && $0 != 0x0d } + Array("\ndata: ".utf8)
+        let bytes = Array(data.utf8)
+        out.reserveCapacity(out.count + bytes.count + 16)
+        var index = 0
+        // Whole runs between line ends are copied at once: a frame's data can be long.
+        while let end = bytes[index...].firstIndex(where: { $0 == 0x0a || $0 == 0x0d }) {
+            out += bytes[index..<end]
+            out += Array("\ndata: ".utf8)
+            index = bytes[end] == 0x0d && end + 1 < bytes.count && bytes[end + 1] == 0x0a ? end + 2 : end + 1
         }
-        text += "data: " + line + "\n\n"
-        return write(text)
+        out += bytes[index...]
+        out += [0x0a, 0x0a]
+        return write(out)
     }
 
     /// Writes `bytes` as they are: the body of a `byteStream` reply.
@@ -47,12 +44,31 @@ public final class EventStream: @unchecked Sendable {
     @discardableResult
     public func send(bytes: [UInt8]) -> Bool { write(bytes) }
 
+    /// Writes `parts` one after another with nothing between them (no other writer's bytes can
+    /// land inside): one message of a `byteStream` made of large buffers, without copying them
+    /// into one.
+    ///
+    /// - Returns: false once the client has gone or the server is stopping.
+    @discardableResult
+    public func send(parts: [[UInt8]]) -> Bool {
+        lock.withLock {
+            for part in parts {
+                guard !failed, !(server?.isStopping ?? true), !connection.wasShutDown else {
+                    failed = true
+                    return false
+                }
+                if !connection.write(part) { failed = true }
+            }
+            return !failed
+        }
+    }
+
     /// Writes a comment line (`: ping`), which a browser ignores: the way to find a gone client.
     ///
     /// - Returns: false once the client has gone or the server is stopping.
     @discardableResult
     public func ping() -> Bool {
-        write(": ping\n\n")
+        write(Array(": ping\n\n".utf8))
     }
 
     /// Whether the stream can still be written: the client has not hung up, no write failed and
@@ -60,8 +76,6 @@ public final class EventStream: @unchecked Sendable {
     public var isOpen: Bool {
         lock.withLock { !failed } && !(server?.isStopping ?? true) && !connection.wasShutDown && !connection.hungUp
     }
-
-    private func write(_ text: String) -> Bool { write(Array(text.utf8)) }
 
     private func write(_ bytes: [UInt8]) -> Bool {
         lock.withLock {

@@ -2,6 +2,8 @@
 struct Refusal: Error, Equatable {
     var status: Int
     var message: String
+    /// Whether the request was a HEAD (its refusal is written without a body).
+    var head = false
 
     init(_ status: Int, _ message: String) {
         self.status = status

@@ -8,7 +8,7 @@ extension HTTPServer {
         case .refused(let refusal):
             var response = HTTPResponse.error(refusal.status, refusal.message)
             if refusal.status == 405 { response.headers.append(("Allow", "GET, HEAD, POST")) }
-            connection.write(ResponseWriter.bytes(response, head: false))
+            connection.write(ResponseWriter.bytes(response, head: refusal.head))
             connection.lingeringClose()
         case .request(let request):
             let head = request.method == "HEAD"

@@ -39,7 +39,8 @@ public final class HTTPServer: @unchecked Sendable {
     ///   - port: the port; 0 for a free one the kernel picks (read it back from `port`).
     ///   - limits: the bounds on each request and on connections.
     ///   - allowedHosts: the Host header values accepted besides `HOST:PORT` of the bound address
-    ///     (`localhost:PORT` is always accepted when bound to a loopback address).
+    ///     (`localhost:PORT` is always accepted when bound to a loopback address, and
+    ///     `127.0.0.1:PORT` and `localhost:PORT` when bound to `0.0.0.0`).
     ///   - handler: the application, called for every request the server does not refuse.
     /// - Throws: `ThrobberError` of kind `.usage` naming `--host` for an address that is not an
     ///   IPv4 literal or not this machine's; of kind `.cannotCreate` naming `--port` when the port
@@ -161,7 +162,6 @@ public final class HTTPServer: @unchecked Sendable {
             lock.withLock { _ = open.removeValue(forKey: ObjectIdentifier(connection)) }
             connection.close()
         }
-        thread.stackSize = 1 << 20
         thread.start()
     }
 

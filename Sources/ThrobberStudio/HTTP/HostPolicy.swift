@@ -17,6 +17,10 @@ struct HostPolicy: Sendable {
     init(host: String, port: UInt16, extra: [String]) {
         var hosts: Set<String> = ["\(host):\(port)"]
         if host.hasPrefix("127.") { hosts.insert("localhost:\(port)") }
+        // Every interface includes loopback: a page opened there names it so. Other names of the
+        // machine are the caller's to list (`allowedHosts`): the server cannot tell them from a
+        // rebinding attacker's.
+        if host == "0.0.0.0" { hosts.formUnion(["127.0.0.1:\(port)", "localhost:\(port)"]) }
         // Port 80 is the default: a browser leaves it out of Host and Origin.
         if port == 80 { hosts.formUnion(hosts.map { String($0.dropLast(3)) }) }
         hosts.formUnion(extra.map { $0.lowercased() })

@@ -15,8 +15,18 @@ struct RequestReader {
     let policy: HostPolicy
 
     func read(from connection: Connection) -> Outcome {
-        let deadline = Connection.now() + limits.requestSeconds
         var buffer: [UInt8] = []
+        let outcome = read(from: connection, into: &buffer)
+        // A refused HEAD is still a HEAD: its answer has no body (a client would read one as the next response).
+        if case .refused(var refusal) = outcome, buffer.starts(with: "HEAD ".utf8) {
+            refusal.head = true
+            return .refused(refusal)
+        }
+        return outcome
+    }
+
+    private func read(from connection: Connection, into buffer: inout [UInt8]) -> Outcome {
+        let deadline = Connection.now() + limits.requestSeconds
         var scanned = 0
         var lineEnd: Int?
         // The head: until a blank line, bounded by the request-line and head limits.
@@ -57,6 +67,10 @@ struct RequestReader {
         }
         // The body: what came with the head, then the rest, never more than `length`.
         var body = Array(buffer[headEnd.body...].prefix(length))
+        // curl asks before sending a body over 1 KiB, and waits a second for the answer otherwise.
+        if body.count < length, head.headers.contains(where: { $0.name == "expect" && $0.value.lowercased() == "100-continue" }) {
+            connection.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
         while body.count < length {
             switch connection.read(into: &body, most: length - body.count, deadline: deadline) {
             case .bytes: continue

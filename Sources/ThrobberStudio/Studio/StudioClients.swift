@@ -25,8 +25,10 @@ final class StudioClients: @unchecked Sendable {
 
     /// The most pages a studio keeps; a new one replaces the one unused longest.
     static let maximumClients = 16
-    /// The most bytes of frames kept per page; its newest frame is kept whatever its size.
-    static let maximumFrameBytes = 256 << 20
+    /// The most bytes of frames kept per page, and for all pages together; a page's newest frame
+    /// is kept whatever its size (a 4096 px frame compared on CPU and GL is 256 MiB).
+    static let maximumFrameBytes = 128 << 20
+    static let maximumTotalFrameBytes = 384 << 20
     /// The most frames kept per page.
     static let maximumFrames = 16 * 4
 
@@ -74,13 +76,9 @@ final class StudioClients: @unchecked Sendable {
     func push(_ json: String, images: [Image], to client: Client) {
         guard let stream = lock.withLock({ client.frameStream }) else { return }
         let header = Array(json.utf8)
-        var message = [UInt8]()
-        message.reserveCapacity(4 + header.count + images.reduce(0) { $0 + $1.pixels.count })
         let length = UInt32(header.count)
-        message += [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
-        message += header
-        for image in images { message += image.pixels }
-        stream.send(bytes: message)
+        let head = [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)] + header
+        stream.send(parts: [head] + images.map(\.pixels))
     }
 
     /// Sends an event to one page, if it is connected.
@@ -113,7 +111,8 @@ final class StudioClients: @unchecked Sendable {
         lock.withLock { clients.values.compactMap { client in client.latest.map { (client, $0) } } }
     }
 
-    /// Keeps `images` for `client` to fetch, dropping its oldest frames beyond the bounds.
+    /// Keeps `images` for `client` to fetch, dropping its oldest frames beyond the bounds: first
+    /// its own, then the oldest of the page that holds most, never a page's newest frame.
     func keep(_ images: [(name: String, image: Image)], for client: Client) {
         lock.withLock {
             client.frames += images
@@ -121,6 +120,13 @@ final class StudioClients: @unchecked Sendable {
             while client.frames.count > images.count,
                   bytes > Self.maximumFrameBytes || client.frames.count > Self.maximumFrames {
                 bytes -= client.frames.removeFirst().image.pixels.count
+            }
+            while true {
+                let held = clients.values.map { ($0, $0.frames.reduce(0) { $0 + $1.image.pixels.count }) }
+                guard held.reduce(0, { $0 + $1.1 }) > Self.maximumTotalFrameBytes,
+                      let largest = held.filter({ $0.0.frames.count > ($0.0 === client ? images.count : 1) })
+                        .max(by: { $0.1 < $1.1 })?.0 else { break }
+                largest.frames.removeFirst()
             }
         }
     }
