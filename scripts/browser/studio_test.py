@@ -524,12 +524,13 @@ def run_page(args, studio, work, example):
             sizes[s] = d.js("studio.shown.width")
         if not (sizes[2] == 2 * sizes[1] and sizes[3] == 3 * sizes[1]):
             raise Failure(f"widths at @1x/@2x/@3x are {sizes}")
-        # A frame over the studio's size limit is refused with a `failed` event, shown as a banner.
+        # A frame over the studio's size limit is refused when its state is sent (422, before its
+        # text is laid out), its message shown with the other errors of the state.
         d.type_value("size", "2000")
         d.scale(3)
         if d.settle("the refusal of a 6000 px frame"):
             raise Failure("a 6000 px wide frame was drawn: the studio should refuse it")
-        if not d.page.locator("#banner").is_visible() or not d.js("studio.failed && studio.failed.message"):
+        if not d.page.locator("#general-error").is_visible() or "4096 px a side" not in d.page.locator("#general-error").inner_text():
             raise Failure("the refused frame's message is not shown")
         d.reset("size")
         d.scale(1)

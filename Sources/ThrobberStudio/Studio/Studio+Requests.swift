@@ -16,7 +16,11 @@ extension Studio {
         let body: @Sendable (EventStream) -> Void = { [self] stream in
             clients.attach(stream, to: client, frames: frames)
             // A frame drawn before the frame stream connected is drawn again down it.
-            if frames, let latest = clients.latestWork().first(where: { $0.0 === client })?.1 { renderer.submit(latest, for: client) }
+            if frames, let asked = clients.latestStates().first(where: { $0.0 === client })?.1,
+               let entry = scenes.entry(asked.scene), let model = entry.model,
+               let work = try? prepare(asked.state, seq: asked.seq, entry: entry, model: model) {
+                renderer.submit(work, for: client)
+            }
             if !frames { stream.send(event: "hello", data: "{\"client\": \(StudioCommandLine.quoted(id))}") }
             var quiet = 0.0
             while clients.isCurrent(stream, of: client) && !isStopped {
@@ -58,6 +62,11 @@ extension Studio {
         guard let stateObject = object["state"] as? [String: Any] else { throw StudioRefusal(400, "\"state\" must be an object") }
         let (entry, model) = try sceneEntry(stateObject["scene"])
         let work = try prepare(try StudioState(json: stateObject), seq: 0, entry: entry, model: model)
+        do {
+            try StudioRenderer.checkSize(width: work.scene.pixelSize.width, height: work.scene.pixelSize.height)
+        } catch let error as ThrobberError {
+            throw StudioRefusal(422, error.message)
+        }
         let started = try exports.start(kind: kind, work: work, info: entry.info)
         return .json(202, "{\"id\": \(started.id), \"directory\": \(StudioCommandLine.quoted(started.directory))}")
     }

@@ -85,7 +85,7 @@ public final class Studio: HTTPHandler, @unchecked Sendable {
     private func reloaded(_ entry: StudioScenes.Entry) {
         clients.broadcast("scene", Self.json(entry.info))
         guard let model = entry.model else { return }
-        for (client, work) in clients.latestWork() where work.entry.id == entry.id {
+        for (client, work) in clients.latestStates() where work.scene == entry.id {
             do {
                 let prepared = try prepare(work.state, seq: work.seq, entry: entry, model: model)
                 clients.setLatest(prepared, of: client)

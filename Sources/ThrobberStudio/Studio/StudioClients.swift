@@ -12,7 +12,9 @@ final class StudioClients: @unchecked Sendable {
         /// Its frame stream (`/api/frames`): each frame's pixels pushed as they are drawn.
         var frameStream: EventStream?
         /// The state it asked for last, prepared; re-rendered when its scene's file changes.
-        var latest: StudioWork?
+        /// Kept as asked, not as drawn: a laid-out scene holds its glyph atlas, and sixteen pages'
+        /// atlases at large scales would hold gigabytes.
+        var latest: AskedState?
         /// Frames it may fetch, oldest first, by name (`7`, `7-cpu`, `7-gl`, `7-heat`).
         var frames: [(name: String, image: Image)] = []
         var lastUsed = Date()
@@ -26,11 +28,12 @@ final class StudioClients: @unchecked Sendable {
     /// The most pages a studio keeps; a new one replaces the one unused longest.
     static let maximumClients = 16
     /// The most bytes of frames kept per page, and for all pages together; a page's newest frame
-    /// is kept whatever its size (a 4096 px frame compared on CPU and GL is 256 MiB).
-    static let maximumFrameBytes = 128 << 20
-    static let maximumTotalFrameBytes = 384 << 20
-    /// The most frames kept per page.
-    static let maximumFrames = 16 * 4
+    /// is kept whatever its size (the largest frame compared on CPU and GL is 64 MiB).
+    static let maximumFrameBytes = 64 << 20
+    static let maximumTotalFrameBytes = 192 << 20
+    /// The most images kept per page: its last two frames compared on CPU and GL (the page takes
+    /// its frames from its frame stream; the URLs are for other clients and for checking).
+    static let maximumFrames = 8
 
     private let lock = NSLock()
     private var clients: [String: Client] = [:]
@@ -103,11 +106,11 @@ final class StudioClients: @unchecked Sendable {
 
     /// Records the state `client` asked for last.
     func setLatest(_ work: StudioWork, of client: Client) {
-        lock.withLock { client.latest = work }
+        lock.withLock { client.latest = AskedState(seq: work.seq, state: work.state, scene: work.entry.id) }
     }
 
     /// Every page's last state, for re-rendering after a file changed.
-    func latestWork() -> [(Client, StudioWork)] {
+    func latestStates() -> [(Client, AskedState)] {
         lock.withLock { clients.values.compactMap { client in client.latest.map { (client, $0) } } }
     }
 
@@ -135,4 +138,11 @@ final class StudioClients: @unchecked Sendable {
     func frame(_ name: String, of id: String) -> Image? {
         lock.withLock { clients[id]?.frames.last { $0.name == name }?.image }
     }
+}
+
+/// The state a page asked for last, by its scene's id.
+struct AskedState: Sendable {
+    var seq: Int
+    var state: StudioState
+    var scene: String
 }

@@ -18,8 +18,19 @@ struct StudioWork: Sendable {
 /// `render --backend B` opens — and, when a page compares, the CPU and GL renderers with
 /// `compare`'s heat map.
 final class StudioRenderer: @unchecked Sendable {
-    /// The largest frame side the studio draws (64 MiB a frame); `render` draws larger.
+    /// The largest frame the studio draws: 4096 px a side and 4,194,304 pixels (2048², 16 MiB;
+    /// 64 MiB with CPU, GL and the heat map), so a page's frames stay live and a studio's memory
+    /// stays within about half a gigabyte; `render` draws larger.
     static let maximumSide = 4096
+    static let maximumPixels = 1 << 22
+
+    /// Refuses a frame larger than the studio draws or exports.
+    static func checkSize(width: Int, height: Int) throws {
+        guard width <= maximumSide && height <= maximumSide && width * height <= maximumPixels else {
+            throw ThrobberError("the frame is \(width)×\(height) px; the studio draws frames up to \(maximumSide) px a side "
+                                + "and \(maximumPixels) pixels (render larger ones with the command)", kind: .usage)
+        }
+    }
 
     private let condition = NSCondition()
     private var pending: [String: (StudioClients.Client, StudioWork)] = [:]
@@ -111,6 +122,9 @@ final class StudioRenderer: @unchecked Sendable {
             }
             return
         }
+        // A page's frames change size as it is tuned: keep only the latest two frames for reuse
+        // (render keeps up to 512 MB of them, for a clip's frames of one size).
+        for renderer in [primary, cpu] { renderer?.cpuRenderer?.keptFrames = 2 }
         condition.withLock {
             opened = (primary.description, compareWhy)
             condition.broadcast()
@@ -133,10 +147,7 @@ final class StudioRenderer: @unchecked Sendable {
                       cpu: FrameRenderer?, gl: FrameRenderer?) {
         do {
             let (width, height) = work.scene.pixelSize
-            guard width <= Self.maximumSide && height <= Self.maximumSide else {
-                throw ThrobberError("the frame is \(width)×\(height) px; the studio draws frames up to \(Self.maximumSide) px a side "
-                                    + "(render larger ones with the command)", kind: .usage)
-            }
+            try Self.checkSize(width: width, height: height)
             try primary.checkCanvas(width: width, height: height)
             let list = work.scene.drawList(at: work.state.t)
             let began = DispatchTime.now().uptimeNanoseconds

@@ -108,7 +108,16 @@ public struct StudioState: Sendable, Equatable {
         guard errors.isEmpty else { throw StudioRefusal(422, problems: errors) }
         attempt(nil) { try Limits.checkTimeline(start: t, fps: model.naturalFPS ?? 60, frames: 1, fpsField: "fps") }
         var laidOut: LaidOutScene?
-        if errors.isEmpty { attempt(nil) { laidOut = try scene.validated().layingOutText() } }
+        // The size first (a frame the studio does not draw is not laid out either: text at
+        // scale 8 fills a 64 MiB atlas), and again once the text is measured (the HUD's size
+        // follows its status).
+        if errors.isEmpty {
+            attempt(nil) {
+                try StudioRenderer.checkSize(width: scene.pixelSize.width, height: scene.pixelSize.height)
+                laidOut = try scene.validated().layingOutText()
+                try StudioRenderer.checkSize(width: laidOut!.pixelSize.width, height: laidOut!.pixelSize.height)
+            }
+        }
         if let laidOut { attempt(nil) { _ = try laidOut.scene.preflightFrame(at: t) } }
         guard errors.isEmpty, let laidOut else { throw StudioRefusal(422, problems: errors) }
         return laidOut
