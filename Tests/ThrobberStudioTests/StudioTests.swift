@@ -169,6 +169,35 @@ struct StudioTests {
         #expect(fixed["error"] is NSNull)
     }
 
+    @Test func aSavedLottieFileIsReadAgainToo() throws {
+        let directory = try temporaryStudioDirectory()
+        let path = directory.appendingPathComponent("square.json").path
+        let lottie = { (side: Int) in """
+            {"v": "5.7.0", "fr": 30, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [{"ty": 4, "ind": 1, "ip": 0, "op": 30, "st": 0,
+             "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [50, 50]}, "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 0}, "o": {"a": 0, "k": 100}},
+             "shapes": [{"ty": "rc", "d": 1, "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [\(side), \(side)]}, "r": {"a": 0, "k": 0}},
+                        {"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}]}]}
+            """ }
+        try lottie(20).write(toFile: path, atomically: true, encoding: .utf8)
+        let running = try RunningStudio([path])
+        defer { running.stop() }
+        #expect(running.studio.sceneEntries.first?.info.kind == "lottie")
+        let events = try EventReader(port: running.port, client: "page-lottie-1")
+        _ = events.wait(for: "hello")
+        #expect(try running.post("/api/state", "{\"client\": \"page-lottie-1\", \"seq\": 1, \"scene\": \"square\"}").status == 202)
+        let first = try #require(events.wait(for: "frame"))
+        let before = try running.exchange("GET", try #require(first["url"] as? String)).body
+        try lottie(60).write(toFile: path, atomically: true, encoding: .utf8)
+        let redrawn = try #require(events.wait(for: "frame") { $0["revision"] as? Int == 1 })
+        let after = try running.exchange("GET", try #require(redrawn["url"] as? String)).body
+        // The square grew: more of the canvas is opaque red.
+        let opaque = { (pixels: [UInt8]) in stride(from: 3, to: pixels.count, by: 4).filter { pixels[$0] == 255 }.count }
+        #expect(opaque(after) > 4 * opaque(before) && opaque(before) > 0, "\(opaque(before)) → \(opaque(after))")
+        try "{\"v\": \"5.7.0\",\n \"fr\": }".write(toFile: path, atomically: true, encoding: .utf8)
+        let broken = try #require(events.wait(for: "scene") { $0["revision"] as? Int == 2 })
+        #expect((broken["error"] as? String)?.hasPrefix("\(path):2:") == true, "\(broken)")
+    }
+
     @Test func exportsGoIntoNewDirectoriesUnderTheOneNamedAndNowhereElse() throws {
         let root = try temporaryStudioDirectory()
         let exports = root.appendingPathComponent("exports")
