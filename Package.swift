@@ -131,7 +131,7 @@ let package = Package(
         ),
 
         // Helpers the test targets share: baselines with a record mode (golden images, help-text
-        // snapshots), running the built `throbber`, temporary directories, which GL platforms open.
+        // snapshots), running the built `throbber`, temporary directories, which GL platforms open, loopback sockets.
         .target(name: "ThrobberTestSupport", dependencies: ["ThrobberSceneFile", "Throbber", "ThrobberPNG", "ThrobberGL"]),
 
         // Build tool: compiles Shaders/*.glsl into the binary.
@@ -175,7 +175,8 @@ let package = Package(
             dependencies: ["throbber", "Throbber", "ThrobberCPU", "ThrobberPNG", "ThrobberBatch", "ThrobberDigest", "ThrobberTestSupport"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "ThrobberStudioTests", dependencies: ["ThrobberStudio", "Throbber", "ThrobberBatch", "ThrobberRender", "ThrobberText"]),
+        .testTarget(name: "ThrobberStudioTests", dependencies: ["ThrobberStudio", "Throbber", "ThrobberBatch", "ThrobberRender", "ThrobberText",
+                                                        "ThrobberTestSupport"]),
         // Package.swift itself: each Swift target declares exactly the package modules it imports.
         .testTarget(name: "ThrobberLayoutTests"),
     ],

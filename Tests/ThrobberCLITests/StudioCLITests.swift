@@ -100,24 +100,9 @@ struct StudioCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["file.txt"])
     }
 
-    static func connect(_ port: UInt16) throws -> Int32 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw CLITestError("cannot connect to port \(port)") }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        return descriptor
-    }
+    static func connect(_ port: UInt16) throws -> Int32 { try loopbackSocket(port: port, timeout: 30) }
 
-    static func write(_ descriptor: Int32, _ text: String) {
-        _ = Array(text.utf8).withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
+    static func write(_ descriptor: Int32, _ text: String) { loopbackSend(descriptor, text) }
 
     /// One request on a connection of its own: the status and the body's bytes.
     static func request(_ port: UInt16, _ text: String) throws -> (status: Int, body: [UInt8], text: String) {

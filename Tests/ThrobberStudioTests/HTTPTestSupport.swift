@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import Throbber
+import ThrobberTestSupport
 @testable import ThrobberStudio
 
 /// What the test handler was asked and how its streams ended, shared with the test.
@@ -117,17 +118,12 @@ final class RawClient {
     let descriptor: Int32
 
     init(port: UInt16, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        do {
+            descriptor = try loopbackSocket(port: port, timeout: 5)
+        } catch {
+            Issue.record("\(error)", sourceLocation: sourceLocation)
+            throw error
         }
-        try #require(connected == 0, "connect: \(String(cString: strerror(errno)))", sourceLocation: sourceLocation)
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(descriptor) }

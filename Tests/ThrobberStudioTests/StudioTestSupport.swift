@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import Throbber
+import ThrobberTestSupport
 import ThrobberBatch
 import ThrobberRender
 @testable import ThrobberStudio
@@ -133,20 +134,7 @@ final class EventReader: @unchecked Sendable {
 }
 
 /// A TCP connection to 127.0.0.1:`port` with 20 s timeouts.
-func connectedSocket(_ port: UInt16) throws -> Int32 {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw StudioTestError("cannot connect to port \(port)") }
-    var timeout = timeval(tv_sec: 20, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    return descriptor
-}
+func connectedSocket(_ port: UInt16) throws -> Int32 { try loopbackSocket(port: port) }
 
 struct StudioTestError: Error, CustomStringConvertible {
     var description: String
