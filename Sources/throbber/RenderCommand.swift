@@ -78,7 +78,7 @@ enum RenderCommand: Subcommand {
         let pattern = FramePattern(literalPrefix: directory.appendingPathComponent("\(scene.model.id)_").path, width: 5, suffix: ".png")
         let clip = try Clip(scene: scene, frames: frames, fps: fps, start: start,
                             outputs: [.png(pattern: pattern, encoder: encoder)])
-        let written = Counter()
+        let written = ProgressCount()
         let run = BatchRun(job: try Job(name: "render", clips: [clip]), backend: renderer.backend, overwrite: overwrite, threads: threads,
                            manifestPath: nil, outputSource: .commandLine, cancellation: Interrupts.shared,
                            progress: { written.add($0) })
@@ -101,13 +101,4 @@ enum RenderCommand: Subcommand {
                 summary.pngChoices.first.map { "; PNG \($0.choice)" } ?? "").utf8))
         }
     }
-}
-
-/// A count shared by the threads that report progress.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func add(_ n: Int) { lock.withLock { count += n } }
-    var value: Int { lock.withLock { count } }
 }

@@ -21,7 +21,7 @@ final class StudioExports: @unchecked Sendable {
     ]
     /// The most files an `export` event names (its `fileCount` says how many there are).
     static let listedFiles = 24
-    private static func q(_ text: String) -> String { StudioCommandLine.quoted(text) }
+    private static func q(_ text: String) -> String { JSONOutput.quoted(text) }
 
     /// The directory exports go under (absolute), or nil when exports are off.
     let directory: URL?
@@ -110,10 +110,10 @@ final class StudioExports: @unchecked Sendable {
     }
 
     private func run(id: Int, kind: String, job text: String, folder: String, in directory: URL, frames: Int?) {
-        let done = Counter(), throttle = Throttle(seconds: 0.1)
+        let done = ProgressCount(), throttle = Throttle(seconds: 0.1)
         // A finished export lists its first files (a sequence's first frames) and how many there are.
         let report: @Sendable (String, Int?, [String], String) -> Void = { [clients] state, total, files, message in
-            let q = StudioCommandLine.quoted
+            let q = JSONOutput.quoted
             let list = files.prefix(Self.listedFiles).map { q(folder + "/" + $0) }.joined(separator: ", ")
             let count = state == "done" ? (total ?? done.value) : done.value
             clients.broadcast("export", """
@@ -135,7 +135,7 @@ final class StudioExports: @unchecked Sendable {
             })
             _ = try run.execute()
             let files = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? [])
-                .filter { !$0.hasSuffix("/") && !FileManager.default.isDirectory(directory.appendingPathComponent($0).path) }
+                .filter { !FileManager.default.isDirectory(directory.appendingPathComponent($0).path) }
                 .sorted()
             report("done", total, files, "")
         } catch {
@@ -143,15 +143,6 @@ final class StudioExports: @unchecked Sendable {
             report("failed", frames, [], message)
         }
     }
-}
-
-/// A count shared by the threads that report progress.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func add(_ n: Int) { lock.withLock { count += n } }
-    var value: Int { lock.withLock { count } }
 }
 
 /// Says yes at most once per interval: progress events at most ten a second.
