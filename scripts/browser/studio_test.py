@@ -379,8 +379,8 @@ def stages(trace):
         spans = [t[b] - t[a] for t in trace if a in t and b in t]
         return f"{statistics.median(spans):.1f}" if spans else "?"
     rendered = [t["rendered"] for t in trace if "rendered" in t]
-    return (median("posted", "accepted"), median("posted", "announced"),
-            f"{statistics.median(rendered):.1f}" if rendered else "?", median("announced", "fetched"), median("fetched", "painted"))
+    return (median("posted", "accepted"), median("posted", "arrived"),
+            f"{statistics.median(rendered):.1f}" if rendered else "?", median("arrived", "painted"))
 
 
 def percentile(values, p):
@@ -803,7 +803,7 @@ def main():
         log(f"  {scene_id:18} {size:18} n={len(values):3}  median {median:6.1f}  p90 {p90:6.1f}  max {max(values):6.1f}  (limit {limit:.0f}: {verdict})")
         if median > limit:
             failed.append(f"{scene_id}: median latency {median:.1f} ms over {limit:.0f} ms")
-        log("  {:18} {:18} medians: POST answered {}, frame announced {} (rendered in {}), fetched +{}, painted +{}".format(
+        log("  {:18} {:18} medians: POST answered {}, frame arrived {} (rendered in {}), painted +{}".format(
             "", "", *stages(run["trace"])))
     if report.get("compare"):
         c = report["compare"]

@@ -38,15 +38,9 @@ public final class EventStream: @unchecked Sendable {
         return write(out)
     }
 
-    /// Writes `bytes` as they are: the body of a `byteStream` reply.
-    ///
-    /// - Returns: false once the client has gone or the server is stopping.
-    @discardableResult
-    public func send(bytes: [UInt8]) -> Bool { write(bytes) }
-
-    /// Writes `parts` one after another with nothing between them (no other writer's bytes can
-    /// land inside): one message of a `byteStream` made of large buffers, without copying them
-    /// into one.
+    /// Writes `parts` as they are, one after another with nothing between them (no other writer's
+    /// bytes can land inside): one message of a `byteStream` reply, made of large buffers without
+    /// copying them into one.
     ///
     /// - Returns: false once the client has gone or the server is stopping.
     @discardableResult
@@ -77,14 +71,5 @@ public final class EventStream: @unchecked Sendable {
         lock.withLock { !failed } && !(server?.isStopping ?? true) && !connection.wasShutDown && !connection.hungUp
     }
 
-    private func write(_ bytes: [UInt8]) -> Bool {
-        lock.withLock {
-            guard !failed, !(server?.isStopping ?? true), !connection.wasShutDown else {
-                failed = true
-                return false
-            }
-            if !connection.write(bytes) { failed = true }
-            return !failed
-        }
-    }
+    private func write(_ bytes: [UInt8]) -> Bool { send(parts: [bytes]) }
 }

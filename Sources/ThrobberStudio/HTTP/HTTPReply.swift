@@ -9,7 +9,7 @@ public enum HTTPReply: Sendable {
     /// gone or the server is stopping). A HEAD request gets the headers and the closure never runs.
     case eventStream(@Sendable (EventStream) -> Void)
     /// Headers with `contentType` and no length are written, then the closure writes the body as
-    /// it goes (`EventStream.send(bytes:)`) on the connection's own thread until it returns; the
+    /// it goes (`EventStream.send(parts:)`) on the connection's own thread until it returns; the
     /// body ends when the connection closes. Bounded with the event streams.
     case byteStream(contentType: String, @Sendable (EventStream) -> Void)
 }

@@ -2,9 +2,10 @@
 // No framework and nothing fetched from elsewhere: the server sends a strict CSP.
 //
 // Flow: every control change builds the whole state and POSTs it to /api/state (one POST in
-// flight at most; when it returns, the latest state goes if it changed). Frames come back as
-// `frame` events on /api/events; their raw RGBA is fetched and put on a canvas at one frame
-// pixel per CSS pixel. window.studio holds what the browser test reads.
+// flight at most; when it returns, the latest state goes if it changed). Frames come back down
+// the frame stream (/api/frames): their raw RGBA is put on a canvas at one frame pixel per CSS
+// pixel. Other events (scenes read again, exports, failures) arrive on /api/events.
+// window.studio holds what the browser test reads.
 "use strict";
 
 (() => {
@@ -457,7 +458,7 @@
   // ---- Frames ------------------------------------------------------------------------------------
 
   // Where a state's time goes (studio.trace, for the test's report): POSTed, accepted (202),
-  // announced (frame event, with the studio's render milliseconds), fetched, painted.
+  // arrived (down the frame stream, with the studio's render milliseconds), painted.
   const traced = new Map();
   function mark(seqNumber, what, rendered) {
     let entry = traced.get(seqNumber);
@@ -474,7 +475,7 @@
 
   // Frames are ordered by seq, then by revision: a re-read scene file redraws the latest state
   // under its own seq.
-  let newestEvent = null;        // the newest frame event announced
+  let newestEvent = null;        // the newest frame that arrived
   const newer = (a, b) => !b || a.seq > b.seq || (a.seq === b.seq && a.scene === b.scene && a.revision > b.revision);
   function paint(canvas, rgba, width, height) {
     if (canvas.width !== width) canvas.width = width;
@@ -489,8 +490,7 @@
   // "parts" name (the frame; with CPU | GL also the CPU, GL and heat-map images). No request a
   // frame: the pixels come down a connection that is already open.
   function onFrame(frame, images) {
-    mark(frame.seq, "announced", frame.milliseconds);
-    mark(frame.seq, "fetched");
+    mark(frame.seq, "arrived", frame.milliseconds);
     if (!newer(frame, newestEvent)) return;
     newestEvent = frame;
     if (!newer(frame, studio.shown)) return;

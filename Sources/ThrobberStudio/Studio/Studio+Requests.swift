@@ -16,12 +16,8 @@ extension Studio {
         let body: @Sendable (EventStream) -> Void = { [self] stream in
             clients.attach(stream, to: client, frames: frames)
             // A frame drawn before the frame stream connected is drawn again down it.
-            if frames, let asked = clients.latestStates().first(where: { $0.0 === client })?.1,
-               let entry = scenes.entry(asked.scene), let model = entry.model,
-               let work = try? prepare(asked.state, seq: asked.seq, entry: entry, model: model) {
-                renderer.submit(work, for: client)
-            }
-            if !frames { stream.send(event: "hello", data: "{\"client\": \(StudioCommandLine.quoted(id))}") }
+            if frames, let asked = clients.latest(of: client) { redraw(asked, for: client) }
+            if !frames { stream.send(event: "hello", data: "{\"client\": \(JSONOutput.quoted(id))}") }
             var quiet = 0.0
             while clients.isCurrent(stream, of: client) && !isStopped {
                 Thread.sleep(forTimeInterval: 0.25)
@@ -61,14 +57,10 @@ extension Studio {
         guard let kind = object["kind"] as? String else { throw StudioRefusal(422, "\"kind\" must be one of the export kinds") }
         guard let stateObject = object["state"] as? [String: Any] else { throw StudioRefusal(400, "\"state\" must be an object") }
         let (entry, model) = try sceneEntry(stateObject["scene"])
+        // Preparing refuses a frame larger than the studio draws, so exports stay within it too.
         let work = try prepare(try StudioState(json: stateObject), seq: 0, entry: entry, model: model)
-        do {
-            try StudioRenderer.checkSize(width: work.scene.pixelSize.width, height: work.scene.pixelSize.height)
-        } catch let error as ThrobberError {
-            throw StudioRefusal(422, error.message)
-        }
         let started = try exports.start(kind: kind, work: work, info: entry.info)
-        return .json(202, "{\"id\": \(started.id), \"directory\": \(StudioCommandLine.quoted(started.directory))}")
+        return .json(202, "{\"id\": \(started.id), \"directory\": \(JSONOutput.quoted(started.directory))}")
     }
 
     /// The scene a request names, read.
@@ -107,7 +99,7 @@ extension Studio {
         }
         let name = String(parts[3].dropLast(5))
         guard let image = clients.frame(name, of: String(parts[2])) else {
-            return .error(404, "no such frame (a page keeps its last \(StudioClients.maximumFrames) frames)")
+            return .error(404, "no such frame (a page keeps its last \(StudioClients.maximumFrames) images)")
         }
         return HTTPResponse(status: 200, contentType: "application/octet-stream", body: image.pixels,
                             headers: [("X-Width", String(image.width)), ("X-Height", String(image.height))])

@@ -84,16 +84,22 @@ public final class Studio: HTTPHandler, @unchecked Sendable {
 
     private func reloaded(_ entry: StudioScenes.Entry) {
         clients.broadcast("scene", Self.json(entry.info))
-        guard let model = entry.model else { return }
-        for (client, work) in clients.latestStates() where work.scene == entry.id {
-            do {
-                let prepared = try prepare(work.state, seq: work.seq, entry: entry, model: model)
-                clients.setLatest(prepared, of: client)
-                renderer.submit(prepared, for: client)
-            } catch let refusal as StudioRefusal {
-                let message = refusal.problems.map { ($0.parameter.map { "\($0): " } ?? "") + $0.message }.joined(separator: "; ")
-                clients.send("failed", "{\"seq\": \(work.seq), \"message\": \(StudioCommandLine.quoted(message))}", to: client)
-            } catch {}
+        guard entry.model != nil else { return }
+        for (client, asked) in clients.latestStates() where asked.scene == entry.id { redraw(asked, for: client) }
+    }
+
+    /// Draws the state `client` asked for last again, from its scene as read now (a file read
+    /// again, a frame stream that connected after the frame was drawn); a state the new file no
+    /// longer takes is told to the page as `failed`.
+    func redraw(_ asked: AskedState, for client: StudioClients.Client) {
+        guard let entry = scenes.entry(asked.scene), let model = entry.model else { return }
+        do {
+            renderer.submit(try prepare(asked.state, seq: asked.seq, entry: entry, model: model), for: client)
+        } catch let refusal as StudioRefusal {
+            let message = refusal.problems.map { ($0.parameter.map { "\($0): " } ?? "") + $0.message }.joined(separator: "; ")
+            clients.sendFailed(asked.seq, message, to: client)
+        } catch {
+            clients.sendFailed(asked.seq, (error as? ThrobberError)?.message ?? "\(error)", to: client)
         }
     }
 
@@ -135,8 +141,8 @@ public final class Studio: HTTPHandler, @unchecked Sendable {
         } catch let refusal as StudioRefusal {
             if refusal.status == 422 {
                 let problems = refusal.problems.map { problem in
-                    "{\"parameter\": \(problem.parameter.map(StudioCommandLine.quoted) ?? "null"), "
-                        + "\"message\": \(StudioCommandLine.quoted(problem.message))}"
+                    "{\"parameter\": \(problem.parameter.map(JSONOutput.quoted) ?? "null"), "
+                        + "\"message\": \(JSONOutput.quoted(problem.message))}"
                 }
                 return .json(422, "{\"errors\": [\(problems.joined(separator: ", "))]}")
             }
@@ -147,7 +153,7 @@ public final class Studio: HTTPHandler, @unchecked Sendable {
     }
 
     private func studioJSON() -> String {
-        let q = StudioCommandLine.quoted
+        let q = JSONOutput.quoted
         let why = renderer.compareUnavailable
         let kinds = StudioExports.kinds.map { q($0.kind) }.joined(separator: ", ")
         let exportWhy = exports.directory == nil ? q("start the studio with --export-dir DIR to export") : "null"

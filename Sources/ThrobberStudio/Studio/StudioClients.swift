@@ -11,7 +11,7 @@ final class StudioClients: @unchecked Sendable {
         var stream: EventStream?
         /// Its frame stream (`/api/frames`): each frame's pixels pushed as they are drawn.
         var frameStream: EventStream?
-        /// The state it asked for last, prepared; re-rendered when its scene's file changes.
+        /// The state it asked for last; drawn again when its scene's file changes.
         /// Kept as asked, not as drawn: a laid-out scene holds its glyph atlas, and sixteen pages'
         /// atlases at large scales would hold gigabytes.
         var latest: AskedState?
@@ -90,6 +90,11 @@ final class StudioClients: @unchecked Sendable {
         stream?.send(event: event, data: data)
     }
 
+    /// Tells one page that its state `seq` could not be drawn, and why.
+    func sendFailed(_ seq: Int, _ message: String, to client: Client) {
+        send("failed", "{\"seq\": \(seq), \"message\": \(JSONOutput.quoted(message))}", to: client)
+    }
+
     /// Sends an event to every connected page.
     func broadcast(_ event: String, _ data: String) {
         let streams = lock.withLock { clients.values.compactMap(\.stream) }
@@ -107,6 +112,11 @@ final class StudioClients: @unchecked Sendable {
     /// Records the state `client` asked for last.
     func setLatest(_ work: StudioWork, of client: Client) {
         lock.withLock { client.latest = AskedState(seq: work.seq, state: work.state, scene: work.entry.id) }
+    }
+
+    /// The state `client` asked for last, if any.
+    func latest(of client: Client) -> AskedState? {
+        lock.withLock { client.latest }
     }
 
     /// Every page's last state, for re-rendering after a file changed.

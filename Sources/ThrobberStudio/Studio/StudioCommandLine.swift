@@ -6,7 +6,7 @@ import Throbber
 public enum StudioCommandLine {
     /// `throbber render REF --set NAME=VALUE … --scale S --start T --frames 1 -o frames`: the
     /// frame at `state.t` as `render` writes it, every word quoted for a POSIX shell where needed.
-    /// `state` is as `StudioState.applying(to:)` left it (its parameters in the model's order).
+    /// `state` is as `StudioState.ordered(for:)` left it (its parameters in the model's order).
     public static func command(_ state: StudioState, reference: String) -> String {
         var words = ["throbber", "render", reference]
         for (name, value) in state.parameters { words += ["--set", "\(name)=\(value)"] }
@@ -20,12 +20,12 @@ public enum StudioCommandLine {
     /// `start` for `frames` frames at `fps` (or a seamless loop), into `outputs` (JSON objects).
     public static func job(_ state: StudioState, reference: String, start: Double, frames: Int?, fps: Double?,
                            outputs: [[(String, String)]]) -> String {
-        var render: [(String, String)] = [("scene", quoted(reference))]
+        var render: [(String, String)] = [("scene", JSONOutput.quoted(reference))]
         if !state.parameters.isEmpty {
-            render.append(("parameters", object(state.parameters.map { ($0.name, quoted($0.value)) }, indent: 6)))
+            render.append(("parameters", object(state.parameters.map { ($0.name, JSONOutput.quoted($0.value)) }, indent: 6)))
         }
         if state.scale != 1 { render.append(("scale", formatShortest(state.scale))) }
-        if let background = state.background { render.append(("background", quoted(background))) }
+        if let background = state.background { render.append(("background", JSONOutput.quoted(background))) }
         if let fps { render.append(("fps", formatShortest(fps))) }
         if state.loop {
             render.append(("loop", "true"))
@@ -41,19 +41,16 @@ public enum StudioCommandLine {
     /// The job "copy as job JSON" gives: the shown frame as one PNG.
     public static func frameJob(_ state: StudioState, reference: String) -> String {
         job(state, reference: reference, start: state.t, frames: 1, fps: nil,
-            outputs: [[("type", quoted("png")), ("pattern", quoted("frames/{name}_%05d.png"))]])
+            outputs: [[("type", JSONOutput.quoted("png")), ("pattern", JSONOutput.quoted("frames/{name}_%05d.png"))]])
     }
 
     /// A JSON object of already-written values, one member a line (or on one line).
     static func object(_ members: [(String, String)], indent: Int, inline: Bool = false) -> String {
-        if inline { return "{ " + members.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + " }" }
+        if inline { return "{ " + members.map { "\(JSONOutput.quoted($0.0)): \($0.1)" }.joined(separator: ", ") + " }" }
         let pad = String(repeating: " ", count: indent + 2)
-        return "{\n" + members.map { "\(pad)\(quoted($0.0)): \($0.1)" }.joined(separator: ",\n")
+        return "{\n" + members.map { "\(pad)\(JSONOutput.quoted($0.0)): \($0.1)" }.joined(separator: ",\n")
             + "\n" + String(repeating: " ", count: indent) + "}"
     }
-
-    /// `text` as a JSON string.
-    public static func quoted(_ text: String) -> String { JSONOutput.quoted(text) }
 
     /// `word` as a POSIX shell reads it back: as it is when it holds only characters no shell
     /// treats specially (and does not start a comment or a home directory), else in single quotes.

@@ -146,30 +146,31 @@ final class StudioRenderer: @unchecked Sendable {
     private func draw(_ work: StudioWork, for client: StudioClients.Client, primary: FrameRenderer,
                       cpu: FrameRenderer?, gl: FrameRenderer?) {
         do {
+            // Its size was checked against the studio's bounds when the state was prepared.
             let (width, height) = work.scene.pixelSize
-            try Self.checkSize(width: width, height: height)
             try primary.checkCanvas(width: width, height: height)
             let list = work.scene.drawList(at: work.state.t)
             let began = DispatchTime.now().uptimeNanoseconds
             let image = try primary.render(list)
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e6
             let n = clients.nextSerial(of: client)
-            var images = [(name: "\(n)", image: image)]
+            // Each image by the part it is; kept as `N` (the frame) and `N-cpu`, `N-gl`, `N-heat`.
+            var parts = [(part: "frame", image: image)]
             var comparison = "null"
             if work.state.compare, let cpu, let gl {
                 let cpuImage = cpu === primary ? image : try cpu.render(list)
                 let glImage = gl === primary ? image : try gl.render(list)
                 let diff = ImageDiff(expected: cpuImage, observed: glImage, tolerance: 2, keep: 0)
                 let heat = ImageDiff.heatMap(expected: cpuImage, observed: glImage, tolerance: 2)
-                images += [("\(n)-cpu", cpuImage), ("\(n)-gl", glImage), ("\(n)-heat", heat)]
+                parts += [("cpu", cpuImage), ("gl", glImage), ("heat", heat)]
                 let base = "/frames/\(client.id)/\(n)"
                 comparison = """
                     {"cpu": "\(base)-cpu.rgba", "gl": "\(base)-gl.rgba", "heat": "\(base)-heat.rgba", \
                     "maxDifference": \(diff.maxChannelDifference), "differing": \(diff.pixelsOverTolerance), "tolerance": 2}
                     """
             }
-            clients.keep(images, for: client)
-            let q = StudioCommandLine.quoted
+            clients.keep(parts.map { (name: $0.part == "frame" ? "\(n)" : "\(n)-\($0.part)", image: $0.image) }, for: client)
+            let q = JSONOutput.quoted
             let event = """
                 {"seq": \(work.seq), "scene": \(q(work.entry.id)), "revision": \(work.entry.revision), \
                 "t": \(formatShortest(work.state.t)), "scale": \(formatShortest(work.state.scale)), \
@@ -178,11 +179,11 @@ final class StudioRenderer: @unchecked Sendable {
                 "command": \(q(work.command)), "job": \(q(work.job)), "compare": \(comparison)}
                 """
             clients.send("frame", event, to: client)
-            let parts = images.map { "\"" + ($0.name.split(separator: "-").dropFirst().first.map(String.init) ?? "frame") + "\"" }
-            clients.push(String(event.dropLast()) + ", \"parts\": [\(parts.joined(separator: ", "))]}", images: images.map(\.image), to: client)
+            let names = parts.map { "\"\($0.part)\"" }.joined(separator: ", ")
+            clients.push(String(event.dropLast()) + ", \"parts\": [\(names)]}", images: parts.map(\.image), to: client)
         } catch {
             let message = (error as? ThrobberError)?.message ?? "\(error)"
-            clients.send("failed", "{\"seq\": \(work.seq), \"message\": \(StudioCommandLine.quoted(message))}", to: client)
+            clients.sendFailed(work.seq, message, to: client)
         }
     }
 }
