@@ -1,5 +1,6 @@
 import Foundation
 import Throbber
+import ThrobberBatch
 
 /// The page's three files: the copies compiled into the binary (`Page/`, embedded by the
 /// EmbedStudioPage plugin), or, with `--page-dir`, the same three names read from a directory at
@@ -31,13 +32,15 @@ struct StudioPage: Sendable {
         guard let type = Self.files[path] else { return .error(404, "no such page") }
         let name = String(path.dropFirst())
         if let directory {
-            let url = directory.appendingPathComponent(name)
-            guard let handle = try? FileHandle(forReadingFrom: url) else { return .error(500, "\(url.path) cannot be read") }
-            defer { try? handle.close() }
-            guard let data = try? handle.read(upToCount: Self.largestFile + 1), data.count <= Self.largestFile else {
-                return .error(500, "\(url.path) cannot be read or holds more than \(Self.largestFile) bytes")
+            // The one rule every input is read by: a regular file of at most `largestFile` bytes
+            // (a FIFO or a device put there is refused, never read).
+            do {
+                let bytes = try InputFile.read(directory.appendingPathComponent(name).path, what: "page file",
+                                               limit: Self.largestFile, streams: false)
+                return HTTPResponse(status: 200, contentType: type, body: bytes)
+            } catch {
+                return .error(500, (error as? ThrobberError)?.message ?? "\(error)")
             }
-            return HTTPResponse(status: 200, contentType: type, body: [UInt8](data))
         }
         guard let text = EmbeddedPage.sources[name] else { return .error(404, "no such page") }
         return HTTPResponse(status: 200, contentType: type, body: Array(text.utf8))
